@@ -1,0 +1,5 @@
+"""``python -m spades_sim`` runs the command line."""
+
+from .cli import cli
+
+cli()

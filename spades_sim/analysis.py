@@ -1,0 +1,177 @@
+"""Aggregates with 95% confidence intervals, accumulated block by block so memory stays flat.
+
+:class:`HandTotals` and :class:`GameTotals` add up the counts of each block of
+kernel records as it arrives (``add``) and turn them into a summary table
+(``summary``): one row per metric with its value, interval and sample size.
+Proportions use the Wilson score interval; means use the normal interval from
+the sample variance.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile."""
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (NaNs when there are no trials).
+
+    >>> [round(x, 4) for x in wilson_interval(8, 10)]
+    [0.4902, 0.9433]
+    """
+    if trials == 0:
+        return math.nan, math.nan
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return centre - half, centre + half
+
+
+def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """Mean and normal 95% interval from a sum, a sum of squares and a count.
+
+    >>> mean_interval(6.0, 14.0, 3)[0]
+    2.0
+    """
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = total / n
+    variance = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    half = z * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def _rate_row(metric: str, successes: int, trials: int) -> dict[str, object]:
+    low, high = wilson_interval(successes, trials)
+    value = successes / trials if trials else math.nan
+    return {"metric": metric, "value": value, "low": low, "high": high, "n": trials}
+
+
+def _mean_row(metric: str, total: float, total_sq: float, n: int) -> dict[str, object]:
+    mean, low, high = mean_interval(total, total_sq, n)
+    return {"metric": metric, "value": mean, "low": low, "high": high, "n": n}
+
+
+@dataclass
+class _Counts:
+    """Counts shared by hand runs and game runs (side-hands and seat-hands)."""
+
+    side_hands: int = 0
+    contracts: int = 0
+    made: int = 0
+    seat_hands: int = 0
+    nil_bids: int = 0
+    nil_made: int = 0
+    blind_bids: int = 0
+    blind_made: int = 0
+    bags: float = 0.0
+    penalty: float = 0.0
+
+    def rows(self) -> list[dict[str, object]]:
+        return [
+            _rate_row("contract make rate", self.made, self.contracts),
+            _rate_row("nil bid rate (per seat-hand)", self.nil_bids, self.seat_hands),
+            _rate_row("nil success rate", self.nil_made, self.nil_bids),
+            _rate_row("blind nil bid rate (per seat-hand)", self.blind_bids, self.seat_hands),
+            _rate_row("blind nil success rate", self.blind_made, self.blind_bids),
+        ]
+
+
+@dataclass
+class HandTotals(_Counts):
+    """Running totals over blocks of ``HandRecords`` (see ``spades_sim.kernel.engine``)."""
+
+    bags_sq: float = 0.0
+    penalty_sq: float = 0.0
+    penalty_events: int = 0
+    points: float = 0.0
+    points_sq: float = 0.0
+
+    def add(self, records) -> None:
+        """Add one block of hand records."""
+        nil = records.bid == 0
+        blind = records.blind == 1
+        made_nil = records.tricks == 0
+        has_contract = records.contract > 0
+        bags = records.bags.astype(np.float64)
+        points = records.points.astype(np.float64)
+        self.side_hands += records.points.size
+        self.contracts += int(has_contract.sum())
+        self.made += int((has_contract & (records.made == 1)).sum())
+        self.seat_hands += records.bid.size
+        self.nil_bids += int((nil & ~blind).sum())
+        self.nil_made += int((nil & ~blind & made_nil).sum())
+        self.blind_bids += int(blind.sum())
+        self.blind_made += int((blind & made_nil).sum())
+        self.bags += float(bags.sum())
+        self.bags_sq += float((bags * bags).sum())
+        penalty = records.penalty.astype(np.float64)
+        self.penalty += float(penalty.sum())
+        self.penalty_sq += float((penalty * penalty).sum())
+        self.penalty_events += int((records.penalty > 0).sum())
+        self.points += float(points.sum())
+        self.points_sq += float((points * points).sum())
+
+    def summary(self) -> pd.DataFrame:
+        """One row per metric: value, 95% interval (low, high) and sample size n."""
+        rows = self.rows() + [
+            _mean_row("bags per side-hand", self.bags, self.bags_sq, self.side_hands),
+            _rate_row("bag penalty rate (per side-hand)", self.penalty_events, self.side_hands),
+            _mean_row("penalty points per side-hand", self.penalty, self.penalty_sq,
+                      self.side_hands),
+            _mean_row("points per side-hand", self.points, self.points_sq, self.side_hands),
+        ]
+        return pd.DataFrame(rows)
+
+
+@dataclass
+class GameTotals(_Counts):
+    """Running totals over blocks of ``GameRecords``."""
+
+    games: int = 0
+    finished: int = 0
+    side0_wins: int = 0
+    hands: float = 0.0
+    hands_sq: float = 0.0
+
+    def add(self, records) -> None:
+        """Add one block of game records."""
+        hands = records.hands.astype(np.float64)
+        self.games += records.hands.size
+        self.finished += int((records.winner >= 0).sum())
+        self.side0_wins += int((records.winner == 0).sum())
+        self.hands += float(hands.sum())
+        self.hands_sq += float((hands * hands).sum())
+        self.side_hands += int(2 * hands.sum())
+        self.seat_hands += int(4 * hands.sum())
+        self.contracts += int(records.contracts.sum())
+        self.made += int(records.made.sum())
+        self.nil_bids += int(records.nil_bids.sum())
+        self.nil_made += int(records.nil_made.sum())
+        self.blind_bids += int(records.blind_bids.sum())
+        self.blind_made += int(records.blind_made.sum())
+        self.bags += float(records.bags.sum())
+        self.penalty += float(records.penalty.sum())
+
+    def summary(self) -> pd.DataFrame:
+        """One row per metric: value, 95% interval (low, high) and sample size n."""
+        rows = [
+            _rate_row("side 0 (seats 0+2) win rate", self.side0_wins, self.finished),
+            _rate_row("side 1 (seats 1+3) win rate", self.finished - self.side0_wins, self.finished),
+            _rate_row("unfinished rate (stopped at the hand cap)", self.games - self.finished, self.games),
+            _mean_row("hands per game", self.hands, self.hands_sq, self.games),
+        ] + self.rows()
+        side_hands = self.side_hands
+        rows.append({"metric": "bags per side-hand", "value": self.bags / side_hands if side_hands
+                     else math.nan, "low": math.nan, "high": math.nan, "n": side_hands})
+        rows.append({"metric": "penalty points per side-hand",
+                     "value": self.penalty / side_hands if side_hands else math.nan,
+                     "low": math.nan, "high": math.nan, "n": side_hands})
+        return pd.DataFrame(rows)

@@ -1,0 +1,274 @@
+"""The ``spades-sim`` command line: thin commands over the library.
+
+Each command parses its options, calls the library and prints. Bad input of any
+kind ends in one ``Error: field=value: allowed …`` line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+import pandas as pd
+
+from . import __version__
+from . import rules as _rules
+from .cards import CardError
+from .handlog import HandLog, LogError, write_log
+from .records import OutputError, check_output_path, trace_logs, write_frame
+from .referee import IllegalMove, score_file
+from .simulate import RunError, simulate_games, simulate_hands, trace_games, trace_hands
+from .strategies import STRATEGIES, StrategyError
+
+
+class InputError(click.ClickException):
+    """Bad user input: printed as one ``Error: …`` line, exit code 2 (as click's usage errors)."""
+
+    exit_code = 2
+
+
+_USER_ERRORS = (_rules.RulesError, StrategyError, RunError, OutputError, LogError, IllegalMove,
+                CardError)
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    """Turn the library's input errors into one-line CLI errors."""
+    try:
+        yield
+    except _USER_ERRORS as error:
+        raise InputError(str(error)) from None
+
+
+def _rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--rules NAME|FILE`` and repeatable ``--rule FIELD=VALUE``."""
+    command = click.option("--rule", "rule_overrides", multiple=True, metavar="FIELD=VALUE",
+                           help="Override one rule field, e.g. --rule nil_value=50 (repeatable).")(command)
+    return click.option("--rules", "rules_name", default="standard", show_default=True,
+                        metavar="NAME|FILE",
+                        help="A preset (spades-sim rules list) or a rules TOML file.")(command)
+
+
+def _resolve_rules(rules_name: str, rule_overrides: tuple[str, ...]) -> _rules.RuleSet:
+    overrides = dict(_rules.parse_override(text) for text in rule_overrides)
+    return _rules.resolve_rules(rules_name, overrides)
+
+
+def _parse_range(text: str) -> range:
+    """``A:B`` (A included, B excluded) or a single index ``A``."""
+    start, sep, stop = text.partition(":")
+    try:
+        first = int(start)
+        last = int(stop) if sep else first + 1
+    except ValueError:
+        raise InputError(f"log-deals={text!r}: allowed START:STOP, e.g. 0:100") from None
+    if first < 0 or last <= first:
+        raise InputError(f"log-deals={text!r}: allowed START:STOP with 0 <= START < STOP")
+    return range(first, last)
+
+
+def _format_summary(summary: pd.DataFrame) -> str:
+    """The summary as an aligned text table; rates as percentages with their 95% interval."""
+    lines = []
+    width = max(len(m) for m in summary["metric"])
+    lines.append(f"{'metric':<{width}}  {'value':>9}  {'95% interval':>21}  {'n':>10}")
+    for row in summary.itertuples(index=False):
+        is_rate = "rate" in row.metric
+        if math.isnan(row.value):
+            value, interval = "-", ""
+        elif is_rate:
+            value = f"{100 * row.value:.2f}%"
+            interval = "" if math.isnan(row.low) else f"[{100 * row.low:.2f}%, {100 * row.high:.2f}%]"
+        else:
+            value = f"{row.value:.3f}"
+            interval = "" if math.isnan(row.low) else f"[{row.low:.3f}, {row.high:.3f}]"
+        lines.append(f"{row.metric:<{width}}  {value:>9}  {interval:>21}  {row.n:>10,}")
+    return "\n".join(lines)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="spades-sim")
+def cli() -> None:
+    """spades-sim: Monte Carlo strategy analysis for the card game Spades.
+
+    Deals and plays millions of hands with fixed policies and reports the
+    outcomes with 95% confidence intervals.
+
+    Example:
+
+    \b
+        spades-sim simulate --hands 100000 --seed 1
+    """
+
+
+@cli.command()
+@_rule_options
+@click.option("--hands", type=int, default=None, help="Play N independent hands.  [default: 100000]")
+@click.option("--games", type=int, default=None, help="Play N games to the target instead.")
+@click.option("--seed", type=int, default=None,
+              help="Seed; the same seed gives the same results. [default: random, printed]")
+@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+@click.option("--strategy", "strategy_names", multiple=True, metavar="NAME",
+              help="Strategy for every seat, or give it twice: side 0, then side 1. "
+                   f"One of: {', '.join(STRATEGIES)}. [default: basic]")
+@click.option("--max-hands", type=int, default=1000, show_default=True,
+              help="Stop a game that has not ended after this many hands (counted unfinished).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the records: .parquet or .csv (one row per seat-hand, or per game).")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Write hand logs (JSONL) of the deals chosen by --log-deals.")
+@click.option("--log-deals", default="0:10", show_default=True, metavar="START:STOP",
+              help="Which hands (or games, with --games) --log writes.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def simulate(rules_name: str, rule_overrides: tuple[str, ...], hands: int | None,
+             games: int | None, seed: int | None, threads: int | None,
+             strategy_names: tuple[str, ...], max_hands: int, out: str | None,
+             log_path: str | None, log_deals: str, quiet: bool) -> None:
+    """Simulate hands or games and print a summary with 95% intervals.
+
+    Example:
+
+    \b
+        spades-sim simulate --rules standard --games 2000 --seed 7 --strategy basic --strategy random
+    """
+    if hands is not None and games is not None:
+        raise InputError("hands/games: allowed one of --hands N or --games N, not both")
+    with _user_errors():
+        rules = _resolve_rules(rules_name, rule_overrides)
+        if out is not None:
+            check_output_path(out)
+        deal_range = _parse_range(log_deals) if log_path else None
+        kind = "games" if games is not None else "hands"
+        n = games if games is not None else (hands if hands is not None else 100_000)
+        strategies = list(strategy_names) or ["basic"]
+        run_function = simulate_games if kind == "games" else simulate_hands
+        extra = {"max_hands": max_hands} if kind == "games" else {}
+        show_bar = not quiet and sys.stderr.isatty()
+        with _progress(n, kind, show_bar) as advance:
+            run = run_function(rules, strategies, n, seed=seed, threads=threads,
+                               keep_records=out is not None, on_block=advance, **extra)
+    names = " vs ".join(dict.fromkeys(s.name for s in run.strategies[:2]))
+    click.echo(f"rules {rules.name}, strategy {names}, seed {run.seed}: "
+               f"{run.done:,} {kind}" + (" (interrupted)" if run.interrupted else ""))
+    click.echo(_format_summary(run.summary()))
+    if out is not None:
+        write_frame(run.records(), out)
+        click.echo(f"wrote {out}")
+    if log_path is not None and deal_range is not None:
+        with _user_errors():
+            _write_logs(log_path, kind, rules, strategies, run.seed, deal_range, max_hands)
+        click.echo(f"wrote {log_path}")
+    if run.interrupted:
+        sys.exit(130)
+
+
+def _write_logs(path: str, kind: str, rules: _rules.RuleSet, strategies: list[str], seed: int,
+                deal_range: range, max_hands: int) -> None:
+    if kind == "games":
+        game_records, records, trace, packed = trace_games(rules, strategies, deal_range, seed,
+                                                           max_hands)
+        logs = trace_logs(rules.name, records, trace, packed, games=game_records)
+    else:
+        records, trace, packed = trace_hands(rules, strategies, deal_range, seed)
+        logs = trace_logs(rules.name, records, trace, packed)
+    write_log(path, logs)
+
+
+@contextmanager
+def _progress(total: int, unit: str, show: bool) -> Iterator[Callable[[int], None]]:
+    """A progress bar on a terminal; a no-op otherwise (commands never branch on quiet)."""
+    if not show:
+        yield lambda _count: None
+        return
+    with click.progressbar(length=total, label=f"{unit}", show_eta=True, show_percent=True,
+                           file=sys.stderr) as bar:
+        yield bar.update
+
+
+@cli.command()
+@click.argument("log_file", type=click.Path(dir_okay=False))
+@click.option("--rules", "rules_name", default=None, metavar="NAME|FILE",
+              help="Score with these rules instead of each line's own.")
+@click.option("--rule", "rule_overrides", multiple=True, metavar="FIELD=VALUE",
+              help="Override one rule field (repeatable; needs --rules).")
+def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]) -> None:
+    """Validate and score a hand log (JSONL) with the referee; print each hand's result.
+
+    Any log will do: one written by ``simulate --log``, by hand or by another
+    program (the format is in docs/hand-log.md).
+
+    Example:
+
+    \b
+        spades-sim score hands.jsonl
+    """
+    with _user_errors():
+        rules = _resolve_rules(rules_name, rule_overrides) if rules_name else None
+        if rule_overrides and rules is None:
+            raise InputError("rule: allowed only together with --rules")
+        scored = score_file(log_file, rules)
+    click.echo(f"{'line':>5} {'game':>5} {'hand':>4}  {'bids (seats 0-3)':<18} "
+               f"{'tricks':<12} {'points':>11} {'score':>11} {'bags':>6}")
+    for hand in scored:
+        bids = " ".join(str(b) for b in hand.bids)
+        tricks = " ".join(str(t) for t in hand.result.tricks)
+        points = "/".join(str(p) for p in hand.result.points)
+        total = "/".join(str(s) for s in hand.result.score)
+        bags = "/".join(str(b) for b in hand.result.bag_total)
+        game = "-" if hand.game is None else str(hand.game)
+        hand_index = "-" if hand.hand is None else str(hand.hand)
+        end = f"  side {hand.game_winner} wins" if hand.game_winner is not None else ""
+        click.echo(f"{hand.line_number:>5} {game:>5} {hand_index:>4}  {bids:<18} {tricks:<12} "
+                   f"{points:>11} {total:>11} {bags:>6}{end}")
+    click.echo(f"{len(scored)} hands scored, all moves legal, every recorded result agrees")
+
+
+@cli.group()
+def rules() -> None:
+    """List, show and check rule sets."""
+
+
+@rules.command(name="list")
+def rules_list() -> None:
+    """List the shipped presets.
+
+    Example:
+
+    \b
+        spades-sim rules list
+    """
+    for name in _rules.preset_names():
+        click.echo(f"{name:<24} {_rules.load_preset(name).description}")
+
+
+@rules.command(name="show")
+@click.argument("name", metavar="NAME|FILE")
+def rules_show(name: str) -> None:
+    """Print a preset or rules file as complete TOML.
+
+    Example:
+
+    \b
+        spades-sim rules show standard
+    """
+    with _user_errors():
+        click.echo(_rules.dumps(_rules.resolve_rules(name)), nl=False)
+
+
+@rules.command(name="validate")
+@click.argument("path", type=click.Path(dir_okay=False))
+def rules_validate(path: str) -> None:
+    """Check a rules TOML file; print its name if it is valid.
+
+    Example:
+
+    \b
+        spades-sim rules validate my-table.toml
+    """
+    with _user_errors():
+        rule_set = _rules.load_rules(path)
+    click.echo(f"{path}: valid ({rule_set.name})")

@@ -1,0 +1,35 @@
+"""The numba kernel: jitted functions on ints and arrays only (no pandas, click or matplotlib).
+
+numba's on-disk cache checks only the timestamp of the file that defines a
+function, so a change to a helper in another kernel file would leave stale
+machine code behind. Importing this package therefore points numba's cache at
+a folder named after a digest of all kernel sources (and the numba version)
+while the kernel modules are imported, then restores the setting: any change
+anywhere in the kernel compiles afresh, and an unchanged kernel loads warm.
+"""
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+from numba.core import config as _numba_config
+
+
+def _kernel_cache_dir() -> str:
+    digest = hashlib.sha256(numba.__version__.encode())
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(source.name.encode() + source.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "spades-sim",
+    )
+    return os.path.join(base, "kernel-" + digest.hexdigest()[:16])
+
+
+_previous_cache_dir = _numba_config.CACHE_DIR
+_numba_config.CACHE_DIR = _kernel_cache_dir()
+try:
+    from . import bits, engine, policy, rng, scoring, trick  # noqa: F401  (compiled into the cache above)
+finally:
+    _numba_config.CACHE_DIR = _previous_cache_dir

@@ -1,0 +1,55 @@
+"""Bit helpers for card masks (``uint64``): popcount, lowest and highest set bit.
+
+jit-compiled; inputs not checked. ``_lowest_bit`` and ``_highest_bit`` of 0 are undefined.
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+
+@intrinsic
+def _ctpop(typingctx, src):
+    """LLVM's ctpop on an unsigned 64-bit integer (one POPCNT instruction where available)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)], fnty)
+        return builder.call(fn, [args[0]])
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _popcount(mask):
+    """Number of cards in ``mask``."""
+    return np.int64(_ctpop(np.uint64(mask)))
+
+
+@njit(cache=True)
+def _lowest_bit(mask):
+    """Index of the lowest set bit of a nonzero ``mask``."""
+    return np.int64(trailing_zeros(np.uint64(mask)))
+
+
+@njit(cache=True)
+def _highest_bit(mask):
+    """Index of the highest set bit of a nonzero ``mask``."""
+    return np.int64(63 - leading_zeros(np.uint64(mask)))
+
+
+@njit(cache=True)
+def _bits_above(bit):
+    """Mask of all bits strictly above ``bit`` (0 <= bit <= 62)."""
+    return ~((np.uint64(2) << np.uint64(bit)) - np.uint64(1))
+
+
+@njit(cache=True)
+def _nth_bit(mask, n):
+    """Index of the n-th set bit of ``mask``, counting from the lowest (n = 0)."""
+    for _ in range(n):
+        mask &= mask - np.uint64(1)
+    return _lowest_bit(mask)

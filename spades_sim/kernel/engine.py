@@ -1,0 +1,461 @@
+"""Hand, game and chunk drivers: deal → bid → play → score, writing fixed-width records.
+
+Deal ``h`` of game ``g`` in a run with seed ``s`` is shuffled from the key
+``_key3(s, g, h)``; the first dealer of game ``g`` comes from another key, and the
+dealer then rotates clockwise. A hand-only run plays deal 0 of games 0, 1, 2, …
+so hand ``i`` of a hand run is exactly the first hand of game ``i`` of a game run
+with the same seed. Policies draw from streams keyed by (seed, game, hand, seat).
+
+The record layouts (``HandRecords``, ``HandTrace``, ``GameRecords``) are
+NamedTuples of arrays; ``spades_sim.records`` turns them into DataFrames.
+jit-compiled; inputs not checked.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from .bits import _highest_bit, _popcount
+from .policy import _blind_nil_allowed, _choose_bid, _choose_card, _nil_risk, _wants_blind_nil
+from .rng import _below, _key3, _next
+from .scoring import _score_side
+from .trick import _follow_mask, _lead_mask
+
+_DEALER_SALT = np.uint64(0x5EA7DEA1E5)
+_POLICY_SALT = np.uint64(0x90111C1E5)
+
+UNFINISHED = -1
+"""``GameRecords.winner`` of a game stopped at the hand cap."""
+
+
+class HandRecords(NamedTuple):
+    """Per-hand records; row = hand. Seat columns are (n, seats), side columns (n, 2)."""
+
+    game: np.ndarray  # int64 (n,)
+    hand: np.ndarray  # int16 (n,): index within the game
+    dealer: np.ndarray  # int8 (n,)
+    bid: np.ndarray  # int8 (n, seats): 0 = nil
+    blind: np.ndarray  # int8 (n, seats): 1 = blind nil
+    tricks: np.ndarray  # int8 (n, seats)
+    spades: np.ndarray  # int8 (n, seats): trumps held
+    top_spade: np.ndarray  # int8 (n, seats): rank of the highest trump held, -1 for none
+    aces: np.ndarray  # int8 (n, seats)
+    kings: np.ndarray  # int8 (n, seats)
+    voids: np.ndarray  # int8 (n, seats): suits with no card
+    nil_risk: np.ndarray  # float32 (n, seats): the basic policy's nil-risk score
+    contract: np.ndarray  # int8 (n, 2)
+    made: np.ndarray  # int8 (n, 2)
+    points: np.ndarray  # int16 (n, 2): score change, penalty included
+    bags: np.ndarray  # int8 (n, 2): bags taken this hand
+    penalty: np.ndarray  # int16 (n, 2)
+    score: np.ndarray  # int32 (n, 2): after the hand
+    bag_total: np.ndarray  # int8 (n, 2): after the hand
+
+
+class HandTrace(NamedTuple):
+    """Everything needed to write a hand log; row = hand."""
+
+    hands: np.ndarray  # uint64 (n, seats): slots dealt
+    plays: np.ndarray  # int8 (n, seats * hand_size): slots in play order
+    winners: np.ndarray  # int8 (n, hand_size): seat winning each trick
+
+
+class GameRecords(NamedTuple):
+    """Per-game records; row = game. Side columns are (n, 2) and count over the game's hands."""
+
+    first_dealer: np.ndarray  # int8 (n,)
+    hands: np.ndarray  # int16 (n,): hands played
+    winner: np.ndarray  # int8 (n,): side, or UNFINISHED
+    score: np.ndarray  # int32 (n, 2): final
+    bag_total: np.ndarray  # int8 (n, 2): final
+    contracts: np.ndarray  # int16 (n, 2): hands with a contract > 0
+    made: np.ndarray  # int16 (n, 2): of those, made
+    nil_bids: np.ndarray  # int16 (n, 2): nil bids (not blind)
+    nil_made: np.ndarray  # int16 (n, 2)
+    blind_bids: np.ndarray  # int16 (n, 2)
+    blind_made: np.ndarray  # int16 (n, 2)
+    bags: np.ndarray  # int16 (n, 2): bags taken
+    penalty: np.ndarray  # int32 (n, 2): points lost to bag penalties
+
+
+class _Scratch(NamedTuple):
+    cards: np.ndarray  # int64 (deck,)
+    hands: np.ndarray  # uint64 (seats,)
+    remaining: np.ndarray  # uint64 (seats,)
+    rng: np.ndarray  # uint64 (seats,)
+    bids: np.ndarray  # int64 (seats,)
+    blind: np.ndarray  # int64 (seats,)
+    tricks: np.ndarray  # int64 (seats,)
+    plays: np.ndarray  # int64 (seats * hand_size,)
+    winners: np.ndarray  # int64 (hand_size,)
+    score: np.ndarray  # int64 (2,)
+    bag_total: np.ndarray  # int64 (2,)
+    side: np.ndarray  # int64 (5, 2): points, bags, penalty, made, contract of the last hand
+
+
+@njit(cache=True)
+def _new_scratch(deck_size, seat_count, hand_size):
+    return _Scratch(
+        np.empty(deck_size, np.int64), np.zeros(seat_count, np.uint64),
+        np.zeros(seat_count, np.uint64), np.zeros(seat_count, np.uint64),
+        np.zeros(seat_count, np.int64), np.zeros(seat_count, np.int64),
+        np.zeros(seat_count, np.int64), np.zeros(seat_count * hand_size, np.int64),
+        np.zeros(hand_size, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
+        np.zeros((5, 2), np.int64),
+    )
+
+
+@njit(cache=True)
+def _first_dealer(seed, game, seat_count):
+    return _below(_key3(np.uint64(seed) ^ _DEALER_SALT, game, 0), seat_count)
+
+
+@njit(cache=True)
+def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
+    """Shuffle the deck (Fisher-Yates from ``key``) and deal ``hand_size`` cards a seat."""
+    n = deck_slots.shape[0]
+    cards[:] = deck_slots
+    state = np.uint64(key)
+    for k in range(n - 1, 0, -1):
+        state, bits = _next(state)
+        j = _below(bits, k + 1)
+        cards[k], cards[j] = cards[j], cards[k]
+    for seat in range(seat_count):
+        hands[seat] = 0
+    for k in range(seat_count * hand_size):
+        hands[k % seat_count] |= np.uint64(1) << np.uint64(cards[k])
+
+
+@njit(cache=True)
+def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
+    """One round of bids from the dealer's left; writes ``s.bids`` and ``s.blind``."""
+    n = rules.seat_count
+    s.bids[:] = -1
+    s.blind[:] = 0
+    for k in range(n):
+        seat = (dealer + 1 + k) % n
+        side = seat % 2
+        partner_bid = s.bids[(seat + 2) % n]
+        deficit = s.score[1 - side] - s.score[side]
+        if (rules.min_bid == 0
+                and _blind_nil_allowed(rules.blind_mode, rules.blind_threshold,
+                                       s.score[side], s.score[1 - side], hand_index)
+                and _wants_blind_nil(bid_policy[seat], params[seat], partner_bid, deficit)):
+            s.bids[seat] = 0
+            s.blind[seat] = 1
+        else:
+            s.bids[seat], s.rng[seat] = _choose_bid(
+                bid_policy[seat], params[seat], s.hands[seat], partner_bid,
+                rules.min_bid, rules.max_bid, rules.suit_masks, rules.suit_low,
+                rules.trump_suit, s.rng[seat])
+
+
+@njit(cache=True)
+def _play_tricks(rules, play_policy, dealer, s):
+    """Play every trick; writes ``s.plays``, ``s.winners`` and ``s.tricks``."""
+    n = rules.seat_count
+    trump = rules.trump_suit
+    s.remaining[:] = s.hands
+    s.tricks[:] = 0
+    played = np.uint64(0)
+    broken = False
+    leader = (dealer + 1) % n
+    for t in range(rules.hand_size):
+        led_suit = -1
+        win_slot = -1
+        win_seat = -1
+        win_suit = -1
+        for k in range(n):
+            seat = (leader + k) % n
+            hand = s.remaining[seat]
+            if k == 0:
+                legal = _lead_mask(hand, rules.suit_masks, trump, broken)
+            else:
+                legal = _follow_mask(hand, led_suit, rules.suit_masks)
+            slot, s.rng[seat] = _choose_card(
+                play_policy[seat], seat, legal, hand, k, win_slot, win_seat, win_suit,
+                played, s.bids, s.tricks, n, rules.suit_masks, rules.suit_low, trump,
+                s.rng[seat])
+            bit = np.uint64(1) << np.uint64(slot)
+            s.remaining[seat] = hand & ~bit
+            played |= bit
+            s.plays[t * n + k] = slot
+            suit = rules.slot_suit[slot]
+            if k == 0:
+                led_suit = suit
+                win_slot, win_seat, win_suit = slot, seat, suit
+            else:
+                if suit == trump and led_suit != trump:
+                    broken = True
+                # Suits are runs of slots with trumps on top: higher and (same suit or trump) wins.
+                if slot > win_slot and (suit == win_suit or suit == trump):
+                    win_slot, win_seat, win_suit = slot, seat, suit
+        s.winners[t] = win_seat
+        s.tricks[win_seat] += 1
+        leader = win_seat
+
+
+@njit(cache=True)
+def _score_hand(rules, s):
+    """Score both sides; updates ``s.score``, ``s.bag_total`` and ``s.side``."""
+    n = rules.seat_count
+    for side in range(2):
+        contract = 0
+        contract_tricks = 0
+        nil_tricks = 0
+        nil_won = 0
+        nil_lost = 0
+        for seat in range(side, n, 2):
+            if s.bids[seat] > 0:
+                contract += s.bids[seat]
+                contract_tricks += s.tricks[seat]
+            else:
+                nil_tricks += s.tricks[seat]
+                value = rules.blind_value if s.blind[seat] == 1 else rules.nil_value
+                if s.tricks[seat] == 0:
+                    nil_won += value
+                else:
+                    nil_lost += value
+        points, bags, penalty, bags_after, made = _score_side(
+            contract, contract_tricks, nil_tricks, nil_won, nil_lost, s.bag_total[side],
+            rules.failed_per_bid, rules.overtrick_points, rules.bag_limit, rules.bag_penalty)
+        s.score[side] += points
+        s.bag_total[side] = bags_after
+        s.side[0, side] = points
+        s.side[1, side] = bags
+        s.side[2, side] = penalty
+        s.side[3, side] = made
+        s.side[4, side] = contract
+
+
+@njit(cache=True)
+def _play_hand(rules, bid_policy, play_policy, params, seed, game, hand_index, dealer, s):
+    """Deal, bid, play and score hand ``hand_index`` of ``game``, from the state in ``s``."""
+    _deal(rules.deck_slots, rules.seat_count, rules.hand_size, _key3(seed, game, hand_index),
+          s.cards, s.hands)
+    policy_key = _key3(np.uint64(seed) ^ _POLICY_SALT, game, hand_index)
+    for seat in range(rules.seat_count):
+        s.rng[seat] = _key3(policy_key, seat, 0)
+    _bid_round(rules, bid_policy, params, dealer, hand_index, s)
+    _play_tricks(rules, play_policy, dealer, s)
+    _score_hand(rules, s)
+
+
+@njit(cache=True)
+def _write_hand(rules, s, game, hand_index, dealer, row, out):
+    """Copy the hand just played, and its hand features, into row ``row`` of ``out``."""
+    out.game[row] = game
+    out.hand[row] = hand_index
+    out.dealer[row] = dealer
+    trump = rules.trump_suit
+    for seat in range(rules.seat_count):
+        hand = s.hands[seat]
+        out.bid[row, seat] = s.bids[seat]
+        out.blind[row, seat] = s.blind[seat]
+        out.tricks[row, seat] = s.tricks[seat]
+        trumps = hand & rules.suit_masks[trump]
+        out.spades[row, seat] = _popcount(trumps)
+        out.top_spade[row, seat] = _highest_bit(trumps) - rules.suit_low[trump] if trumps else -1
+        aces = 0
+        kings = 0
+        voids = 0
+        for suit in range(4):
+            in_suit = hand & rules.suit_masks[suit]
+            top = rules.suit_low[suit] + _popcount(rules.suit_masks[suit]) - 1
+            aces += (in_suit >> np.uint64(top)) & np.uint64(1)
+            kings += (in_suit >> np.uint64(top - 1)) & np.uint64(1)
+            voids += in_suit == 0
+        out.aces[row, seat] = aces
+        out.kings[row, seat] = kings
+        out.voids[row, seat] = voids
+        out.nil_risk[row, seat] = _nil_risk(hand, rules.suit_masks, rules.suit_low, trump)
+    for side in range(2):
+        out.points[row, side] = s.side[0, side]
+        out.bags[row, side] = s.side[1, side]
+        out.penalty[row, side] = s.side[2, side]
+        out.made[row, side] = s.side[3, side]
+        out.contract[row, side] = s.side[4, side]
+        out.score[row, side] = s.score[side]
+        out.bag_total[row, side] = s.bag_total[side]
+
+
+@njit(cache=True)
+def _write_trace(s, row, trace):
+    trace.hands[row, :] = s.hands
+    trace.plays[row, :] = s.plays
+    trace.winners[row, :] = s.winners
+
+
+@njit(cache=True)
+def _game_over(score, target):
+    """Winning side after a hand, or -1 to play on (both over and tied also plays on)."""
+    if score[0] >= target or score[1] >= target:
+        if score[0] > score[1]:
+            return 0
+        if score[1] > score[0]:
+            return 1
+    return -1
+
+
+@njit(cache=True)
+def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
+               game_row, games, write_hands, hand_row, hands_out, trace_out):
+    """Play one game to its end (or ``max_hands``); write its game record, and its hands if asked.
+
+    Returns the number of hands played.
+    """
+    n = rules.seat_count
+    first = _first_dealer(seed, game, n)
+    s.score[:] = 0
+    s.bag_total[:] = 0
+    for side in range(2):
+        games.contracts[game_row, side] = 0
+        games.made[game_row, side] = 0
+        games.nil_bids[game_row, side] = 0
+        games.nil_made[game_row, side] = 0
+        games.blind_bids[game_row, side] = 0
+        games.blind_made[game_row, side] = 0
+        games.bags[game_row, side] = 0
+        games.penalty[game_row, side] = 0
+    winner = UNFINISHED
+    played = 0
+    while played < max_hands and winner == UNFINISHED:
+        dealer = (first + played) % n
+        _play_hand(rules, bid_policy, play_policy, params, seed, game, played, dealer, s)
+        if write_hands:
+            _write_hand(rules, s, game, played, dealer, hand_row + played, hands_out)
+            _write_trace(s, hand_row + played, trace_out)
+        for seat in range(n):
+            side = seat % 2
+            if s.bids[seat] == 0:
+                made_nil = 1 if s.tricks[seat] == 0 else 0
+                if s.blind[seat] == 1:
+                    games.blind_bids[game_row, side] += 1
+                    games.blind_made[game_row, side] += made_nil
+                else:
+                    games.nil_bids[game_row, side] += 1
+                    games.nil_made[game_row, side] += made_nil
+        for side in range(2):
+            if s.side[4, side] > 0:
+                games.contracts[game_row, side] += 1
+                games.made[game_row, side] += s.side[3, side]
+            games.bags[game_row, side] += s.side[1, side]
+            games.penalty[game_row, side] += s.side[2, side]
+        played += 1
+        winner = _game_over(s.score, rules.target)
+    games.first_dealer[game_row] = first
+    games.hands[game_row] = played
+    games.winner[game_row] = winner
+    for side in range(2):
+        games.score[game_row, side] = s.score[side]
+        games.bag_total[game_row, side] = s.bag_total[side]
+    return played
+
+
+@njit(cache=True)
+def _hands_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, out, trace,
+                 write_trace):
+    """Play hands ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``out`` (and of ``trace``)."""
+    s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
+    for i in range(lo, hi):
+        game = start + i
+        dealer = _first_dealer(seed, game, rules.seat_count)
+        s.score[:] = 0
+        s.bag_total[:] = 0
+        _play_hand(rules, bid_policy, play_policy, params, seed, game, 0, dealer, s)
+        _write_hand(rules, s, game, 0, dealer, i, out)
+        if write_trace:
+            _write_trace(s, i, trace)
+
+
+@njit(cache=True, parallel=True)
+def _simulate_hands(rules, bid_policy, play_policy, params, seed, start, count, chunk, out,
+                    trace, write_trace):
+    """Play hands ``start`` … ``start + count - 1`` (each the first deal of that game) into ``out``.
+
+    With ``write_trace``, ``trace`` (same rows as ``out``) gets what a hand log needs.
+    Chunks of ``chunk`` hands run in parallel; each writes only its own rows. The
+    chunk body is a separate jitted function so that parfors leaves it alone.
+    """
+    n_chunks = (count + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        _hands_chunk(rules, bid_policy, play_policy, params, seed, start,
+                     c * chunk, min(count, (c + 1) * chunk), out, trace, write_trace)
+
+
+@njit(cache=True)
+def _games_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, max_hands, games):
+    s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
+    hands_out, trace_out = _empty_hand_outputs(rules, 0)
+    for i in range(lo, hi):
+        _play_game(rules, bid_policy, play_policy, params, seed, start + i, max_hands, s,
+                   i, games, False, 0, hands_out, trace_out)
+
+
+@njit(cache=True, parallel=True)
+def _simulate_games(rules, bid_policy, play_policy, params, seed, start, count, chunk,
+                    max_hands, games):
+    """Play games ``start`` … ``start + count - 1`` into the game records ``games``."""
+    n_chunks = (count + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        _games_chunk(rules, bid_policy, play_policy, params, seed, start,
+                     c * chunk, min(count, (c + 1) * chunk), max_hands, games)
+
+
+@njit(cache=True)
+def _empty_hand_outputs(rules, rows):
+    """Allocate hand records and traces for ``rows`` hands."""
+    n = rules.seat_count
+    hands_out = HandRecords(
+        np.zeros(rows, np.int64), np.zeros(rows, np.int16), np.zeros(rows, np.int8),
+        np.zeros((rows, n), np.int8), np.zeros((rows, n), np.int8), np.zeros((rows, n), np.int8),
+        np.zeros((rows, n), np.int8), np.zeros((rows, n), np.int8), np.zeros((rows, n), np.int8),
+        np.zeros((rows, n), np.int8), np.zeros((rows, n), np.int8),
+        np.zeros((rows, n), np.float32),
+        np.zeros((rows, 2), np.int8), np.zeros((rows, 2), np.int8), np.zeros((rows, 2), np.int16),
+        np.zeros((rows, 2), np.int8), np.zeros((rows, 2), np.int16), np.zeros((rows, 2), np.int32),
+        np.zeros((rows, 2), np.int8),
+    )
+    trace_out = HandTrace(
+        np.zeros((rows, n), np.uint64), np.zeros((rows, n * rules.hand_size), np.int8),
+        np.zeros((rows, rules.hand_size), np.int8),
+    )
+    return hands_out, trace_out
+
+
+@njit(cache=True)
+def _empty_game_records(rows):
+    """Allocate game records for ``rows`` games."""
+    z16 = np.int16
+    return GameRecords(
+        np.zeros(rows, np.int8), np.zeros(rows, z16), np.zeros(rows, np.int8),
+        np.zeros((rows, 2), np.int32), np.zeros((rows, 2), np.int8),
+        np.zeros((rows, 2), z16), np.zeros((rows, 2), z16), np.zeros((rows, 2), z16),
+        np.zeros((rows, 2), z16), np.zeros((rows, 2), z16), np.zeros((rows, 2), z16),
+        np.zeros((rows, 2), z16), np.zeros((rows, 2), np.int32),
+    )
+
+
+@njit(cache=True)
+def _trace_hands(rules, bid_policy, play_policy, params, seed, deals, hands_out, trace_out):
+    """Replay the hands ``deals`` (hand-run indices) and write their records and traces."""
+    for row in range(deals.shape[0]):
+        _hands_chunk(rules, bid_policy, play_policy, params, seed, deals[row] - row,
+                     row, row + 1, hands_out, trace_out, True)
+
+
+@njit(cache=True)
+def _trace_games(rules, bid_policy, play_policy, params, seed, game_ids, max_hands, games,
+                 write_hands, hands_out, trace_out):
+    """Replay the games ``game_ids`` into ``games``, and with ``write_hands`` every hand too.
+
+    ``hands_out`` must have room for all their hands: a first call without
+    ``write_hands`` fills ``games.hands``, which tells how many. Returns the hand count.
+    """
+    s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
+    row = 0
+    for g in range(game_ids.shape[0]):
+        row += _play_game(rules, bid_policy, play_policy, params, seed, game_ids[g], max_hands,
+                          s, g, games, write_hands, row, hands_out, trace_out)
+    return row

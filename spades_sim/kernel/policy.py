@@ -1,0 +1,255 @@
+"""Fixed policies: how a seat bids and which card it plays.
+
+A strategy is two policy ids (bidding, card play) and a parameter vector, so
+tuning a parameter never recompiles. The policy ids and the parameter slots
+live here, beside the code that reads them. jit-compiled; inputs not checked.
+
+Policies
+--------
+``POLICY_RANDOM``
+    Uniform over the legal bids (never blind nil) and over the legal cards.
+``POLICY_BASIC``
+    Bids a trick estimate (high cards, spade length, short suits) plus an
+    offset; bids nil when the hand's nil risk is at most a threshold; goes blind
+    nil when allowed and far enough behind; adds to its bid over a partner's nil.
+    Plays to make the contract with the cheapest winning card, ducks once the
+    contract is made, covers a partner's nil and plays low under an opponent's nil.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import _highest_bit, _lowest_bit, _nth_bit, _popcount
+from .rng import _below, _next
+from .trick import _beats_mask
+
+POLICY_RANDOM = 0
+POLICY_BASIC = 1
+
+# Slots of a strategy's parameter vector (names and ranges: spades_sim.strategies).
+P_BID_OFFSET = 0
+P_NIL_THRESHOLD = 1
+P_BLIND_DEFICIT = 2
+P_COVER_BONUS = 3
+PARAM_COUNT = 4
+
+# Blind-nil eligibility codes (spades_sim.packing).
+_BLIND_ANYTIME, _BLIND_AFTER_FIRST_HAND, _BLIND_WHEN_BEHIND = 1, 2, 3
+
+
+@njit(cache=True)
+def _blind_nil_allowed(blind_mode, blind_threshold, own_score, other_score, hand_index):
+    """Whether a seat may bid blind nil at the start of this hand."""
+    if blind_mode == _BLIND_ANYTIME:
+        return True
+    if blind_mode == _BLIND_AFTER_FIRST_HAND:
+        return hand_index > 0
+    if blind_mode == _BLIND_WHEN_BEHIND:
+        return other_score - own_score >= blind_threshold
+    return False
+
+
+@njit(cache=True)
+def _suit_size(suit_masks, suit):
+    return _popcount(suit_masks[suit])
+
+
+@njit(cache=True)
+def _holds_rank_from_top(hand, suit_masks, suit_low, suit, k):
+    """Whether ``hand`` holds the k-th highest card of ``suit`` (k = 0: the ace)."""
+    slot = suit_low[suit] + _suit_size(suit_masks, suit) - 1 - k
+    return (hand >> np.uint64(slot)) & np.uint64(1) == np.uint64(1)
+
+
+@njit(cache=True)
+def _estimate_tricks(hand, suit_masks, suit_low, trump_suit):
+    """Expected tricks of a hand: trump honours and length, side aces and kings, short suits."""
+    trump_count = _popcount(hand & suit_masks[trump_suit])
+    estimate = 0.0
+    honours = 0
+    for k in range(3):  # A, K, Q of trumps: sure tricks when guarded by k smaller trumps
+        if _holds_rank_from_top(hand, suit_masks, suit_low, trump_suit, k):
+            honours += 1
+            estimate += 1.0 if trump_count > k else 0.5
+    estimate += min(max(trump_count - 3, 0), trump_count - honours)
+    for suit in range(4):
+        if suit == trump_suit:
+            continue
+        length = _popcount(hand & suit_masks[suit])
+        if length == 0:
+            if trump_count >= 3:
+                estimate += 0.6
+            continue
+        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 0):
+            estimate += 1.0 if length <= 6 else 0.5
+        elif length == 1 and trump_count >= 3:
+            estimate += 0.3
+        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 1) and 2 <= length <= 5:
+            estimate += 0.8
+        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 2) and 3 <= length <= 4:
+            estimate += 0.4
+    return estimate
+
+
+@njit(cache=True)
+def _nil_risk(hand, suit_masks, suit_low, trump_suit):
+    """How likely a hand is to take a trick: high trumps, trump length, unguarded side honours."""
+    trump_count = _popcount(hand & suit_masks[trump_suit])
+    risk = 0.3 * max(trump_count - 3, 0)
+    trump_weights = (1.0, 1.0, 1.0, 0.6, 0.35)  # A K Q J 10 of trumps
+    for k in range(5):
+        if _holds_rank_from_top(hand, suit_masks, suit_low, trump_suit, k):
+            risk += trump_weights[k]
+    for suit in range(4):
+        if suit == trump_suit:
+            continue
+        length = _popcount(hand & suit_masks[suit])
+        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 0):
+            risk += 0.9
+        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 1):
+            risk += 0.8 if length <= 2 else 0.5
+        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 2) and length <= 2:
+            risk += 0.25
+    return risk
+
+
+@njit(cache=True)
+def _wants_blind_nil(policy, params, partner_bid, deficit):
+    """Decide blind nil before seeing the cards (only called when it is allowed)."""
+    if policy != POLICY_BASIC:
+        return False
+    return partner_bid != 0 and deficit >= params[P_BLIND_DEFICIT]
+
+
+@njit(cache=True)
+def _choose_bid(policy, params, hand, partner_bid, min_bid, max_bid,
+                suit_masks, suit_low, trump_suit, rng_state):
+    """Return (bid, rng_state); ``partner_bid`` is -1 while the partner has not bid."""
+    if policy == POLICY_RANDOM:
+        rng_state, bits = _next(rng_state)
+        return min_bid + _below(bits, max_bid - min_bid + 1), rng_state
+    if (min_bid == 0 and partner_bid != 0
+            and _nil_risk(hand, suit_masks, suit_low, trump_suit) <= params[P_NIL_THRESHOLD]):
+        return 0, rng_state
+    estimate = _estimate_tricks(hand, suit_masks, suit_low, trump_suit) + params[P_BID_OFFSET]
+    if partner_bid == 0:
+        estimate += params[P_COVER_BONUS]
+    bid = int(np.floor(estimate + 0.5))
+    if partner_bid > 0:
+        bid = min(bid, max_bid - partner_bid)
+    return min(max(bid, 1, min_bid), max_bid), rng_state
+
+
+@njit(cache=True)
+def _lowest_rank(mask, suit_masks, suit_low, trump_suit):
+    """The lowest-ranked card of ``mask``, a non-trump when ranks tie."""
+    best = -1
+    best_rank = 99
+    for suit in range(4):
+        in_suit = mask & suit_masks[suit]
+        if in_suit == 0:
+            continue
+        slot = _lowest_bit(in_suit)
+        rank = slot - suit_low[suit]
+        if rank < best_rank or (rank == best_rank and best >= suit_low[trump_suit]):
+            best, best_rank = slot, rank
+    return best
+
+
+@njit(cache=True)
+def _highest_rank(mask, suit_masks, suit_low, trump_suit):
+    """The highest-ranked card of ``mask``, a trump when ranks tie."""
+    best = -1
+    best_rank = -1
+    for suit in range(4):
+        in_suit = mask & suit_masks[suit]
+        if in_suit == 0:
+            continue
+        slot = _highest_bit(in_suit)
+        rank = slot - suit_low[suit]
+        if rank > best_rank or (rank == best_rank and suit == trump_suit):
+            best, best_rank = slot, rank
+    return best
+
+
+@njit(cache=True)
+def _lead_basic(legal, hand, played, need, suit_masks, suit_low, trump_suit):
+    """Lead a boss card while the contract needs tricks, else the lowest card."""
+    if need > 0:
+        for suit in range(4):
+            mine = legal & suit_masks[suit]
+            if mine == 0:
+                continue
+            top = _highest_bit(mine)
+            outstanding = suit_masks[suit] & ~played & ~hand
+            if outstanding == 0 or top > _highest_bit(outstanding):
+                if suit != trump_suit or legal == mine or outstanding & suit_masks[trump_suit] != 0:
+                    return top
+    return _lowest_rank(legal, suit_masks, suit_low, trump_suit)
+
+
+@njit(cache=True)
+def _duck(legal, beats, suit_masks, suit_low, trump_suit):
+    """The highest-ranked card that does not win; if every card wins, the highest."""
+    losing = legal & ~beats
+    return _highest_rank(losing if losing != 0 else legal, suit_masks, suit_low, trump_suit)
+
+
+@njit(cache=True)
+def _choose_card(policy, seat, legal, hand, position, win_slot, win_seat, win_suit,
+                 played, bids, tricks, seat_count,
+                 suit_masks, suit_low, trump_suit, rng_state):
+    """Return (slot, rng_state): the card ``seat`` plays from the ``legal`` mask.
+
+    ``position`` is 0 for the leader; then ``win_slot``/``win_seat``/``win_suit``
+    describe the card now winning the trick. ``bids`` and ``tricks`` are per seat
+    (bids -1 until made); ``played`` is the mask of cards already played this hand.
+    """
+    if policy == POLICY_RANDOM or _popcount(legal) == 1:
+        if policy == POLICY_RANDOM:
+            rng_state, bits = _next(rng_state)
+            return _nth_bit(legal, _below(bits, _popcount(legal))), rng_state
+        return _lowest_bit(legal), rng_state
+    partner = (seat + 2) % seat_count
+    my_nil = bids[seat] == 0
+    partner_nil_alive = bids[partner] == 0 and tricks[partner] == 0
+    opp_nil_alive = False
+    opp_nil_to_play = False  # a live opposing nil bidder plays after this seat in this trick
+    for other in range(1, seat_count, 2):
+        opponent = (seat + other) % seat_count
+        if bids[opponent] == 0 and tricks[opponent] == 0:
+            opp_nil_alive = True
+            if position + other < seat_count:
+                opp_nil_to_play = True
+    need = 0
+    for member in (seat, partner):
+        if bids[member] > 0:
+            need += bids[member] - tricks[member]
+    if position == 0:
+        if my_nil or opp_nil_alive:
+            return _lowest_rank(legal, suit_masks, suit_low, trump_suit), rng_state
+        if partner_nil_alive:
+            return _highest_bit(legal), rng_state
+        return _lead_basic(legal, hand, played, need, suit_masks, suit_low, trump_suit), rng_state
+    beats = _beats_mask(win_slot, win_suit, suit_masks, trump_suit)
+    winners = legal & beats
+    if my_nil:
+        return _duck(legal, beats, suit_masks, suit_low, trump_suit), rng_state
+    if partner_nil_alive:
+        if win_seat == partner and winners != 0:
+            return _lowest_bit(winners), rng_state  # take the trick off the nil bidder
+        if win_seat != partner and position < 2:
+            return _highest_bit(legal), rng_state  # play high before the nil bidder has to
+    if opp_nil_alive:
+        losing = legal & ~beats
+        if opp_nil_to_play and losing != 0:
+            # Keep the bar low for the nil bidder still to play.
+            return _lowest_rank(losing, suit_masks, suit_low, trump_suit), rng_state
+        # Leave the nil bidder's card winning.
+        return _duck(legal, beats, suit_masks, suit_low, trump_suit), rng_state
+    if need > 0:
+        # Win as cheaply as possible, unless the partner is already winning it.
+        if winners != 0 and win_seat != partner:
+            return _lowest_bit(winners), rng_state
+        return _lowest_rank(legal, suit_masks, suit_low, trump_suit), rng_state
+    return _duck(legal, beats, suit_masks, suit_low, trump_suit), rng_state

@@ -1,0 +1,46 @@
+"""Score one side's hand (docs/scoring.md, steps 1-5). jit-compiled; inputs not checked."""
+
+from numba import njit
+
+
+@njit(cache=True)
+def _score_side(contract, contract_tricks, nil_tricks, nil_made_value, nil_set_value,
+                bags_before, failed_per_bid, overtrick_points, bag_limit, bag_penalty):
+    """Score a side's hand.
+
+    Parameters
+    ----------
+    contract : int
+        Sum of the side's non-nil bids.
+    contract_tricks : int
+        Tricks taken by the side's non-nil bidders.
+    nil_tricks : int
+        Tricks taken by the side's nil bidders (each one is a bag).
+    nil_made_value, nil_set_value : int
+        Points won by the side's made nils, points lost by its set nils (both >= 0).
+    bags_before : int
+        Bags the side carries into the hand.
+    failed_per_bid, overtrick_points, bag_limit, bag_penalty : int
+        Rule numbers (see ``PackedRules``).
+
+    Returns
+    -------
+    points, bags, penalty, bags_after, made : int
+        Score change (penalty included), bags taken this hand, points lost to the
+        bag penalty, bags carried forward, and 1 if the contract was made else 0.
+    """
+    made = 1 if contract_tricks >= contract else 0
+    if made == 1:
+        bags = contract_tricks - contract + nil_tricks
+        points = 10 * contract + overtrick_points * bags
+    else:
+        # A set contract earns nothing for bags, but a failed nil's tricks still count as bags.
+        bags = nil_tricks
+        points = -failed_per_bid * contract
+    points += nil_made_value - nil_set_value
+    total = bags_before + bags
+    penalty = 0
+    while total >= bag_limit:  # each full bag_limit costs a penalty; the excess carries over
+        total -= bag_limit
+        penalty += bag_penalty
+    return points - penalty, bags, penalty, total, made

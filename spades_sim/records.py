@@ -1,0 +1,159 @@
+"""Kernel records ↔ DataFrames and files, and kernel traces → hand logs.
+
+``hand_frame`` is tidy: one row per seat and hand, with the side's columns
+(contract, points, bags, …) repeated on both partners' rows. ``game_frame`` has
+one row per game. ``write_frame`` picks Parquet or CSV from the file name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .cards import format_card
+from .handlog import HandLog, HandResult, Trick
+
+_SEAT_COLUMNS = ("bid", "blind", "tricks", "spades", "top_spade", "aces", "kings", "voids",
+                 "nil_risk")
+_SIDE_COLUMNS = ("contract", "made", "points", "bags", "penalty", "score", "bag_total")
+_GAME_SIDE_COLUMNS = ("score", "bag_total", "contracts", "made", "nil_bids", "nil_made",
+                      "blind_bids", "blind_made", "bags", "penalty")
+OUTPUT_SUFFIXES = (".parquet", ".csv")
+
+
+class OutputError(ValueError):
+    """An output path with an unsupported extension."""
+
+
+def hand_frame(records) -> pd.DataFrame:
+    """One row per seat-hand from ``HandRecords``."""
+    n, seats = records.bid.shape
+    seat = np.tile(np.arange(seats), n)
+    side = seat % 2
+    row = np.repeat(np.arange(n), seats)
+    frame = pd.DataFrame({
+        "game": np.repeat(records.game, seats),
+        "hand": np.repeat(records.hand, seats),
+        "dealer": np.repeat(records.dealer, seats),
+        "seat": seat.astype(np.int8),
+        "side": side.astype(np.int8),
+    })
+    for name in _SEAT_COLUMNS:
+        frame[name] = getattr(records, name).reshape(-1)
+    for name in _SIDE_COLUMNS:
+        frame[name] = getattr(records, name)[row, side]
+    nil = frame["bid"] == 0
+    frame["nil_outcome"] = pd.Categorical(
+        np.where(~nil, "none", np.where(frame["tricks"] == 0, "made", "set")),
+        categories=["none", "made", "set"])
+    return frame
+
+
+def game_frame(games, start: int = 0) -> pd.DataFrame:
+    """One row per game from ``GameRecords``; ``start`` is the first game's index."""
+    n = games.hands.size
+    frame = pd.DataFrame({
+        "game": np.arange(start, start + n),
+        "first_dealer": games.first_dealer,
+        "hands": games.hands,
+        "winner": games.winner,
+    })
+    for name in _GAME_SIDE_COLUMNS:
+        values = getattr(games, name)
+        for side in range(2):
+            frame[f"{name}_{side}"] = values[:, side]
+    return frame
+
+
+def write_frame(frame: pd.DataFrame, path: str | Path) -> None:
+    """Write a frame as Parquet or CSV, chosen by the file extension."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        frame.to_parquet(path, index=False)
+    elif suffix == ".csv":
+        frame.to_csv(path, index=False)
+    else:
+        raise OutputError(f"out={str(path)!r}: allowed a file ending in .parquet or .csv")
+
+
+def check_output_path(path: str | Path) -> None:
+    """Refuse an output path before a run rather than after it."""
+    if Path(path).suffix.lower() not in OUTPUT_SUFFIXES:
+        raise OutputError(f"out={str(path)!r}: allowed a file ending in .parquet or .csv")
+
+
+def _cards(slots, slot_card) -> tuple[int, ...]:
+    return tuple(int(slot_card[s]) for s in slots)
+
+
+def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[HandLog]:
+    """Hand logs (``spades_sim.handlog``) of traced hands.
+
+    With ``games`` (the ``GameRecords`` of a traced game run) the lines carry the
+    game id, hand index, running scores and the game's end; without, each hand
+    stands alone from 0-0.
+    """
+    slot_card = packed.slot_card
+    seats, hand_size = packed.seat_count, packed.hand_size
+    logs = []
+    score_before = np.zeros(2, dtype=np.int64)
+    bags_before = np.zeros(2, dtype=np.int64)
+    game_row = -1
+    for row in range(records.game.size):
+        hand_index = int(records.hand[row])
+        if hand_index == 0:
+            score_before[:] = 0
+            bags_before[:] = 0
+            game_row += 1
+        dealer = int(records.dealer[row])
+        hands = tuple(
+            _cards([s for s in range(64) if int(trace.hands[row, seat]) >> s & 1], slot_card)
+            for seat in range(seats))
+        actions = []
+        for k in range(seats):
+            seat = (dealer + 1 + k) % seats
+            if records.blind[row, seat]:
+                actions.append(f"{seat} bn")
+            else:
+                actions.append(f"{seat} b {int(records.bid[row, seat])}")
+        tricks = []
+        leader = (dealer + 1) % seats
+        for t in range(hand_size):
+            cards = _cards(trace.plays[row, t * seats:(t + 1) * seats], slot_card)
+            for k, card in enumerate(cards):
+                actions.append(f"{(leader + k) % seats} p {format_card(card)}")
+            winner = int(trace.winners[row, t])
+            tricks.append(Trick(leader=leader, winner=winner, cards=cards))
+            leader = winner
+        nil = tuple(
+            None if records.bid[row, seat] != 0 else ("made" if records.tricks[row, seat] == 0
+                                                      else "set")
+            for seat in range(seats))
+        result = HandResult(
+            tricks=tuple(int(x) for x in records.tricks[row]),
+            nil=nil,
+            points=tuple(int(x) for x in records.points[row]),
+            bags=tuple(int(x) for x in records.bags[row]),
+            penalty=tuple(int(x) for x in records.penalty[row]),
+            score=tuple(int(x) for x in records.score[row]),
+            bag_total=tuple(int(x) for x in records.bag_total[row]),
+        )
+        game_over = None
+        in_game = games is not None
+        if in_game and hand_index == int(games.hands[game_row]) - 1:
+            winner = int(games.winner[game_row])
+            game_over = ({"winner": winner} if winner >= 0
+                         else {"winner": None, "reason": "hand_cap"})
+        logs.append(HandLog(
+            rules=rules_name, dealer=dealer, hands=hands, actions=tuple(actions),
+            game=int(records.game[row]) if in_game else None,
+            hand=hand_index if in_game else None,
+            score_before=(int(score_before[0]), int(score_before[1])),
+            bags_before=(int(bags_before[0]), int(bags_before[1])),
+            tricks=tuple(tricks), result=result, game_over=game_over))
+        score_before[:] = records.score[row]
+        bags_before[:] = records.bag_total[row]
+    return logs

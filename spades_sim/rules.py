@@ -1,0 +1,305 @@
+"""Rule sets: the options of RULES.md as frozen, validated data.
+
+A :class:`RuleSet` is a plain value. Presets live as TOML files in ``data/rules/``
+(installed as the ``spades_sim.presets`` package); :func:`load_preset` reads
+one by name, :func:`load_rules` reads a user's file, and :func:`dumps` writes
+the TOML form back. Every bad value raises :class:`RulesError`, whose message
+names the field, the value and what is allowed.
+
+The kernel never sees a ``RuleSet``: :func:`spades_sim.packing.pack_rules`
+turns one into a tuple of numbers and tables, once per run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import tomllib
+from dataclasses import dataclass, field, fields
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+SEAT_COUNT = 4
+"""Seats at a partnership table (issue 3 adds other table modes)."""
+
+HAND_SIZE = 13
+"""Cards per seat with the standard deck and four seats."""
+
+
+class RulesError(ValueError):
+    """A rule set field with a value that is not allowed.
+
+    The message reads ``field=value: allowed ...`` so that a user sees at once
+    what to change.
+    """
+
+    def __init__(self, field_name: str, value: Any, allowed: str) -> None:
+        self.field_name = field_name
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{field_name}={value!r}: allowed {allowed}")
+
+
+class Mode(enum.StrEnum):
+    """Table mode (RULES.md "mode")."""
+
+    PARTNERSHIP = "partnership"
+
+
+class Deck(enum.StrEnum):
+    """Deck and trump order (RULES.md "deck")."""
+
+    STANDARD = "standard"
+
+
+class BlindNil(enum.StrEnum):
+    """When a player may bid blind nil (RULES.md "blind_nil")."""
+
+    OFF = "off"
+    ANYTIME = "anytime"
+    AFTER_FIRST_HAND = "after_first_hand"
+    WHEN_BEHIND = "when_behind"
+
+
+class FailedContract(enum.StrEnum):
+    """What a set (failed) contract scores (RULES.md "failed_contract")."""
+
+    MINUS_TEN_PER_BID = "minus_ten_per_bid"
+    ZERO = "zero"
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One complete set of Spades rules; every field has the RULES.md default.
+
+    >>> RuleSet().target, RuleSet(nil_value=50).nil_value
+    (500, 50)
+    """
+
+    name: str = "standard"
+    """Short name, used in logs and reports."""
+
+    description: str = ""
+    """One line saying what the rule set is."""
+
+    mode: Mode = Mode.PARTNERSHIP
+    """Table mode; partners sit opposite (seats 0+2 against 1+3)."""
+
+    deck: Deck = Deck.STANDARD
+    """Deck and trump order; standard: 52 cards, spades always trump, A high."""
+
+    min_bid: int = 0
+    """Lowest bid a player may make: 0 (nil allowed) or 1 (no nil)."""
+
+    nil_value: int = 100
+    """Points for a made nil, lost for a failed one [100]."""
+
+    blind_nil: BlindNil = BlindNil.WHEN_BEHIND
+    """When blind nil may be bid [when_behind]."""
+
+    blind_nil_threshold: int = 100
+    """With ``when_behind``: how far the bidder's side must trail, at least [100]."""
+
+    blind_nil_value: int = 200
+    """Points for a made blind nil, lost for a failed one [200]."""
+
+    failed_contract: FailedContract = FailedContract.MINUS_TEN_PER_BID
+    """A set contract scores −10 × contract [minus_ten_per_bid] or nothing (zero)."""
+
+    overtrick_points: int = 1
+    """Points per bag on a made contract: +1 [default], 0 or −1."""
+
+    bag_limit: int = 10
+    """Bags that trigger one penalty; the excess carries over [10]."""
+
+    bag_penalty: int = 100
+    """Points lost each time ``bag_limit`` bags are reached [100]; 0 = no penalty."""
+
+    target: int = 500
+    """Points that win the game [500]; both sides over: higher wins; a tie plays on."""
+
+    def __post_init__(self) -> None:
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            enum_type = _ENUM_FIELDS.get(spec.name)
+            if enum_type is not None:
+                object.__setattr__(self, spec.name, _coerce_enum(spec.name, value, enum_type))
+            elif spec.type == "int":
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise RulesError(spec.name, value, "a whole number")
+            elif spec.type == "str" and not isinstance(value, str):
+                raise RulesError(spec.name, value, "a string")
+        _check_choice("min_bid", self.min_bid, (0, 1))
+        _check_positive("nil_value", self.nil_value)
+        _check_positive("blind_nil_value", self.blind_nil_value)
+        if self.blind_nil_threshold < 0:
+            raise RulesError("blind_nil_threshold", self.blind_nil_threshold, "0 or more")
+        _check_choice("overtrick_points", self.overtrick_points, (-1, 0, 1))
+        if not 1 <= self.bag_limit <= 100:
+            raise RulesError("bag_limit", self.bag_limit, "1 to 100")
+        if self.bag_penalty < 0:
+            raise RulesError("bag_penalty", self.bag_penalty, "0 or more (0 = no penalty)")
+        _check_positive("target", self.target)
+        if self.min_bid == 1 and self.blind_nil != BlindNil.OFF:
+            raise RulesError(
+                "blind_nil", str(self.blind_nil), "'off' when min_bid=1 (no nil means no blind nil)"
+            )
+
+    @property
+    def seat_count(self) -> int:
+        """Number of seats at the table."""
+        return SEAT_COUNT
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat, and tricks in a hand."""
+        return HAND_SIZE
+
+    @property
+    def team_count(self) -> int:
+        """Number of scoring sides."""
+        return 2
+
+    def seat_team(self, seat_index: int) -> int:
+        """Return the side of a seat: partners sit opposite.
+
+        >>> [RuleSet().seat_team(s) for s in range(4)]
+        [0, 1, 0, 1]
+        """
+        return seat_index % 2
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """Return a copy with some fields changed (and validated).
+
+        Unknown field names raise :class:`RulesError`.
+        """
+        known = {spec.name for spec in fields(self)}
+        for key in changes:
+            if key not in known:
+                raise RulesError(key, changes[key], "a RuleSet field: " + ", ".join(sorted(known)))
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the rule set as plain TOML-ready values."""
+        return {spec.name: _plain(getattr(self, spec.name)) for spec in fields(self)}
+
+
+_ENUM_FIELDS: dict[str, type[enum.StrEnum]] = {
+    "mode": Mode,
+    "deck": Deck,
+    "blind_nil": BlindNil,
+    "failed_contract": FailedContract,
+}
+
+
+def _plain(value: Any) -> Any:
+    return str(value) if isinstance(value, enum.Enum) else value
+
+
+def _coerce_enum(name: str, value: Any, enum_type: type[enum.StrEnum]) -> enum.StrEnum:
+    try:
+        return enum_type(value)
+    except ValueError:
+        allowed = ", ".join(member.value for member in enum_type)
+        raise RulesError(name, value, allowed) from None
+
+
+def _check_choice(name: str, value: int, allowed: tuple[int, ...]) -> None:
+    if value not in allowed:
+        raise RulesError(name, value, " or ".join(str(a) for a in allowed))
+
+
+def _check_positive(name: str, value: int) -> None:
+    if value <= 0:
+        raise RulesError(name, value, "a whole number above 0")
+
+
+def from_dict(raw_rules: dict[str, Any], *, base: RuleSet | None = None) -> RuleSet:
+    """Build a :class:`RuleSet` from a mapping, starting from ``base`` (defaults if None).
+
+    >>> from_dict({"target": 300}).target
+    300
+    """
+    return (base or RuleSet()).replace(**raw_rules)
+
+
+def loads(text: str, *, source: str = "<string>") -> RuleSet:
+    """Parse a rule set from TOML text; unknown fields and bad values raise :class:`RulesError`."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RulesError("file", source, f"valid TOML ({error})") from None
+    return from_dict(raw)
+
+
+def dumps(rules: RuleSet) -> str:
+    """Return the TOML text of a rule set; ``loads(dumps(r)) == r``.
+
+    >>> loads(dumps(RuleSet(target=300))) == RuleSet(target=300)
+    True
+    """
+    return tomli_w.dumps(rules.to_dict())
+
+
+def load_rules(path: str | Path) -> RuleSet:
+    """Read a rule set from a TOML file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RulesError("rules", str(path), f"a readable TOML file ({error.strerror})") from None
+    return loads(text, source=str(path))
+
+
+def save_rules(rules: RuleSet, path: str | Path) -> None:
+    """Write a rule set to a TOML file."""
+    Path(path).write_text(dumps(rules), encoding="utf-8")
+
+
+def preset_names() -> list[str]:
+    """Names of the shipped presets, sorted."""
+    folder = resources.files("spades_sim.presets")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load_preset(name: str) -> RuleSet:
+    """Return the shipped preset called ``name`` (see :func:`preset_names`)."""
+    names = preset_names()
+    if name not in names:
+        raise RulesError("rules", name, "a preset (" + ", ".join(names) + ") or a .toml file")
+    text = (resources.files("spades_sim.presets") / f"{name}.toml").read_text(encoding="utf-8")
+    return loads(text, source=f"preset {name}")
+
+
+def resolve_rules(raw_rules: str | RuleSet, overrides: dict[str, Any] | None = None) -> RuleSet:
+    """Turn a preset name, a TOML path or a RuleSet into a RuleSet, then apply overrides.
+
+    This is the layering of DESIGN.md: preset or file first, then field overrides.
+    """
+    if isinstance(raw_rules, RuleSet):
+        rules = raw_rules
+    elif raw_rules.endswith(".toml") or Path(raw_rules).is_file():
+        rules = load_rules(raw_rules)
+    else:
+        rules = load_preset(raw_rules)
+    return rules.replace(**overrides) if overrides else rules
+
+
+def parse_override(raw_override: str) -> tuple[str, Any]:
+    """Parse a ``field=value`` override; the value is read as a TOML value, else as a string.
+
+    >>> parse_override("nil_value=50"), parse_override("blind_nil=off")
+    (('nil_value', 50), ('blind_nil', 'off'))
+    """
+    key, sep, text = raw_override.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise RulesError("rule", raw_override, "FIELD=VALUE, for example nil_value=50")
+    try:
+        value = tomllib.loads(f"v = {text.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = text.strip()
+    return key, value

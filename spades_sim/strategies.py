@@ -1,0 +1,131 @@
+"""Strategies: a bidding policy, a card-play policy and their parameters, by name.
+
+A :class:`Strategy` is plain data. :func:`pack_strategies` turns the strategy of
+each seat into the arrays the kernel reads (policy ids and one parameter vector
+per seat), so changing a parameter never recompiles anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .kernel import policy as _policy
+
+
+class StrategyError(ValueError):
+    """An unknown strategy name or a parameter outside its range."""
+
+
+class ParamSpec(NamedTuple):
+    """One tunable parameter of the policies."""
+
+    name: str
+    slot: int
+    default: float
+    low: float
+    high: float
+    meaning: str
+
+
+PARAMS: tuple[ParamSpec, ...] = (
+    ParamSpec("bid_offset", _policy.P_BID_OFFSET, 0.0, -3.0, 3.0,
+              "added to the trick estimate before rounding (positive bids higher)"),
+    ParamSpec("nil_threshold", _policy.P_NIL_THRESHOLD, 0.5, 0.0, 5.0,
+              "bid nil when the hand's nil risk is at most this (0 with no high card)"),
+    ParamSpec("blind_nil_deficit", _policy.P_BLIND_DEFICIT, 300.0, 0.0, 10000.0,
+              "bid blind nil, when the rules allow it, if the side trails by at least this"),
+    ParamSpec("cover_bonus", _policy.P_COVER_BONUS, 1.0, 0.0, 4.0,
+              "added to the bid when the partner has bid nil"),
+)
+"""Every parameter, its slot in the kernel's vector, default, range and meaning."""
+
+_PARAM_BY_NAME = {spec.name: spec for spec in PARAMS}
+_POLICY_IDS = {"random": _policy.POLICY_RANDOM, "basic": _policy.POLICY_BASIC}
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A named pair of policies with parameters (missing parameters take their defaults).
+
+    >>> Strategy("basic", params={"bid_offset": -1}).param("bid_offset")
+    -1.0
+    """
+
+    name: str
+    bidding: str = "basic"
+    play: str = "basic"
+    params: dict[str, float] = field(default_factory=dict)
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        for role, policy_name in (("bidding", self.bidding), ("play", self.play)):
+            if policy_name not in _POLICY_IDS:
+                raise StrategyError(
+                    f"{role}={policy_name!r}: allowed " + ", ".join(sorted(_POLICY_IDS)))
+        for key, value in self.params.items():
+            spec = _PARAM_BY_NAME.get(key)
+            if spec is None:
+                raise StrategyError(
+                    f"param {key}={value!r}: allowed a parameter " + ", ".join(_PARAM_BY_NAME))
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                    spec.low <= value <= spec.high):
+                raise StrategyError(f"param {key}={value!r}: allowed {spec.low:g} to {spec.high:g}")
+
+    def param(self, name: str) -> float:
+        """The value of one parameter (its default if not set)."""
+        return float(self.params.get(name, _PARAM_BY_NAME[name].default))
+
+    def with_params(self, **changes: float) -> Strategy:
+        """Return a copy with some parameters changed (and validated)."""
+        return Strategy(self.name, self.bidding, self.play, {**self.params, **changes},
+                        self.description)
+
+    def vector(self) -> np.ndarray:
+        """The parameter vector the kernel reads: ndarray(float64, ndim=1)."""
+        vector = np.zeros(_policy.PARAM_COUNT)
+        for spec in PARAMS:
+            vector[spec.slot] = self.param(spec.name)
+        return vector
+
+
+STRATEGIES: dict[str, Strategy] = {
+    "random": Strategy("random", "random", "random",
+                       description="uniform over the legal bids (never blind nil) and legal cards"),
+    "basic": Strategy("basic", "basic", "basic",
+                      description="trick-count bidder with a nil rule; plays to make its contract, "
+                                  "ducks bags, covers a partner's nil, attacks an opponent's nil"),
+}
+"""The named strategies."""
+
+
+def get_strategy(name: str | Strategy) -> Strategy:
+    """Look a strategy up by name (a Strategy passes through)."""
+    if isinstance(name, Strategy):
+        return name
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        raise StrategyError(f"strategy={name!r}: allowed " + ", ".join(STRATEGIES)) from None
+
+
+class PackedStrategies(NamedTuple):
+    """The strategy of every seat as the kernel reads it."""
+
+    bid_policy: np.ndarray
+    """ndarray(int64, ndim=1): bidding policy id per seat."""
+    play_policy: np.ndarray
+    """ndarray(int64, ndim=1): card-play policy id per seat."""
+    params: np.ndarray
+    """ndarray(float64, ndim=2): parameter vector per seat."""
+
+
+def pack_strategies(seat_strategies: list[Strategy]) -> PackedStrategies:
+    """Pack one strategy per seat for the kernel."""
+    return PackedStrategies(
+        np.array([_POLICY_IDS[s.bidding] for s in seat_strategies], dtype=np.int64),
+        np.array([_POLICY_IDS[s.play] for s in seat_strategies], dtype=np.int64),
+        np.array([s.vector() for s in seat_strategies], dtype=np.float64),
+    )
