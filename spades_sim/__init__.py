@@ -4,9 +4,14 @@
 >>> run = simulate_hands("standard", "basic", 1000, seed=1)
 >>> run.done
 1000
+
+The simulation names load the numba kernel on first use only, so that the
+plain-Python referee (``spades_sim.referee``) can be imported without it.
 """
 
+from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 try:
     __version__ = version("spades-sim")
@@ -14,19 +19,20 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
 
 from .rules import RuleSet, RulesError, load_preset, load_rules, preset_names  # noqa: E402
-from .simulate import resolve_seed, simulate_games, simulate_hands  # noqa: E402
-from .strategies import STRATEGIES, Strategy, get_strategy  # noqa: E402
 
-__all__ = [
-    "STRATEGIES",
-    "RuleSet",
-    "RulesError",
-    "Strategy",
-    "get_strategy",
-    "load_preset",
-    "load_rules",
-    "preset_names",
-    "resolve_seed",
-    "simulate_games",
-    "simulate_hands",
-]
+_LAZY = {
+    "resolve_seed": "simulate",
+    "simulate_games": "simulate",
+    "simulate_hands": "simulate",
+    "STRATEGIES": "strategies",
+    "Strategy": "strategies",
+    "get_strategy": "strategies",
+}
+
+__all__ = ["RuleSet", "RulesError", "load_preset", "load_rules", "preset_names", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module 'spades_sim' has no attribute {name!r}")

@@ -23,31 +23,31 @@ def _ctpop(typingctx, src):
     return sig, codegen
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _popcount(mask):
     """Number of cards in ``mask``."""
     return np.int64(_ctpop(np.uint64(mask)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _lowest_bit(mask):
     """Index of the lowest set bit of a nonzero ``mask``."""
     return np.int64(trailing_zeros(np.uint64(mask)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _highest_bit(mask):
     """Index of the highest set bit of a nonzero ``mask``."""
     return np.int64(63 - leading_zeros(np.uint64(mask)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _bits_above(bit):
     """Mask of all bits strictly above ``bit`` (0 <= bit <= 62)."""
     return ~((np.uint64(2) << np.uint64(bit)) - np.uint64(1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _nth_bit(mask, n):
     """Index of the n-th set bit of ``mask``, counting from the lowest (n = 0)."""
     for _ in range(n):

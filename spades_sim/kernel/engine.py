@@ -20,7 +20,7 @@ from .bits import _highest_bit, _popcount
 from .policy import _blind_nil_allowed, _choose_bid, _choose_card, _nil_risk, _wants_blind_nil
 from .rng import _below, _key3, _next
 from .scoring import _score_side
-from .trick import _follow_mask, _lead_mask
+from .trick import _follow_mask, _lead_mask, _seat_after
 
 _DEALER_SALT = np.uint64(0x5EA7DEA1E5)
 _POLICY_SALT = np.uint64(0x90111C1E5)
@@ -106,12 +106,12 @@ def _new_scratch(deck_size, seat_count, hand_size):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _first_dealer(seed, game, seat_count):
     return _below(_key3(np.uint64(seed) ^ _DEALER_SALT, game, 0), seat_count)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
     """Shuffle the deck (Fisher-Yates from ``key``) and deal ``hand_size`` cards a seat."""
     n = deck_slots.shape[0]
@@ -123,11 +123,14 @@ def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
         cards[k], cards[j] = cards[j], cards[k]
     for seat in range(seat_count):
         hands[seat] = 0
-    for k in range(seat_count * hand_size):
-        hands[k % seat_count] |= np.uint64(1) << np.uint64(cards[k])
+    k = 0
+    for seat in range(seat_count):
+        for _ in range(hand_size):
+            hands[seat] |= np.uint64(1) << np.uint64(cards[k])
+            k += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
     """One round of bids from the dealer's left; writes ``s.bids`` and ``s.blind``."""
     n = rules.seat_count
@@ -151,37 +154,41 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
                 rules.trump_suit, s.rng[seat])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _play_tricks(rules, play_policy, dealer, s):
     """Play every trick; writes ``s.plays``, ``s.winners`` and ``s.tricks``."""
+    # Arrays are bound to locals once: reading them through the tuples inside the loop
+    # costs a reference-count update per access.
     n = rules.seat_count
     trump = rules.trump_suit
-    s.remaining[:] = s.hands
-    s.tricks[:] = 0
+    suit_masks, suit_low, slot_suit = rules.suit_masks, rules.suit_low, rules.slot_suit
+    remaining, rng, bids, tricks = s.remaining, s.rng, s.bids, s.tricks
+    plays, winners = s.plays, s.winners
+    remaining[:] = s.hands
+    tricks[:] = 0
     played = np.uint64(0)
     broken = False
-    leader = (dealer + 1) % n
+    leader = _seat_after(dealer, 1, n)
     for t in range(rules.hand_size):
         led_suit = -1
         win_slot = -1
         win_seat = -1
         win_suit = -1
         for k in range(n):
-            seat = (leader + k) % n
-            hand = s.remaining[seat]
+            seat = _seat_after(leader, k, n)
+            hand = remaining[seat]
             if k == 0:
-                legal = _lead_mask(hand, rules.suit_masks, trump, broken)
+                legal = _lead_mask(hand, suit_masks, trump, broken)
             else:
-                legal = _follow_mask(hand, led_suit, rules.suit_masks)
-            slot, s.rng[seat] = _choose_card(
+                legal = _follow_mask(hand, led_suit, suit_masks)
+            slot, rng[seat] = _choose_card(
                 play_policy[seat], seat, legal, hand, k, win_slot, win_seat, win_suit,
-                played, s.bids, s.tricks, n, rules.suit_masks, rules.suit_low, trump,
-                s.rng[seat])
+                played, bids, tricks, n, suit_masks, suit_low, trump, rng[seat])
             bit = np.uint64(1) << np.uint64(slot)
-            s.remaining[seat] = hand & ~bit
+            remaining[seat] = hand & ~bit
             played |= bit
-            s.plays[t * n + k] = slot
-            suit = rules.slot_suit[slot]
+            plays[t * n + k] = slot
+            suit = slot_suit[slot]
             if k == 0:
                 led_suit = suit
                 win_slot, win_seat, win_suit = slot, seat, suit
@@ -191,12 +198,12 @@ def _play_tricks(rules, play_policy, dealer, s):
                 # Suits are runs of slots with trumps on top: higher and (same suit or trump) wins.
                 if slot > win_slot and (suit == win_suit or suit == trump):
                     win_slot, win_seat, win_suit = slot, seat, suit
-        s.winners[t] = win_seat
-        s.tricks[win_seat] += 1
+        winners[t] = win_seat
+        tricks[win_seat] += 1
         leader = win_seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _score_hand(rules, s):
     """Score both sides; updates ``s.score``, ``s.bag_total`` and ``s.side``."""
     n = rules.seat_count
@@ -229,7 +236,7 @@ def _score_hand(rules, s):
         s.side[4, side] = contract
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _play_hand(rules, bid_policy, play_policy, params, seed, game, hand_index, dealer, s):
     """Deal, bid, play and score hand ``hand_index`` of ``game``, from the state in ``s``."""
     _deal(rules.deck_slots, rules.seat_count, rules.hand_size, _key3(seed, game, hand_index),

@@ -21,7 +21,7 @@ from numba import njit
 
 from .bits import _highest_bit, _lowest_bit, _nth_bit, _popcount
 from .rng import _below, _next
-from .trick import _beats_mask
+from .trick import _beats_mask, _seat_after
 
 POLICY_RANDOM = 0
 POLICY_BASIC = 1
@@ -37,7 +37,7 @@ PARAM_COUNT = 4
 _BLIND_ANYTIME, _BLIND_AFTER_FIRST_HAND, _BLIND_WHEN_BEHIND = 1, 2, 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _blind_nil_allowed(blind_mode, blind_threshold, own_score, other_score, hand_index):
     """Whether a seat may bid blind nil at the start of this hand."""
     if blind_mode == _BLIND_ANYTIME:
@@ -49,19 +49,19 @@ def _blind_nil_allowed(blind_mode, blind_threshold, own_score, other_score, hand
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _suit_size(suit_masks, suit):
     return _popcount(suit_masks[suit])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _holds_rank_from_top(hand, suit_masks, suit_low, suit, k):
     """Whether ``hand`` holds the k-th highest card of ``suit`` (k = 0: the ace)."""
     slot = suit_low[suit] + _suit_size(suit_masks, suit) - 1 - k
     return (hand >> np.uint64(slot)) & np.uint64(1) == np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _estimate_tricks(hand, suit_masks, suit_low, trump_suit):
     """Expected tricks of a hand: trump honours and length, side aces and kings, short suits."""
     trump_count = _popcount(hand & suit_masks[trump_suit])
@@ -91,7 +91,7 @@ def _estimate_tricks(hand, suit_masks, suit_low, trump_suit):
     return estimate
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _nil_risk(hand, suit_masks, suit_low, trump_suit):
     """How likely a hand is to take a trick: high trumps, trump length, unguarded side honours."""
     trump_count = _popcount(hand & suit_masks[trump_suit])
@@ -113,7 +113,7 @@ def _nil_risk(hand, suit_masks, suit_low, trump_suit):
     return risk
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _wants_blind_nil(policy, params, partner_bid, deficit):
     """Decide blind nil before seeing the cards (only called when it is allowed)."""
     if policy != POLICY_BASIC:
@@ -121,7 +121,7 @@ def _wants_blind_nil(policy, params, partner_bid, deficit):
     return partner_bid != 0 and deficit >= params[P_BLIND_DEFICIT]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _choose_bid(policy, params, hand, partner_bid, min_bid, max_bid,
                 suit_masks, suit_low, trump_suit, rng_state):
     """Return (bid, rng_state); ``partner_bid`` is -1 while the partner has not bid."""
@@ -140,7 +140,7 @@ def _choose_bid(policy, params, hand, partner_bid, min_bid, max_bid,
     return min(max(bid, 1, min_bid), max_bid), rng_state
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _lowest_rank(mask, suit_masks, suit_low, trump_suit):
     """The lowest-ranked card of ``mask``, a non-trump when ranks tie."""
     best = -1
@@ -156,7 +156,7 @@ def _lowest_rank(mask, suit_masks, suit_low, trump_suit):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _highest_rank(mask, suit_masks, suit_low, trump_suit):
     """The highest-ranked card of ``mask``, a trump when ranks tie."""
     best = -1
@@ -172,7 +172,7 @@ def _highest_rank(mask, suit_masks, suit_low, trump_suit):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _lead_basic(legal, hand, played, need, suit_masks, suit_low, trump_suit):
     """Lead a boss card while the contract needs tricks, else the lowest card."""
     if need > 0:
@@ -188,14 +188,14 @@ def _lead_basic(legal, hand, played, need, suit_masks, suit_low, trump_suit):
     return _lowest_rank(legal, suit_masks, suit_low, trump_suit)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _duck(legal, beats, suit_masks, suit_low, trump_suit):
     """The highest-ranked card that does not win; if every card wins, the highest."""
     losing = legal & ~beats
     return _highest_rank(losing if losing != 0 else legal, suit_masks, suit_low, trump_suit)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _choose_card(policy, seat, legal, hand, position, win_slot, win_seat, win_suit,
                  played, bids, tricks, seat_count,
                  suit_masks, suit_low, trump_suit, rng_state):
@@ -210,13 +210,13 @@ def _choose_card(policy, seat, legal, hand, position, win_slot, win_seat, win_su
             rng_state, bits = _next(rng_state)
             return _nth_bit(legal, _below(bits, _popcount(legal))), rng_state
         return _lowest_bit(legal), rng_state
-    partner = (seat + 2) % seat_count
+    partner = _seat_after(seat, 2, seat_count)
     my_nil = bids[seat] == 0
     partner_nil_alive = bids[partner] == 0 and tricks[partner] == 0
     opp_nil_alive = False
     opp_nil_to_play = False  # a live opposing nil bidder plays after this seat in this trick
     for other in range(1, seat_count, 2):
-        opponent = (seat + other) % seat_count
+        opponent = _seat_after(seat, other, seat_count)
         if bids[opponent] == 0 and tricks[opponent] == 0:
             opp_nil_alive = True
             if position + other < seat_count:

@@ -18,7 +18,7 @@ from numba import njit
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _mix64(z):
     """SplitMix64's output function: a bijective avalanche mix of 64 bits."""
     z = np.uint64(z)
@@ -27,7 +27,7 @@ def _mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _key3(a, b, c):
     """A 64-bit key that is a pure function of three integers."""
     z = _mix64(np.uint64(a) + _GOLDEN)
@@ -35,14 +35,14 @@ def _key3(a, b, c):
     return _mix64(z ^ (np.uint64(c) + _GOLDEN * np.uint64(3)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _next(state):
     """Advance a SplitMix64 state; returns (new_state, 64 random bits)."""
     state = np.uint64(state) + _GOLDEN
     return state, _mix64(state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _below(bits, n):
     """Map 64 random bits to an integer in [0, n) by Lemire's multiply-shift.
 

@@ -3,7 +3,7 @@
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _score_side(contract, contract_tricks, nil_tricks, nil_made_value, nil_set_value,
                 bags_before, failed_per_bid, overtrick_points, bag_limit, bag_penalty):
     """Score a side's hand.

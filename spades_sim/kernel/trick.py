@@ -12,7 +12,14 @@ from numba import njit
 from .bits import _bits_above
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
+def _seat_after(seat, steps, seat_count):
+    """The seat ``steps`` places clockwise (0 <= steps < seat_count); no division in the hot loop."""
+    seat += steps
+    return seat - seat_count if seat >= seat_count else seat
+
+
+@njit(cache=True, inline='always')
 def _lead_mask(hand, suit_masks, trump_suit, broken):
     """Cards a leader may lead: no trump before trumps are broken, unless holding only trumps."""
     if broken:
@@ -21,14 +28,14 @@ def _lead_mask(hand, suit_masks, trump_suit, broken):
     return non_trump if non_trump != 0 else hand
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _follow_mask(hand, led_suit, suit_masks):
     """Cards a follower may play: the suit led if any, else anything."""
     same = hand & suit_masks[led_suit]
     return same if same != 0 else hand
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _beats_mask(winning_slot, winning_suit, suit_masks, trump_suit):
     """All slots that would beat the card now winning the trick."""
     higher = _bits_above(winning_slot)

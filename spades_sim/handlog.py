@@ -1,0 +1,515 @@
+"""The JSONL hand-log format of ``docs/hand-log.md``.
+
+One line holds one hand as a JSON object. :meth:`HandLog.loads` checks the
+structure of a line (types, card names, the deal, seat numbers, action codes)
+and :meth:`HandLog.dumps` writes it back, keys in the order of the docs, so that
+``HandLog.loads(log.dumps()) == log``. Whether the moves are legal and the
+recorded results right is the referee's business (:mod:`spades_sim.referee`).
+
+Every problem raises :class:`LogError`, whose message starts with ``line N:``
+when the line number is known.
+
+This module is plain Python (no numpy): it is part of the test oracle.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from spades_sim import cards
+from spades_sim.rules import HAND_SIZE, SEAT_COUNT
+
+SIDE_COUNT = 2
+"""Scoring sides at a partnership table: seats 0+2 and 1+3."""
+
+NIL_MADE: Literal["made"] = "made"
+NIL_SET: Literal["set"] = "set"
+NilOutcome = Literal["made", "set"] | None
+"""A seat's nil outcome in :attr:`HandResult.nil`: made, set, or None (no nil bid)."""
+
+BLIND_NIL = "bn"
+"""The action code of blind nil, also used to mark a blind nil among bids."""
+
+HAND_CAP = "hand_cap"
+"""The ``game_over.reason`` of a game stopped unfinished at a simulation's hand cap."""
+
+_ACTION_FORMS = "'S b N' (bid), 'S bn' (blind nil) or 'S p CARD' (play)"
+
+
+class LogError(ValueError):
+    """A hand log that cannot be read or does not agree with the referee.
+
+    ``str(error)`` is ``"line N: message"`` when the line number is known,
+    else just the message.
+
+    >>> str(LogError("dealer=7: allowed a seat 0-3", 4))
+    'line 4: dealer=7: allowed a seat 0-3'
+    """
+
+    def __init__(self, message: str, line_number: int | None = None) -> None:
+        self.message = message
+        """The problem, without the line prefix."""
+        self.line_number = line_number
+        """The 1-based line number, or None when unknown."""
+        super().__init__(message if line_number is None else f"line {line_number}: {message}")
+
+    def at_line(self, line_number: int | None) -> LogError:
+        """Return this error with ``line_number`` filled in (unchanged if already known or None)."""
+        if self.line_number is not None or line_number is None:
+            return self
+        return LogError(self.message, line_number)
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bid:
+    """Seat ``seat_index`` bids ``tricks`` tricks; 0 is nil (code ``S b N``)."""
+
+    seat_index: int
+    tricks: int
+
+
+@dataclass(frozen=True)
+class BlindNilBid:
+    """Seat ``seat_index`` bids blind nil (code ``S bn``)."""
+
+    seat_index: int
+
+
+@dataclass(frozen=True)
+class CardPlay:
+    """Seat ``seat_index`` plays card id ``card`` (code ``S p CARD``)."""
+
+    seat_index: int
+    card: int
+
+
+Action = Bid | BlindNilBid | CardPlay
+"""Any one action of a hand; the referee's ``operations`` are these records."""
+
+
+def parse_action(text: str, line_number: int | None = None) -> Action:
+    """Parse one action code such as ``"1 b 4"``, ``"2 bn"`` or ``"1 p QS"``.
+
+    Only the syntax and the seat range are checked here; bid ranges and the
+    legality of plays are the referee's.
+
+    >>> parse_action("1 b 4"), parse_action("2 bn"), parse_action("3 p 10h")
+    (Bid(seat_index=1, tricks=4), BlindNilBid(seat_index=2), CardPlay(seat_index=3, card=34))
+    >>> parse_action("1 x 4", 7)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    spades_sim.handlog.LogError: line 7: action '1 x 4': unknown code 'x': allowed 'S b N' (bid), ...
+    """
+
+    def fail(problem: str) -> LogError:
+        return LogError(f"action {text!r}: {problem}", line_number)
+
+    if not isinstance(text, str):
+        raise fail(f"not a string: allowed {_ACTION_FORMS}")
+    tokens = text.split()
+    if not tokens:
+        raise fail(f"empty: allowed {_ACTION_FORMS}")
+    raw_seat, *rest = tokens
+    if not raw_seat.isdigit() or int(raw_seat) >= SEAT_COUNT:
+        raise fail(f"seat {raw_seat!r}: allowed 0-{SEAT_COUNT - 1}")
+    seat_index = int(raw_seat)
+    match rest:
+        case ["b", raw_tricks]:
+            # A sign is accepted so that "-1" reaches the referee's range check
+            # ("bid -1: allowed 0-13") instead of a vaguer syntax error.
+            if not raw_tricks.lstrip("+-").isdigit():
+                raise fail(f"bid {raw_tricks!r}: allowed a whole number")
+            return Bid(seat_index, int(raw_tricks))
+        case ["bn"]:
+            return BlindNilBid(seat_index)
+        case ["p", raw_card]:
+            try:
+                return CardPlay(seat_index, cards.parse_card(raw_card))
+            except cards.CardError as error:
+                raise fail(str(error)) from None
+        case ["b" | "bn" | "p" as code, *_]:
+            raise fail(f"wrong number of tokens for code {code!r}: allowed {_ACTION_FORMS}")
+        case [code, *_]:
+            raise fail(f"unknown code {code!r}: allowed {_ACTION_FORMS}")
+        case _:
+            raise fail(f"no code after the seat: allowed {_ACTION_FORMS}")
+
+
+def format_action(action: Action) -> str:
+    """Return the log code of an action record; ``parse_action(format_action(a)) == a``.
+
+    >>> format_action(Bid(1, 4)), format_action(BlindNilBid(2)), format_action(CardPlay(3, 34))
+    ('1 b 4', '2 bn', '3 p 10H')
+    """
+    match action:
+        case Bid(seat_index, tricks):
+            return f"{seat_index} b {tricks}"
+        case BlindNilBid(seat_index):
+            return f"{seat_index} {BLIND_NIL}"
+        case CardPlay(seat_index, card):
+            return f"{seat_index} p {cards.format_card(card)}"
+    raise TypeError(f"not an action record: {action!r}")
+
+
+# --- records ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One completed trick: who led, who won, and the cards in play order from the leader."""
+
+    leader: int
+    winner: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a hand scored; ``tricks`` and ``nil`` per seat, every other field per side."""
+
+    tricks: tuple[int, ...]
+    """Tricks taken by each seat."""
+    nil: tuple[NilOutcome, ...]
+    """Each seat's nil outcome: ``"made"``, ``"set"`` or None (no nil bid)."""
+    points: tuple[int, int]
+    """Each side's score change for the hand, bag penalty included."""
+    bags: tuple[int, int]
+    """Bags each side took this hand."""
+    penalty: tuple[int, int]
+    """Points each side lost to the bag penalty this hand (0 or positive)."""
+    score: tuple[int, int]
+    """Each side's score after the hand."""
+    bag_total: tuple[int, int]
+    """Each side's bags carried forward after the hand."""
+
+
+RESULT_FIELDS = ("tricks", "nil", "points", "bags", "penalty", "score", "bag_total")
+"""The keys of a log's ``result`` object, in the order they are written."""
+
+_REQUIRED = {
+    "rules": "a preset name or a rules TOML path",
+    "dealer": f"a seat 0-{SEAT_COUNT - 1}",
+    "hands": f"a list of {SEAT_COUNT} strings of {HAND_SIZE} cards",
+    "actions": "a list of action codes",
+}
+"""The required fields and what each allows."""
+# Key order of a written line: the order of the example in docs/hand-log.md.
+_KEY_ORDER = (
+    "rules", "game", "hand", "dealer", "score_before", "bags_before",
+    "hands", "actions", "tricks", "result", "game_over",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class HandLog:
+    """One line of a hand log: the deal, the actions and the optional checks.
+
+    ``hands`` holds card ids per seat in the order they were written;
+    ``actions`` the action codes as written (each one syntactically valid).
+    """
+
+    rules: str
+    """A preset name or the path of a rules TOML file."""
+    dealer: int
+    """The dealer's seat, 0-3."""
+    hands: tuple[tuple[int, ...], ...]
+    """Card ids dealt to seats 0-3."""
+    actions: tuple[str, ...]
+    """The bids, then the plays, as action codes."""
+    game: int | None = None
+    """Game id; consecutive lines with the same id are the hands of one game."""
+    hand: int | None = None
+    """Index of the hand within its game, from 0."""
+    score_before: tuple[int, int] | None = None
+    """Each side's score before the hand."""
+    bags_before: tuple[int, int] | None = None
+    """Each side's bags carried into the hand."""
+    tricks: tuple[Trick, ...] | None = None
+    """The tricks as recorded, to be checked by the referee."""
+    result: HandResult | None = None
+    """The result as recorded, to be checked by the referee."""
+    game_over: dict[str, Any] | None = None
+    """``{"winner": side}`` or ``{"winner": None, "reason": "hand_cap"}``."""
+
+    @classmethod
+    def loads(cls, line: str, line_number: int | None = None) -> HandLog:
+        """Parse one log line, checking its structure.
+
+        :raises LogError: not JSON, a missing or unknown field, a wrong type, an
+            unknown card, a card dealt twice, not 13 cards a seat, a seat out of
+            range or a bad action code; the message starts with ``line N:``.
+        """
+        try:
+            # Without the line end, a JSON error's column is the column in the file.
+            raw = json.loads(line.rstrip("\r\n"))
+        except json.JSONDecodeError as error:
+            raise LogError(f"not JSON: {error.msg} at column {error.colno}", line_number) from None
+        try:
+            return _log_from_json(raw, line_number)
+        except LogError as error:
+            raise error.at_line(line_number) from None
+
+    def dumps(self) -> str:
+        """Return the log as one JSON line (no newline); optional fields are omitted when None."""
+        raw: dict[str, Any] = {
+            "rules": self.rules,
+            "game": self.game,
+            "hand": self.hand,
+            "dealer": self.dealer,
+            "score_before": _list_or_none(self.score_before),
+            "bags_before": _list_or_none(self.bags_before),
+            "hands": [cards.format_cards(seat_cards) for seat_cards in self.hands],
+            "actions": list(self.actions),
+            "tricks": None if self.tricks is None else [trick_to_json(t) for t in self.tricks],
+            "result": None if self.result is None else result_to_json(self.result),
+            "game_over": self.game_over,
+        }
+        return json.dumps({key: raw[key] for key in _KEY_ORDER if raw[key] is not None})
+
+
+def result_to_json(result: HandResult) -> dict[str, Any]:
+    """Return a result as the plain JSON object of a log line."""
+    return {name: list(getattr(result, name)) for name in RESULT_FIELDS}
+
+
+def trick_to_json(trick: Trick) -> dict[str, Any]:
+    """Return a trick as the plain JSON object of a log line (cards by name)."""
+    return {
+        "leader": trick.leader,
+        "winner": trick.winner,
+        "cards": [cards.format_card(c) for c in trick.cards],
+    }
+
+
+def _list_or_none(values: Sequence[int] | None) -> list[int] | None:
+    return None if values is None else list(values)
+
+
+# --- reading ---------------------------------------------------------------------------------
+# The helpers below raise LogError without a line number; HandLog.loads adds it.
+
+
+def _log_from_json(raw: Any, line_number: int | None) -> HandLog:
+    if not isinstance(raw, dict):
+        raise LogError(f"a line must be a JSON object, got {_json_type(raw)}")
+    unknown = [key for key in raw if key not in _KEY_ORDER]
+    if unknown:
+        raise LogError(f"unknown field {unknown[0]!r}: allowed " + ", ".join(_KEY_ORDER))
+    for key, allowed in _REQUIRED.items():
+        if raw.get(key) is None:
+            raise LogError(f"{key} missing: a required field, allowed {allowed}")
+    rules = raw["rules"]
+    if not isinstance(rules, str) or not rules:
+        raise LogError(f"rules={json.dumps(rules)}: allowed {_REQUIRED['rules']}")
+    tricks = raw.get("tricks")
+    result = raw.get("result")
+    return HandLog(
+        rules=rules,
+        dealer=_seat(raw["dealer"], "dealer"),
+        hands=_hands(raw["hands"]),
+        actions=_actions(raw["actions"], line_number),
+        game=_optional(raw, "game", _whole_number),
+        hand=_optional(raw, "hand", _whole_number),
+        score_before=_optional(raw, "score_before", _int_pair),
+        bags_before=_optional(raw, "bags_before", _int_pair),
+        tricks=None if tricks is None else _tricks(tricks),
+        result=None if result is None else _result(result),
+        game_over=None if raw.get("game_over") is None else _game_over(raw["game_over"]),
+    )
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def _is_int(value: Any) -> bool:
+    # JSON true/false arrive as bool, a subclass of int: they are not numbers here.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _optional(raw: dict[str, Any], key: str, convert: Any) -> Any:
+    value = raw.get(key)
+    return None if value is None else convert(value, key)
+
+
+def _whole_number(value: Any, name: str) -> int:
+    if not _is_int(value) or value < 0:
+        raise LogError(f"{name}={json.dumps(value)}: allowed a whole number 0 or more")
+    return int(value)
+
+
+def _seat(value: Any, name: str) -> int:
+    if not _is_int(value) or not 0 <= value < SEAT_COUNT:
+        raise LogError(f"{name}={json.dumps(value)}: allowed a seat 0-{SEAT_COUNT - 1}")
+    return int(value)
+
+
+def _int_list(value: Any, name: str, length: int, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != length or not all(_is_int(v) for v in value):
+        raise LogError(f"{name}={json.dumps(value)}: allowed a list of {length} whole numbers ({what})")
+    return tuple(value)
+
+
+def _int_pair(value: Any, name: str) -> tuple[int, int]:
+    first, second = _int_list(value, name, SIDE_COUNT, "one per side")
+    return first, second
+
+
+def _card_names(value: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise LogError(f"{name}={json.dumps(value)}: allowed a list of card names")
+    try:
+        return cards.parse_cards(value, unique=False)
+    except cards.CardError as error:
+        raise LogError(f"{name}: {error}") from None
+
+
+def _hands(value: Any) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(value, list) or len(value) != SEAT_COUNT or not all(isinstance(v, str) for v in value):
+        raise LogError(f"hands={_short_json(value)}: allowed {_REQUIRED['hands']}")
+    hands: list[tuple[int, ...]] = []
+    for seat_index, text in enumerate(value):
+        try:
+            hands.append(cards.parse_cards(text, unique=False))
+        except cards.CardError as error:
+            raise LogError(f"hands[{seat_index}]: {error}") from None
+    try:
+        check_deal(hands)
+    except ValueError as error:
+        raise LogError(str(error)) from None
+    return tuple(hands)
+
+
+def check_deal(hands: Sequence[Sequence[int]]) -> None:
+    """Raise ValueError unless ``hands`` holds 4 seats of 13 card ids and no card twice.
+
+    Shared by the log reader and :class:`spades_sim.referee.Hand`; which
+    cards belong to the deck is the referee's check.
+
+    >>> check_deal([range(0, 13), range(13, 26), range(26, 39), range(39, 51)])
+    Traceback (most recent call last):
+    ...
+    ValueError: hands[3] has 12 cards: allowed 13
+    """
+    if len(hands) != SEAT_COUNT:
+        raise ValueError(f"hands has {len(hands)} seats: allowed {SEAT_COUNT}")
+    holder: dict[int, int] = {}
+    for seat_index, seat_cards in enumerate(hands):
+        if len(seat_cards) != HAND_SIZE:
+            raise ValueError(f"hands[{seat_index}] has {len(seat_cards)} cards: allowed {HAND_SIZE}")
+        for card in seat_cards:
+            if card in holder:
+                seats = (
+                    f"seat {seat_index}"
+                    if holder[card] == seat_index
+                    else f"seats {holder[card]} and {seat_index}"
+                )
+                raise ValueError(
+                    f"hands: card {cards.format_card(card)} dealt twice ({seats}): each card is dealt once"
+                )
+            holder[card] = seat_index
+
+
+def _short_json(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _actions(value: Any, line_number: int | None) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise LogError(f"actions={_short_json(value)}: allowed {_REQUIRED['actions']}")
+    for text in value:
+        parse_action(text, line_number)  # syntax only; legality is the referee's
+    return tuple(value)
+
+
+def _check_keys(value: Any, name: str, keys: Sequence[str], required: Sequence[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise LogError(
+            f"{name}: allowed an object with keys " + ", ".join(keys) + f", got {_json_type(value)}"
+        )
+    for key in value:
+        if key not in keys:
+            raise LogError(f"{name}: unknown key {key!r}: allowed " + ", ".join(keys))
+    for key in required:
+        if key not in value:
+            raise LogError(f"{name}.{key}: missing: allowed an object with keys " + ", ".join(keys))
+    return value
+
+
+def _tricks(value: Any) -> tuple[Trick, ...]:
+    if not isinstance(value, list):
+        raise LogError(f"tricks: allowed a list of trick objects, got {_json_type(value)}")
+    tricks = []
+    keys = ("leader", "winner", "cards")
+    for index, raw_trick in enumerate(value):
+        name = f"tricks[{index}]"
+        raw = _check_keys(raw_trick, name, keys, keys)
+        tricks.append(
+            Trick(
+                leader=_seat(raw["leader"], f"{name}.leader"),
+                winner=_seat(raw["winner"], f"{name}.winner"),
+                cards=_card_names(raw["cards"], f"{name}.cards"),
+            )
+        )
+    return tuple(tricks)
+
+
+def _result(value: Any) -> HandResult:
+    raw = _check_keys(value, "result", RESULT_FIELDS, RESULT_FIELDS)
+    nil = raw["nil"]
+    if (
+        not isinstance(nil, list)
+        or len(nil) != SEAT_COUNT
+        or any(v not in (None, NIL_MADE, NIL_SET) for v in nil)
+    ):
+        raise LogError(
+            f'result.nil={json.dumps(nil)}: allowed a list of {SEAT_COUNT} of null, "made" or "set"'
+        )
+    return HandResult(
+        tricks=_int_list(raw["tricks"], "result.tricks", SEAT_COUNT, "one per seat"),
+        nil=tuple(nil),
+        **{name: _int_pair(raw[name], f"result.{name}") for name in RESULT_FIELDS[2:]},
+    )
+
+
+def _game_over(value: Any) -> dict[str, Any]:
+    raw = _check_keys(value, "game_over", ("winner", "reason"), ("winner",))
+    winner = raw["winner"]
+    if winner is None:
+        valid = raw.get("reason") == HAND_CAP
+    else:
+        # A finished game may say why it ended; only its winner is checked.
+        valid = _is_int(winner) and 0 <= winner < SIDE_COUNT and isinstance(raw.get("reason", ""), str)
+    if not valid:
+        raise LogError(
+            f"game_over={json.dumps(raw)}: allowed "
+            f'{{"winner": 0 or 1}} or {{"winner": null, "reason": "{HAND_CAP}"}}'
+        )
+    return dict(raw)
+
+
+def read_log(path: str | Path) -> Iterator[tuple[int, HandLog]]:
+    """Yield ``(line_number, log)`` for each non-blank line of a hand-log file, numbered from 1.
+
+    :raises LogError: on the first line with a structural problem (see :meth:`HandLog.loads`).
+    """
+    with open(path, encoding="utf-8") as lines:
+        for line_number, line in enumerate(lines, start=1):
+            if line.strip():
+                yield line_number, HandLog.loads(line, line_number)
+
+
+def write_log(path: str | Path, logs: Iterable[HandLog]) -> None:
+    """Write hand logs to a file, one JSON line each."""
+    with open(path, "w", encoding="utf-8") as out:
+        for log in logs:
+            out.write(log.dumps() + "\n")

@@ -1,0 +1,856 @@
+"""The referee: plain-Python Spades, written from RULES.md and docs/scoring.md alone.
+
+This module is the test oracle for the numba kernel, so it shares no code with
+it and uses no numpy. A :class:`Hand` is an explicit state machine in the
+manner of pokerkit's ``State``: it moves BID → PLAY → SCORE, each transition
+in one ``_end_<phase>`` method, and every action comes as three methods,
+``verify_*`` (raises :class:`IllegalMove` with a sentence saying why),
+``can_*`` (the same as a bool) and the action itself, which returns a frozen
+record and appends it to :attr:`Hand.operations`.
+
+A :class:`Game` carries score and bags from hand to hand and applies the end
+of game rule. :func:`replay_hand` and :func:`score_file` check hand logs
+(``docs/hand-log.md``) move by move and compare every recorded field.
+
+>>> from spades_sim.rules import RuleSet
+>>> hand = Hand(RuleSet(), 3, ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
+...                            "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+...                            "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D",
+...                            "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C"])
+>>> hand.turn_index, hand.bid(0, 13)
+(0, Bid(seat_index=0, tricks=13))
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from spades_sim import cards
+from spades_sim.handlog import (
+    BLIND_NIL,
+    NIL_MADE,
+    NIL_SET,
+    RESULT_FIELDS,
+    SIDE_COUNT,
+    Action,
+    Bid,
+    BlindNilBid,
+    CardPlay,
+    HandLog,
+    HandResult,
+    LogError,
+    NilOutcome,
+    Trick,
+    check_deal,
+    parse_action,
+    read_log,
+    trick_to_json,
+)
+from spades_sim.rules import HAND_SIZE, SEAT_COUNT, BlindNil, FailedContract, RuleSet, resolve_rules
+
+MAX_BID = HAND_SIZE
+"""The highest bid: every trick of the hand."""
+
+TRUMP_SUIT = cards.SPADES
+"""Spades are always trump (RULES.md baseline)."""
+
+BidValue = int | str
+"""A seat's bid: a number of tricks (0 is nil) or :data:`~spades_sim.handlog.BLIND_NIL`."""
+
+_BidRecord = TypeVar("_BidRecord", Bid, BlindNilBid)
+_T = TypeVar("_T")
+
+
+class IllegalMove(ValueError):
+    """A bid or play that the rules do not allow; the message says why.
+
+    >>> str(IllegalMove("seat 2 bid 14: allowed 0-13"))
+    'seat 2 bid 14: allowed 0-13'
+    """
+
+
+class Phase(enum.StrEnum):
+    """The phases of a hand, in order."""
+
+    BID = "bid"
+    """Each seat bids once, from the dealer's left, clockwise."""
+    PLAY = "play"
+    """Thirteen tricks are played."""
+    SCORE = "score"
+    """All cards are played and :attr:`Hand.result` is known: the hand is done."""
+
+
+# --- pure rule steps -------------------------------------------------------------------------
+
+
+def side_of(seat_index: int) -> int:
+    """Return the side of a seat: partners sit opposite (seats 0+2 are side 0, 1+3 side 1).
+
+    >>> [side_of(seat) for seat in range(4)]
+    [0, 1, 0, 1]
+    """
+    return seat_index % SIDE_COUNT
+
+
+def trick_winner_index(trick_cards: Sequence[int]) -> int:
+    """Return the position (0 = leader) of the card that wins a trick.
+
+    The highest spade wins; with no spade, the highest card of the suit led.
+    Cards of another suit never win.
+
+    >>> trick_winner_index(cards.parse_cards("KH AC 2H QH"))
+    0
+    >>> trick_winner_index(cards.parse_cards("KH AC 2S 3S"))
+    3
+    """
+    led_suit = cards.card_suit(trick_cards[0])
+
+    def power(card: int) -> tuple[bool, bool, int]:
+        suit = cards.card_suit(card)
+        return suit == TRUMP_SUIT, suit == led_suit, cards.card_rank(card)
+
+    return max(range(len(trick_cards)), key=lambda position: power(trick_cards[position]))
+
+
+def is_nil(bid: BidValue | None) -> bool:
+    """Whether a bid is nil or blind nil.
+
+    >>> is_nil(0), is_nil(BLIND_NIL), is_nil(3)
+    (True, True, False)
+    """
+    return bid == 0 or bid == BLIND_NIL
+
+
+def score_hand(
+    rules: RuleSet,
+    bids: Sequence[BidValue],
+    tricks_taken: Sequence[int],
+    score_before: Sequence[int] = (0, 0),
+    bags_before: Sequence[int] = (0, 0),
+) -> HandResult:
+    """Score one hand from the bids and the tricks each seat took (docs/scoring.md, steps 1-5).
+
+    Parameters
+    ----------
+    rules : RuleSet
+        The scoring options.
+    bids : sequence of int or "bn", one per seat
+        Tricks bid (0 is nil) or :data:`~spades_sim.handlog.BLIND_NIL`.
+    tricks_taken : sequence of int, one per seat
+        Tricks each seat took; they sum to 13.
+    score_before, bags_before : pair of int
+        Each side's score and carried bags before the hand.
+
+    Returns
+    -------
+    HandResult
+
+    Examples
+    --------
+    Pagat's example: side 0 on 337 with 7 bags bids 5 and takes 8 tricks.
+
+    >>> result = score_hand(RuleSet(), (3, 3, 2, 2), (4, 3, 4, 2), (337, 0), (7, 0))
+    >>> result.points, result.penalty, result.score, result.bag_total
+    ((-47, 50), (100, 0), (290, 50), (0, 0))
+    """
+    nil: list[NilOutcome] = [None] * SEAT_COUNT
+    points, bags, penalty, score, bag_total = ([0, 0] for _ in range(5))
+    for side in range(SIDE_COUNT):
+        seats = [seat for seat in range(SEAT_COUNT) if side_of(seat) == side]
+        nil_seats = [seat for seat in seats if is_nil(bids[seat])]
+        contract_seats = [seat for seat in seats if not is_nil(bids[seat])]
+        contract = sum(int(bids[seat]) for seat in contract_seats)
+        contract_tricks = sum(tricks_taken[seat] for seat in contract_seats)
+        # Step 1: the contract (a contract of 0, both partners nil, is always made).
+        made = contract_tricks >= contract
+        if made:
+            side_points = 10 * contract
+            side_bags = contract_tricks - contract
+        else:
+            side_points = -10 * contract if rules.failed_contract == FailedContract.MINUS_TEN_PER_BID else 0
+            side_bags = 0
+        # Step 2: a nil bidder's tricks are bags even when the contract is set.
+        side_bags += sum(tricks_taken[seat] for seat in nil_seats)
+        # Step 3: bag points only on a made contract (the MSN example scores no bag point).
+        if made:
+            side_points += rules.overtrick_points * side_bags
+        # Step 4: each nil on its own.
+        for seat in nil_seats:
+            value = rules.blind_nil_value if bids[seat] == BLIND_NIL else rules.nil_value
+            nil[seat] = NIL_MADE if tricks_taken[seat] == 0 else NIL_SET
+            side_points += value if nil[seat] == NIL_MADE else -value
+        # Step 5: each bag_limit reached costs bag_penalty and is taken off the total.
+        penalty_count, bag_total[side] = divmod(bags_before[side] + side_bags, rules.bag_limit)
+        penalty[side] = penalty_count * rules.bag_penalty
+        points[side] = side_points - penalty[side]
+        bags[side] = side_bags
+        score[side] = score_before[side] + points[side]
+    return HandResult(
+        tricks=tuple(tricks_taken),
+        nil=tuple(nil),
+        points=_pair(points),
+        bags=_pair(bags),
+        penalty=_pair(penalty),
+        score=_pair(score),
+        bag_total=_pair(bag_total),
+    )
+
+
+def _pair(values: Sequence[int]) -> tuple[int, int]:
+    return values[0], values[1]
+
+
+def game_winner(rules: RuleSet, score: Sequence[int]) -> int | None:
+    """Return the side that has won at this score, or None while the game goes on.
+
+    One side at or over the target wins; both over: the higher wins; an exact
+    tie plays another hand.
+
+    >>> rules = RuleSet()
+    >>> game_winner(rules, (510, 480)), game_winner(rules, (510, 530)), game_winner(rules, (510, 510))
+    (0, 1, None)
+    """
+    reached = [side for side in range(SIDE_COUNT) if score[side] >= rules.target]
+    if len(reached) == 1:
+        return reached[0]
+    if len(reached) == SIDE_COUNT and score[0] != score[1]:
+        return 0 if score[0] > score[1] else 1
+    return None
+
+
+def blind_nil_refusal(rules: RuleSet, side: int, score_before: Sequence[int], hand_index: int) -> str | None:
+    """Return why a side may not bid blind nil in this hand, or None when it may.
+
+    >>> rules = RuleSet()
+    >>> blind_nil_refusal(rules, 1, (140, 40), 0) is None
+    True
+    >>> blind_nil_refusal(rules, 1, (80, 40), 0)
+    'side 1 trails by 40 (needs 100)'
+    """
+    match rules.blind_nil:
+        case BlindNil.ANYTIME:
+            return None
+        case BlindNil.OFF:
+            return "blind nil is off"
+        case BlindNil.AFTER_FIRST_HAND:
+            return (
+                None
+                if hand_index > 0
+                else "this is the first hand of the game (allowed after the first hand)"
+            )
+        case BlindNil.WHEN_BEHIND:
+            deficit = score_before[1 - side] - score_before[side]
+            needed = rules.blind_nil_threshold
+            if deficit >= needed:
+                return None
+            if deficit > 0:
+                return f"side {side} trails by {deficit} (needs {needed})"
+            if deficit == 0:
+                return f"side {side} is level (needs to trail by {needed})"
+            return f"side {side} leads by {-deficit} (needs to trail by {needed})"
+    raise AssertionError(f"unhandled blind_nil option {rules.blind_nil!r}")
+
+
+# --- one hand --------------------------------------------------------------------------------
+
+
+class Hand:
+    """One hand of partnership Spades as a state machine: BID → PLAY → SCORE.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        The rules played.
+    dealer : int
+        The dealer's seat, 0-3; the seat on the dealer's left bids and leads first.
+    hands : sequence of 4 card sequences
+        The cards dealt to seats 0-3: card ids or a string such as ``"AS 10H 2C ..."``.
+    score_before, bags_before : pair of int
+        Each side's score and carried bags before the hand (for blind nil and the result).
+    hand_index : int
+        The hand's index in its game, from 0 (for ``blind_nil = "after_first_hand"``).
+
+    Raises
+    ------
+    ValueError
+        A deal that is not 13 cards a seat of the rules' deck, each card once.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        dealer: int,
+        hands: Sequence[Sequence[int] | str],
+        score_before: Sequence[int] = (0, 0),
+        bags_before: Sequence[int] = (0, 0),
+        hand_index: int = 0,
+    ) -> None:
+        self.rules = rules
+        """The rules played."""
+        self.dealer_index = _check_seat("dealer", dealer, ValueError)
+        """The dealer's seat."""
+        self.hands: tuple[tuple[int, ...], ...] = _check_deal(hands)
+        """The cards dealt to each seat, as given."""
+        self.score_before = _check_pair("score_before", score_before, minimum=None)
+        """Each side's score before the hand."""
+        self.bags_before = _check_pair("bags_before", bags_before, minimum=0)
+        """Each side's bags carried into the hand."""
+        if isinstance(hand_index, bool) or not isinstance(hand_index, int) or hand_index < 0:
+            raise ValueError(f"hand_index={hand_index!r}: allowed a whole number 0 or more")
+        self.hand_index = hand_index
+        """The hand's index in its game."""
+        self.operations: list[Action] = []
+        """Every action applied, in order."""
+        self.tricks: list[Trick] = []
+        """The completed tricks, in order."""
+        self.spades_broken_status = False
+        """Whether a spade has been played on the lead of another suit."""
+        self.phase = Phase.BID
+        """The current phase."""
+        self.turn_index: int | None = (self.dealer_index + 1) % SEAT_COUNT
+        """The seat to bid or play next; None once the hand is over."""
+        self.leader_index: int = (self.dealer_index + 1) % SEAT_COUNT
+        """The seat that leads (or led) the trick in progress."""
+        self._holdings = [set(seat_cards) for seat_cards in self.hands]
+        self._bids: list[BidValue | None] = [None] * SEAT_COUNT
+        self._trick_cards: list[int] = []
+        self._tricks_taken = [0] * SEAT_COUNT
+        self._result: HandResult | None = None
+
+    # --- views ---
+
+    @property
+    def bids(self) -> tuple[BidValue | None, ...]:
+        """Each seat's bid so far: tricks, ``"bn"`` for blind nil, None before it bids."""
+        return tuple(self._bids)
+
+    @property
+    def tricks_taken(self) -> tuple[int, ...]:
+        """Tricks taken so far by each seat."""
+        return tuple(self._tricks_taken)
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """The cards of the trick in progress, from its leader."""
+        return tuple(self._trick_cards)
+
+    @property
+    def trick_number(self) -> int:
+        """The number of the trick in progress (or last played), from 1."""
+        return min(len(self.tricks) + 1, HAND_SIZE)
+
+    @property
+    def result(self) -> HandResult:
+        """What the hand scored; only once all 52 cards are played.
+
+        :raises ValueError: the hand is not over.
+        """
+        if self._result is None:
+            raise ValueError(f"the hand is not over: phase {self.phase}, seat {self.turn_index} is next")
+        return self._result
+
+    def holding(self, seat: int) -> tuple[int, ...]:
+        """The cards seat ``seat`` still holds, lowest id first."""
+        return tuple(sorted(self._holdings[seat]))
+
+    # --- bidding ---
+
+    def _verify_bidder(self, seat: int, what: str) -> None:
+        _check_seat("seat", seat, IllegalMove)
+        if self.phase != Phase.BID:
+            raise IllegalMove(f"seat {seat} {what} after bidding was over")
+        if seat != self.turn_index:
+            raise IllegalMove(f"seat {seat} {what} out of turn (seat {self.turn_index} is to bid)")
+
+    def verify_bid(self, seat: int, tricks: int) -> None:
+        """Raise :class:`IllegalMove` unless seat ``seat`` may bid ``tricks`` now (0 is nil)."""
+        self._verify_bidder(seat, "bid")
+        if (
+            isinstance(tricks, bool)
+            or not isinstance(tricks, int)
+            or not self.rules.min_bid <= tricks <= MAX_BID
+        ):
+            raise IllegalMove(f"seat {seat} bid {tricks}: allowed {self.rules.min_bid}-{MAX_BID}")
+
+    def can_bid(self, seat: int, tricks: int) -> bool:
+        """Whether seat ``seat`` may bid ``tricks`` now."""
+        return _allowed(self.verify_bid, seat, tricks)
+
+    def bid(self, seat: int, tricks: int) -> Bid:
+        """Seat ``seat`` bids ``tricks`` (0 is nil); return the :class:`Bid` record."""
+        self.verify_bid(seat, tricks)
+        return self._record_bid(Bid(seat, tricks), tricks)
+
+    def verify_blind_nil(self, seat: int) -> None:
+        """Raise :class:`IllegalMove` unless seat ``seat`` may bid blind nil now."""
+        self._verify_bidder(seat, "bid blind nil")
+        refusal = blind_nil_refusal(self.rules, side_of(seat), self.score_before, self.hand_index)
+        if refusal is not None:
+            raise IllegalMove(f"seat {seat} bid blind nil but {refusal}")
+
+    def can_blind_nil(self, seat: int) -> bool:
+        """Whether seat ``seat`` may bid blind nil now."""
+        return _allowed(self.verify_blind_nil, seat)
+
+    def blind_nil(self, seat: int) -> BlindNilBid:
+        """Seat ``seat`` bids blind nil; return the :class:`BlindNilBid` record."""
+        self.verify_blind_nil(seat)
+        return self._record_bid(BlindNilBid(seat), BLIND_NIL)
+
+    def _record_bid(self, record: _BidRecord, value: BidValue) -> _BidRecord:
+        self._bids[record.seat_index] = value
+        self.operations.append(record)
+        self.turn_index = (record.seat_index + 1) % SEAT_COUNT
+        if all(bid is not None for bid in self._bids):
+            self._end_bid()
+        return record
+
+    def _end_bid(self) -> None:
+        # The seat on the dealer's left bid first and leads the first trick
+        # (leader_index has pointed at it since the deal).
+        self.phase = Phase.PLAY
+        self.turn_index = self.leader_index
+
+    # --- play ---
+
+    def verify_play(self, seat: int, card: int) -> None:
+        """Raise :class:`IllegalMove` unless seat ``seat`` may play ``card`` now.
+
+        Checks the turn, that the card is held, that spades are not led before
+        they are broken (unless the leader holds only spades), and that the
+        suit led is followed when possible.
+        """
+        _check_seat("seat", seat, IllegalMove)
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < cards.CARD_COUNT:
+            raise IllegalMove(f"seat {seat} played card id {card!r}: allowed 0-{cards.CARD_COUNT - 1}")
+        name = cards.format_card(card)
+        if self.phase == Phase.BID:
+            raise IllegalMove(f"seat {seat} played {name} during bidding (seat {self.turn_index} is to bid)")
+        if self.phase == Phase.SCORE:
+            raise IllegalMove(f"seat {seat} played {name} after the hand was over")
+        if seat != self.turn_index:
+            raise IllegalMove(f"seat {seat} played {name} out of turn (seat {self.turn_index} is to play)")
+        holding = self._holdings[seat]
+        if card not in holding:
+            raise IllegalMove(f"seat {seat} played {name}, not in hand")
+        suit = cards.card_suit(card)
+        if not self._trick_cards:
+            only_spades = all(cards.card_suit(held) == TRUMP_SUIT for held in holding)
+            if suit == TRUMP_SUIT and not self.spades_broken_status and not only_spades:
+                raise IllegalMove(
+                    f"trick {self.trick_number}: seat {seat} led {name} before spades were broken"
+                )
+            return
+        led_suit = cards.card_suit(self._trick_cards[0])
+        followers = sorted(held for held in holding if cards.card_suit(held) == led_suit)
+        if suit != led_suit and followers:
+            raise IllegalMove(
+                f"trick {self.trick_number}: seat {seat} must follow {cards.SUIT_NAMES[led_suit]}; "
+                f"holds {cards.format_cards(followers)}"
+            )
+
+    def can_play(self, seat: int, card: int) -> bool:
+        """Whether seat ``seat`` may play ``card`` now."""
+        return _allowed(self.verify_play, seat, card)
+
+    def legal_plays(self, seat: int) -> tuple[int, ...]:
+        """The cards seat ``seat`` may play now, lowest id first (empty when it is not to play)."""
+        return tuple(card for card in self.holding(seat) if self.can_play(seat, card))
+
+    def play(self, seat: int, card: int) -> CardPlay:
+        """Seat ``seat`` plays ``card``; return the :class:`CardPlay` record."""
+        self.verify_play(seat, card)
+        record = CardPlay(seat, card)
+        self._holdings[seat].remove(card)
+        if self._trick_cards and cards.card_suit(card) == TRUMP_SUIT:
+            led_suit = cards.card_suit(self._trick_cards[0])
+            # Only a spade on another suit's lead breaks spades; a spade lead
+            # (allowed when holding only spades) does not (docs/scoring.md, Play).
+            self.spades_broken_status |= led_suit != TRUMP_SUIT
+        self._trick_cards.append(card)
+        self.operations.append(record)
+        self.turn_index = (seat + 1) % SEAT_COUNT
+        if len(self._trick_cards) == SEAT_COUNT:
+            self._end_trick()
+        return record
+
+    def _end_trick(self) -> None:
+        winner = (self.leader_index + trick_winner_index(self._trick_cards)) % SEAT_COUNT
+        self.tricks.append(Trick(self.leader_index, winner, tuple(self._trick_cards)))
+        self._tricks_taken[winner] += 1
+        self._trick_cards = []
+        self.leader_index = self.turn_index = winner
+        if len(self.tricks) == HAND_SIZE:
+            self._end_play()
+
+    def _end_play(self) -> None:
+        self.phase = Phase.SCORE
+        self.turn_index = None
+        bids = [bid for bid in self._bids if bid is not None]
+        self._result = score_hand(self.rules, bids, self._tricks_taken, self.score_before, self.bags_before)
+
+    # --- any action ---
+
+    def apply(self, action: Action) -> Action:
+        """Apply an action record (as parsed from a log); return it."""
+        match action:
+            case Bid(seat, tricks):
+                return self.bid(seat, tricks)
+            case BlindNilBid(seat):
+                return self.blind_nil(seat)
+            case CardPlay(seat, card):
+                return self.play(seat, card)
+        raise TypeError(f"not an action record: {action!r}")
+
+
+def _allowed(verify: Callable[..., None], *args: int) -> bool:
+    # can_* is verify_* turned into a bool, so the two can never disagree.
+    try:
+        verify(*args)
+    except IllegalMove:
+        return False
+    return True
+
+
+def _check_seat(name: str, seat: object, error: type[ValueError]) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEAT_COUNT:
+        raise error(f"{name} {seat!r}: allowed 0-{SEAT_COUNT - 1}")
+    return seat
+
+
+def _check_pair(name: str, values: Sequence[int], minimum: int | None) -> tuple[int, int]:
+    if (
+        len(values) != SIDE_COUNT
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        or (minimum is not None and min(values) < minimum)
+    ):
+        floor = "" if minimum is None else f" {minimum} or more"
+        raise ValueError(f"{name}={list(values)!r}: allowed {SIDE_COUNT} whole numbers{floor}, one per side")
+    return _pair(values)
+
+
+def _check_deal(raw_hands: Sequence[Sequence[int] | str]) -> tuple[tuple[int, ...], ...]:
+    hands = tuple(
+        cards.parse_cards(raw, unique=False) if isinstance(raw, str) else tuple(raw) for raw in raw_hands
+    )
+    for seat, seat_cards in enumerate(hands):
+        for card in seat_cards:
+            # The standard deck is ids 0-51; the jokers (52, 53) are not in it.
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+                shown = (
+                    cards.format_card(card) if card in (cards.LITTLE_JOKER, cards.BIG_JOKER) else repr(card)
+                )
+                raise ValueError(
+                    f"hands[{seat}] holds {shown}: allowed a card of the standard deck (ids 0-51)"
+                )
+    check_deal(hands)
+    return hands
+
+
+# --- a game ----------------------------------------------------------------------------------
+
+
+class Game:
+    """A game: score and bags carried from hand to hand, and the end-of-game rule.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        The rules played.
+    dealer : int
+        The dealer of the next hand; the deal passes clockwise each hand.
+    score, bags : pair of int
+        Each side's score and carried bags before the next hand.
+    hand_index : int
+        The index of the next hand in the game.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        dealer: int = 0,
+        score: Sequence[int] = (0, 0),
+        bags: Sequence[int] = (0, 0),
+        hand_index: int = 0,
+    ) -> None:
+        self.rules = rules
+        """The rules played."""
+        self.dealer_index = _check_seat("dealer", dealer, ValueError)
+        """The dealer of the next hand."""
+        self.score = _check_pair("score", score, minimum=None)
+        """Each side's score now."""
+        self.bags = _check_pair("bags", bags, minimum=0)
+        """Each side's bags carried into the next hand."""
+        self.hand_index = hand_index
+        """The index of the next hand."""
+        self.results: list[HandResult] = []
+        """The results of the hands recorded, in order."""
+        self.winner: int | None = game_winner(rules, self.score)
+        """The winning side, or None while the game goes on."""
+
+    @property
+    def over(self) -> bool:
+        """Whether a side has won."""
+        return self.winner is not None
+
+    def verify_next(self, dealer: int) -> None:
+        """Raise ValueError unless a next hand dealt by ``dealer`` may be played."""
+        if self.over:
+            raise ValueError(f"the game is over: side {self.winner} won {list(self.score)}")
+        if dealer != self.dealer_index:
+            raise ValueError(
+                f"dealer={dealer}: allowed {self.dealer_index} (the deal passes clockwise each hand)"
+            )
+
+    def start_hand(self, hands: Sequence[Sequence[int] | str]) -> Hand:
+        """Deal the next hand (dealer, score, bags and index from the game); :meth:`record` it when done."""
+        self.verify_next(self.dealer_index)
+        return Hand(self.rules, self.dealer_index, hands, self.score, self.bags, self.hand_index)
+
+    def record(self, hand: Hand) -> int | None:
+        """Add a finished hand to the game; return the winning side, or None if the game goes on.
+
+        :raises ValueError: the hand is unfinished or was not dealt from this game's state.
+        """
+        self.verify_next(hand.dealer_index)
+        expected = (self.score, self.bags, self.hand_index)
+        if (hand.score_before, hand.bags_before, hand.hand_index) != expected:
+            raise ValueError(
+                f"hand {hand.hand_index} starts from score {list(hand.score_before)}, bags "
+                f"{list(hand.bags_before)}; the game is at hand {self.hand_index}, score "
+                f"{list(self.score)}, bags {list(self.bags)}"
+            )
+        result = hand.result
+        self.results.append(result)
+        self.score, self.bags = result.score, result.bag_total
+        self.hand_index += 1
+        self.dealer_index = (self.dealer_index + 1) % SEAT_COUNT
+        self.winner = game_winner(self.rules, self.score)
+        return self.winner
+
+
+# --- replaying logs --------------------------------------------------------------------------
+
+
+def replay_hand(
+    rules: RuleSet,
+    log: HandLog,
+    score_before: Sequence[int] | None = None,
+    bags_before: Sequence[int] | None = None,
+    hand_index: int | None = None,
+) -> tuple[HandResult, tuple[Trick, ...]]:
+    """Replay a logged hand through the referee and check what the log records.
+
+    ``score_before``, ``bags_before`` and ``hand_index`` are the values carried
+    from earlier hands; when given, the log's own fields (if present) must
+    equal them; when None, the log's fields are used (default 0).
+
+    Returns
+    -------
+    (HandResult, tuple of Trick)
+        The referee's result and tricks.
+
+    Raises
+    ------
+    IllegalMove
+        An action the rules do not allow.
+    LogError
+        An unfinished hand, or a recorded field (``tricks``, ``result``,
+        ``score_before``, ...) that differs from the referee's; the message
+        names the field and both values.
+    """
+    hand = _replay(rules, log, score_before, bags_before, hand_index)
+    return hand.result, tuple(hand.tricks)
+
+
+def _replay(
+    rules: RuleSet,
+    log: HandLog,
+    score_before: Sequence[int] | None,
+    bags_before: Sequence[int] | None,
+    hand_index: int | None,
+) -> Hand:
+    carried_score = None if score_before is None else _pair(score_before)
+    carried_bags = None if bags_before is None else _pair(bags_before)
+    hand = Hand(
+        rules,
+        log.dealer,
+        log.hands,
+        _carried("score_before", log.score_before, carried_score, (0, 0)),
+        _carried("bags_before", log.bags_before, carried_bags, (0, 0)),
+        _carried("hand", log.hand, hand_index, 0),
+    )
+    for text in log.actions:
+        hand.apply(parse_action(text))
+    if hand.phase != Phase.SCORE:
+        step = "bid" if hand.phase == Phase.BID else f"play to trick {hand.trick_number}"
+        raise LogError(
+            f"actions: the hand is unfinished after {len(log.actions)} actions "
+            f"(seat {hand.turn_index} is to {step})"
+        )
+    _check_recorded(hand, log)
+    return hand
+
+
+def _carried(name: str, logged: _T | None, carried: _T | None, default: _T) -> _T:
+    """The value a hand starts from: the one carried from earlier hands, which the log must agree with."""
+    if carried is None:
+        return default if logged is None else logged
+    if logged is not None and logged != carried:
+        raise LogError(f"{name}: log says {_shown(logged)}, referee carries {_shown(carried)}")
+    return carried
+
+
+def _shown(value: object) -> str:
+    return json.dumps(list(value) if isinstance(value, tuple) else value)
+
+
+def _check_recorded(hand: Hand, log: HandLog) -> None:
+    if log.tricks is not None:
+        if len(log.tricks) != len(hand.tricks):
+            raise LogError(f"tricks: log has {len(log.tricks)} tricks, referee computes {len(hand.tricks)}")
+        for index, (logged, computed) in enumerate(zip(log.tricks, hand.tricks, strict=True)):
+            logged_json, computed_json = trick_to_json(logged), trick_to_json(computed)
+            for key in logged_json:
+                if logged_json[key] != computed_json[key]:
+                    raise LogError(
+                        f"tricks[{index}].{key}: log says {_shown(logged_json[key])}, "
+                        f"referee computes {_shown(computed_json[key])}"
+                    )
+    if log.result is not None:
+        for name in RESULT_FIELDS:
+            logged_value, computed_value = getattr(log.result, name), getattr(hand.result, name)
+            if logged_value != computed_value:
+                raise LogError(
+                    f"result.{name}: log says {_shown(logged_value)}, "
+                    f"referee computes {_shown(computed_value)}"
+                )
+
+
+@dataclass(frozen=True)
+class ScoredHand:
+    """One hand of a log file as the referee scored it."""
+
+    line_number: int
+    """The line of the file, from 1."""
+    game: int | None
+    """The game id of the line, or None for a standalone hand."""
+    hand: int
+    """The hand's index in its game."""
+    dealer: int
+    """The dealer's seat."""
+    bids: tuple[BidValue, ...]
+    """Each seat's bid: tricks (0 is nil) or ``"bn"`` for blind nil."""
+    result: HandResult
+    """The referee's result."""
+    game_winner: int | None
+    """The side that won the game with this hand, or None."""
+
+
+@dataclass
+class _GameTrack:
+    """The game that score_file is in the middle of."""
+
+    game_id: int | None
+    rules_text: str
+    game: Game
+    closed_note: str | None = None  # why no further hand may follow, once it may not
+
+
+def score_file(path: str | Path, rules: RuleSet | None = None) -> list[ScoredHand]:
+    """Replay every hand of a hand-log file and check every recorded field.
+
+    Consecutive lines with the same non-null ``game`` are one game: score and
+    bags carry over, ``hand`` counts up by one, the deal passes clockwise, and
+    no hand may follow the end of the game. A line without ``game`` is a
+    standalone hand from its own ``score_before``/``bags_before`` (default 0).
+
+    Parameters
+    ----------
+    path : str or Path
+        The JSONL hand-log file.
+    rules : RuleSet, optional
+        Rules for every line; by default each line's ``rules`` field, resolved
+        with :func:`spades_sim.rules.resolve_rules`.
+
+    Raises
+    ------
+    LogError
+        On the first problem, with the message prefixed ``line N:``.
+    """
+    scored: list[ScoredHand] = []
+    track: _GameTrack | None = None
+    games_seen: dict[int, int] = {}  # game id -> the line that started it
+    rules_cache: dict[str, RuleSet] = {}
+    for line_number, log in read_log(path):
+        try:
+            continuing = track is not None and log.game is not None and track.game_id == log.game
+            if not continuing:
+                if log.game is not None and log.game in games_seen:
+                    raise LogError(
+                        f"game={log.game}: already played from line {games_seen[log.game]}: "
+                        "the hands of a game must be consecutive lines"
+                    )
+                if log.game is not None:
+                    games_seen[log.game] = line_number
+                if rules is None and log.rules not in rules_cache:
+                    rules_cache[log.rules] = resolve_rules(log.rules)
+                game = Game(
+                    rules or rules_cache[log.rules],
+                    log.dealer,
+                    log.score_before or (0, 0),
+                    log.bags_before or (0, 0),
+                    log.hand or 0,
+                )
+                track = _GameTrack(log.game, log.rules, game)
+            assert track is not None
+            _check_continuation(track, log, rules is None)
+            hand = _replay(track.game.rules, log, track.game.score, track.game.bags, track.game.hand_index)
+            winner = track.game.record(hand)
+            _check_game_over(track, log, line_number)
+        except LogError as error:
+            raise error.at_line(line_number) from None
+        except ValueError as error:  # IllegalMove, RulesError, CardError, deal errors
+            raise LogError(str(error), line_number) from None
+        scored.append(
+            ScoredHand(
+                line_number=line_number,
+                game=log.game,
+                hand=hand.hand_index,
+                dealer=hand.dealer_index,
+                bids=tuple(bid for bid in hand.bids if bid is not None),
+                result=hand.result,
+                game_winner=winner,
+            )
+        )
+    return scored
+
+
+def _check_continuation(track: _GameTrack, log: HandLog, check_rules: bool) -> None:
+    if track.closed_note is not None:
+        raise LogError(f"game {track.game_id}: a hand after the game is over ({track.closed_note})")
+    if check_rules and log.rules != track.rules_text:
+        raise LogError(
+            f"rules={log.rules!r}: allowed {track.rules_text!r}, the rules of the game's earlier hands"
+        )
+    track.game.verify_next(log.dealer)
+
+
+def _check_game_over(track: _GameTrack, log: HandLog, line_number: int) -> None:
+    winner = track.game.winner
+    if log.game_over is not None:
+        if log.game_over["winner"] != winner:
+            computed = (
+                json.dumps({"winner": winner})
+                if winner is not None
+                else f"the game goes on at {list(track.game.score)}"
+            )
+            raise LogError(f"game_over: log says {json.dumps(log.game_over)}, referee computes {computed}")
+        track.closed_note = f"game_over at line {line_number}"
+    elif winner is not None:
+        track.closed_note = f"side {winner} won at line {line_number}"
