@@ -10,7 +10,7 @@ the sample variance.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -46,6 +46,23 @@ def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tupl
     variance = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
     half = z * math.sqrt(variance / n)
     return mean, mean - half, mean + half
+
+
+def ratio_interval(sum_y: float, sum_x: float, sum_yy: float, sum_xx: float, sum_xy: float,
+                   n: int, z: float = Z95) -> tuple[float, float, float]:
+    """Ratio Σy/Σx over n independent clusters (games), with its delta-method 95% interval.
+
+    Used for per-hand rates in game runs, where the hands of one game are not independent.
+
+    >>> [round(v, 3) for v in ratio_interval(6.0, 6.0, 14.0, 14.0, 14.0, 3)]
+    [1.0, 1.0, 1.0]
+    """
+    if n < 2 or sum_x == 0:
+        return math.nan, math.nan, math.nan
+    ratio = sum_y / sum_x
+    residual_sq = max(sum_yy - 2 * ratio * sum_xy + ratio * ratio * sum_xx, 0.0) / (n - 1)
+    half = z * math.sqrt(residual_sq / n) / (sum_x / n)
+    return ratio, ratio - half, ratio + half
 
 
 def _rate_row(metric: str, successes: int, trials: int) -> dict[str, object]:
@@ -132,6 +149,20 @@ class HandTotals(_Counts):
 
 
 @dataclass
+class _RatioSums:
+    """Sums for one per-side-hand ratio over games (see :func:`ratio_interval`)."""
+
+    y: float = 0.0
+    yy: float = 0.0
+    xy: float = 0.0
+
+    def add(self, y: np.ndarray, x: np.ndarray) -> None:
+        self.y += float(y.sum())
+        self.yy += float((y * y).sum())
+        self.xy += float((x * y).sum())
+
+
+@dataclass
 class GameTotals(_Counts):
     """Running totals over blocks of ``GameRecords``."""
 
@@ -140,16 +171,20 @@ class GameTotals(_Counts):
     side0_wins: int = 0
     hands: float = 0.0
     hands_sq: float = 0.0
+    bag_sums: _RatioSums = field(default_factory=_RatioSums)
+    penalty_sums: _RatioSums = field(default_factory=_RatioSums)
+    points_sums: _RatioSums = field(default_factory=_RatioSums)
 
     def add(self, records) -> None:
         """Add one block of game records."""
         hands = records.hands.astype(np.float64)
+        side_hands = 2 * hands
         self.games += records.hands.size
         self.finished += int((records.winner >= 0).sum())
         self.side0_wins += int((records.winner == 0).sum())
         self.hands += float(hands.sum())
         self.hands_sq += float((hands * hands).sum())
-        self.side_hands += int(2 * hands.sum())
+        self.side_hands += int(side_hands.sum())
         self.seat_hands += int(4 * hands.sum())
         self.contracts += int(records.contracts.sum())
         self.made += int(records.made.sum())
@@ -159,19 +194,30 @@ class GameTotals(_Counts):
         self.blind_made += int(records.blind_made.sum())
         self.bags += float(records.bags.sum())
         self.penalty += float(records.penalty.sum())
+        # A game's final score is the sum of its hands' points.
+        for sums, values in ((self.bag_sums, records.bags), (self.penalty_sums, records.penalty),
+                             (self.points_sums, records.score)):
+            sums.add(values.astype(np.float64).sum(axis=1), side_hands)
 
     def summary(self) -> pd.DataFrame:
-        """One row per metric: value, 95% interval (low, high) and sample size n."""
+        """One row per metric: value, 95% interval (low, high) and sample size n.
+
+        Per-hand figures of a game run are ratios over games, with intervals that
+        treat each game as one independent cluster of hands.
+        """
         rows = [
             _rate_row("side 0 (seats 0+2) win rate", self.side0_wins, self.finished),
             _rate_row("side 1 (seats 1+3) win rate", self.finished - self.side0_wins, self.finished),
-            _rate_row("unfinished rate (stopped at the hand cap)", self.games - self.finished, self.games),
+            _rate_row("unfinished rate (stopped at the hand cap)", self.games - self.finished,
+                      self.games),
             _mean_row("hands per game", self.hands, self.hands_sq, self.games),
         ] + self.rows()
-        side_hands = self.side_hands
-        rows.append({"metric": "bags per side-hand", "value": self.bags / side_hands if side_hands
-                     else math.nan, "low": math.nan, "high": math.nan, "n": side_hands})
-        rows.append({"metric": "penalty points per side-hand",
-                     "value": self.penalty / side_hands if side_hands else math.nan,
-                     "low": math.nan, "high": math.nan, "n": side_hands})
+        side_hands_sq = 4 * self.hands_sq
+        for metric, sums in (("bags per side-hand", self.bag_sums),
+                             ("penalty points per side-hand", self.penalty_sums),
+                             ("points per side-hand", self.points_sums)):
+            value, low, high = ratio_interval(sums.y, self.side_hands, sums.yy, side_hands_sq,
+                                              sums.xy, self.games)
+            rows.append({"metric": metric, "value": value, "low": low, "high": high,
+                         "n": self.side_hands})
         return pd.DataFrame(rows)

@@ -90,7 +90,26 @@ def _format_summary(summary: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _OneLineErrors(click.Group):
+    """A command group whose usage errors print one ``Error:`` line (no usage block), exit 2."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            result = super().main(*args, **kwargs)
+        except click.UsageError as error:
+            click.echo(f"Error: {error.format_message()}", err=True)
+            sys.exit(2)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+@click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="spades-sim")
 def cli() -> None:
     """spades-sim: Monte Carlo strategy analysis for the card game Spades.
@@ -124,7 +143,8 @@ def cli() -> None:
 @click.option("--log-deals", default="0:10", show_default=True, metavar="START:STOP",
               help="Which hands (or games, with --games) --log writes.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def simulate(rules_name: str, rule_overrides: tuple[str, ...], hands: int | None,
+@click.pass_context
+def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...], hands: int | None,
              games: int | None, seed: int | None, threads: int | None,
              strategy_names: tuple[str, ...], max_hands: int, out: str | None,
              log_path: str | None, log_deals: str, quiet: bool) -> None:
@@ -137,10 +157,18 @@ def simulate(rules_name: str, rule_overrides: tuple[str, ...], hands: int | None
     """
     if hands is not None and games is not None:
         raise InputError("hands/games: allowed one of --hands N or --games N, not both")
+    given = {name for name in ("log_deals", "max_hands")
+             if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
+    if "log_deals" in given and log_path is None:
+        raise InputError(f"log-deals={log_deals!r}: allowed only together with --log FILE")
+    if "max_hands" in given and games is None:
+        raise InputError(f"max-hands={max_hands}: allowed only together with --games N")
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
         if out is not None:
             check_output_path(out)
+        if log_path is not None:
+            check_output_path(log_path, "log")
         deal_range = _parse_range(log_deals) if log_path else None
         kind = "games" if games is not None else "hands"
         n = games if games is not None else (hands if hands is not None else 100_000)
@@ -229,7 +257,13 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
 
 @cli.group()
 def rules() -> None:
-    """List, show and check rule sets."""
+    """List, show and check rule sets (presets and TOML files).
+
+    Example:
+
+    \b
+        spades-sim rules show standard > my-table.toml
+    """
 
 
 @rules.command(name="list")

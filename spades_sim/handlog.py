@@ -500,12 +500,20 @@ def _game_over(value: Any) -> dict[str, Any]:
 def read_log(path: str | Path) -> Iterator[tuple[int, HandLog]]:
     """Yield ``(line_number, log)`` for each non-blank line of a hand-log file, numbered from 1.
 
-    :raises LogError: on the first line with a structural problem (see :meth:`HandLog.loads`).
+    :raises LogError: on the first line with a structural problem (see :meth:`HandLog.loads`),
+        or when the file cannot be read.
     """
-    with open(path, encoding="utf-8") as lines:
-        for line_number, line in enumerate(lines, start=1):
-            if line.strip():
-                yield line_number, HandLog.loads(line, line_number)
+    try:
+        lines = open(path, encoding="utf-8")
+    except OSError as error:
+        raise LogError(f"log={str(path)!r}: allowed a readable JSONL file ({error.strerror})") from None
+    with lines:
+        try:
+            for line_number, line in enumerate(lines, start=1):
+                if line.strip():
+                    yield line_number, HandLog.loads(line, line_number)
+        except UnicodeDecodeError:
+            raise LogError(f"log={str(path)!r}: allowed a UTF-8 text file") from None
 
 
 def write_log(path: str | Path, logs: Iterable[HandLog]) -> None:

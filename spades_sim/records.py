@@ -79,10 +79,13 @@ def write_frame(frame: pd.DataFrame, path: str | Path) -> None:
         raise OutputError(f"out={str(path)!r}: allowed a file ending in .parquet or .csv")
 
 
-def check_output_path(path: str | Path) -> None:
-    """Refuse an output path before a run rather than after it."""
-    if Path(path).suffix.lower() not in OUTPUT_SUFFIXES:
+def check_output_path(path: str | Path, field: str = "out") -> None:
+    """Refuse an output path before a run rather than after it: bad extension, missing folder."""
+    path = Path(path)
+    if field == "out" and path.suffix.lower() not in OUTPUT_SUFFIXES:
         raise OutputError(f"out={str(path)!r}: allowed a file ending in .parquet or .csv")
+    if not path.parent.is_dir():
+        raise OutputError(f"{field}={str(path)!r}: allowed a path in an existing folder")
 
 
 def _cards(slots, slot_card) -> tuple[int, ...]:

@@ -28,6 +28,12 @@ SEAT_COUNT = 4
 HAND_SIZE = 13
 """Cards per seat with the standard deck and four seats."""
 
+MAX_POINTS = 10_000
+"""Largest nil, blind-nil or bag-penalty value a rule set may give."""
+
+MAX_TARGET = 1_000_000
+"""Largest game target (and blind-nil threshold)."""
+
 
 class RulesError(ValueError):
     """A rule set field with a value that is not allowed.
@@ -133,16 +139,14 @@ class RuleSet:
             elif spec.type == "str" and not isinstance(value, str):
                 raise RulesError(spec.name, value, "a string")
         _check_choice("min_bid", self.min_bid, (0, 1))
-        _check_positive("nil_value", self.nil_value)
-        _check_positive("blind_nil_value", self.blind_nil_value)
-        if self.blind_nil_threshold < 0:
-            raise RulesError("blind_nil_threshold", self.blind_nil_threshold, "0 or more")
+        # Upper bounds keep every score of a long game inside the kernel's 32-bit records.
+        _check_range("nil_value", self.nil_value, 1, MAX_POINTS)
+        _check_range("blind_nil_value", self.blind_nil_value, 1, MAX_POINTS)
+        _check_range("blind_nil_threshold", self.blind_nil_threshold, 0, MAX_TARGET)
         _check_choice("overtrick_points", self.overtrick_points, (-1, 0, 1))
-        if not 1 <= self.bag_limit <= 100:
-            raise RulesError("bag_limit", self.bag_limit, "1 to 100")
-        if self.bag_penalty < 0:
-            raise RulesError("bag_penalty", self.bag_penalty, "0 or more (0 = no penalty)")
-        _check_positive("target", self.target)
+        _check_range("bag_limit", self.bag_limit, 1, 100)
+        _check_range("bag_penalty", self.bag_penalty, 0, MAX_POINTS, " (0 = no penalty)")
+        _check_range("target", self.target, 1, MAX_TARGET)
         if self.min_bid == 1 and self.blind_nil != BlindNil.OFF:
             raise RulesError(
                 "blind_nil", str(self.blind_nil), "'off' when min_bid=1 (no nil means no blind nil)"
@@ -209,12 +213,13 @@ def _coerce_enum(name: str, value: Any, enum_type: type[enum.StrEnum]) -> enum.S
 
 def _check_choice(name: str, value: int, allowed: tuple[int, ...]) -> None:
     if value not in allowed:
-        raise RulesError(name, value, " or ".join(str(a) for a in allowed))
+        *first, last = (str(a) for a in allowed)
+        raise RulesError(name, value, ", ".join(first) + " or " + last)
 
 
-def _check_positive(name: str, value: int) -> None:
-    if value <= 0:
-        raise RulesError(name, value, "a whole number above 0")
+def _check_range(name: str, value: int, low: int, high: int, note: str = "") -> None:
+    if not low <= value <= high:
+        raise RulesError(name, value, f"{low} to {high}{note}")
 
 
 def from_dict(raw_rules: dict[str, Any], *, base: RuleSet | None = None) -> RuleSet:

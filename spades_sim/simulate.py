@@ -31,6 +31,8 @@ CHUNK_HANDS = 1024
 CHUNK_GAMES = 32
 DEFAULT_MAX_HANDS = 1000
 """A game still running after this many hands is stopped and counted as unfinished."""
+MAX_HANDS_CAP = 100_000
+"""The largest hand cap a run may set (game records count hands in 32 bits)."""
 
 
 class RunError(ValueError):
@@ -95,12 +97,18 @@ class Run:
         return pd.concat(self.frames, ignore_index=True) if self.frames else pd.DataFrame()
 
 
-def _prepare(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int | None,
+def _check_count(name: str, value: int, most: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1 or (
+            most is not None and value > most):
+        allowed = "a whole number of 1 or more" if most is None else f"1 to {most}"
+        raise RunError(f"{name}={value!r}: allowed {allowed}")
+
+
+def _prepare(raw_rules: str | RuleSet, raw_strategies, kind: str, n: int, seed: int | None,
              threads: int | None) -> tuple[RuleSet, list[Strategy], PackedRules, PackedStrategies, int]:
     rules = resolve_rules(raw_rules)
     strategies = seat_strategies(raw_strategies, rules.seat_count)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise RunError(f"n={n!r}: allowed a whole number of 1 or more")
+    _check_count(kind, n)
     set_threads(threads)
     return rules, strategies, pack_rules(rules), pack_strategies(strategies), resolve_seed(seed)
 
@@ -113,7 +121,8 @@ def simulate_hands(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
     Hand ``i`` is the first hand of game ``i`` of a game run with the same seed.
     ``on_block(k)`` is called with the number of hands each block added.
     """
-    rules, strategies, packed, strat, seed = _prepare(raw_rules, raw_strategies, n, seed, threads)
+    rules, strategies, packed, strat, seed = _prepare(raw_rules, raw_strategies, "hands", n, seed,
+                                                      threads)
     run = Run("hands", rules, strategies, seed, n, totals=HandTotals())
     _, no_trace = engine._empty_hand_outputs(packed, 0)
     try:
@@ -138,16 +147,18 @@ def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
                    max_hands: int = DEFAULT_MAX_HANDS,
                    on_block: Callable[[int], None] | None = None) -> Run:
     """Play ``n`` games to the target (or ``max_hands``) and total them."""
-    rules, strategies, packed, strat, seed = _prepare(raw_rules, raw_strategies, n, seed, threads)
-    if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
-        raise RunError(f"max_hands={max_hands!r}: allowed a whole number of 1 or more")
+    rules, strategies, packed, strat, seed = _prepare(raw_rules, raw_strategies, "games", n, seed,
+                                                      threads)
+    _check_count("max_hands", max_hands, MAX_HANDS_CAP)
     run = Run("games", rules, strategies, seed, n, totals=GameTotals())
+    no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
     try:
         while run.done < n:
             count = min(BLOCK_GAMES, n - run.done)
             games = engine._empty_game_records(count)
             engine._simulate_games(packed, strat.bid_policy, strat.play_policy, strat.params,
-                                   seed, run.done, count, CHUNK_GAMES, max_hands, games)
+                                   seed, run.done, count, CHUNK_GAMES, max_hands, games,
+                                   no_hands, no_trace)
             run.totals.add(games)
             if keep_records:
                 run.frames.append(_records.game_frame(games, run.done))

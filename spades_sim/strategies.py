@@ -35,8 +35,10 @@ PARAMS: tuple[ParamSpec, ...] = (
               "added to the trick estimate before rounding (positive bids higher)"),
     ParamSpec("nil_threshold", _policy.P_NIL_THRESHOLD, 0.5, 0.0, 5.0,
               "bid nil when the hand's nil risk is at most this (0 with no high card)"),
-    ParamSpec("blind_nil_deficit", _policy.P_BLIND_DEFICIT, 300.0, 0.0, 10000.0,
+    ParamSpec("blind_nil_deficit", _policy.P_BLIND_DEFICIT, 200.0, 0.0, 10000.0,
               "bid blind nil, when the rules allow it, if the side trails by at least this"),
+    ParamSpec("blind_nil_near", _policy.P_BLIND_NEAR, 150.0, 0.0, 10000.0,
+              "... and only if the opponents are within this many points of the target"),
     ParamSpec("cover_bonus", _policy.P_COVER_BONUS, 1.0, 0.0, 4.0,
               "added to the bid when the partner has bid nil"),
 )

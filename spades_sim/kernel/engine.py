@@ -33,7 +33,7 @@ class HandRecords(NamedTuple):
     """Per-hand records; row = hand. Seat columns are (n, seats), side columns (n, 2)."""
 
     game: np.ndarray  # int64 (n,)
-    hand: np.ndarray  # int16 (n,): index within the game
+    hand: np.ndarray  # int32 (n,): index within the game
     dealer: np.ndarray  # int8 (n,)
     bid: np.ndarray  # int8 (n, seats): 0 = nil
     blind: np.ndarray  # int8 (n, seats): 1 = blind nil
@@ -46,9 +46,9 @@ class HandRecords(NamedTuple):
     nil_risk: np.ndarray  # float32 (n, seats): the basic policy's nil-risk score
     contract: np.ndarray  # int8 (n, 2)
     made: np.ndarray  # int8 (n, 2)
-    points: np.ndarray  # int16 (n, 2): score change, penalty included
+    points: np.ndarray  # int32 (n, 2): score change, penalty included
     bags: np.ndarray  # int8 (n, 2): bags taken this hand
-    penalty: np.ndarray  # int16 (n, 2)
+    penalty: np.ndarray  # int32 (n, 2)
     score: np.ndarray  # int32 (n, 2): after the hand
     bag_total: np.ndarray  # int8 (n, 2): after the hand
 
@@ -65,17 +65,17 @@ class GameRecords(NamedTuple):
     """Per-game records; row = game. Side columns are (n, 2) and count over the game's hands."""
 
     first_dealer: np.ndarray  # int8 (n,)
-    hands: np.ndarray  # int16 (n,): hands played
+    hands: np.ndarray  # int32 (n,): hands played
     winner: np.ndarray  # int8 (n,): side, or UNFINISHED
     score: np.ndarray  # int32 (n, 2): final
     bag_total: np.ndarray  # int8 (n, 2): final
-    contracts: np.ndarray  # int16 (n, 2): hands with a contract > 0
-    made: np.ndarray  # int16 (n, 2): of those, made
-    nil_bids: np.ndarray  # int16 (n, 2): nil bids (not blind)
-    nil_made: np.ndarray  # int16 (n, 2)
-    blind_bids: np.ndarray  # int16 (n, 2)
-    blind_made: np.ndarray  # int16 (n, 2)
-    bags: np.ndarray  # int16 (n, 2): bags taken
+    contracts: np.ndarray  # int32 (n, 2): hands with a contract > 0
+    made: np.ndarray  # int32 (n, 2): of those, made
+    nil_bids: np.ndarray  # int32 (n, 2): nil bids (not blind)
+    nil_made: np.ndarray  # int32 (n, 2)
+    blind_bids: np.ndarray  # int32 (n, 2)
+    blind_made: np.ndarray  # int32 (n, 2)
+    bags: np.ndarray  # int32 (n, 2): bags taken
     penalty: np.ndarray  # int32 (n, 2): points lost to bag penalties
 
 
@@ -115,7 +115,8 @@ def _first_dealer(seed, game, seat_count):
 def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
     """Shuffle the deck (Fisher-Yates from ``key``) and deal ``hand_size`` cards a seat."""
     n = deck_slots.shape[0]
-    cards[:] = deck_slots
+    for k in range(n):
+        cards[k] = deck_slots[k]
     state = np.uint64(key)
     for k in range(n - 1, 0, -1):
         state, bits = _next(state)
@@ -134,8 +135,9 @@ def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
 def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
     """One round of bids from the dealer's left; writes ``s.bids`` and ``s.blind``."""
     n = rules.seat_count
-    s.bids[:] = -1
-    s.blind[:] = 0
+    for seat in range(n):
+        s.bids[seat] = -1
+        s.blind[seat] = 0
     for k in range(n):
         seat = (dealer + 1 + k) % n
         side = seat % 2
@@ -144,7 +146,8 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
         if (rules.min_bid == 0
                 and _blind_nil_allowed(rules.blind_mode, rules.blind_threshold,
                                        s.score[side], s.score[1 - side], hand_index)
-                and _wants_blind_nil(bid_policy[seat], params[seat], partner_bid, deficit)):
+                and _wants_blind_nil(bid_policy[seat], params[seat], partner_bid, deficit,
+                                     s.score[1 - side], rules.target)):
             s.bids[seat] = 0
             s.blind[seat] = 1
         else:
@@ -164,8 +167,9 @@ def _play_tricks(rules, play_policy, dealer, s):
     suit_masks, suit_low, slot_suit = rules.suit_masks, rules.suit_low, rules.slot_suit
     remaining, rng, bids, tricks = s.remaining, s.rng, s.bids, s.tricks
     plays, winners = s.plays, s.winners
-    remaining[:] = s.hands
-    tricks[:] = 0
+    for seat in range(n):
+        remaining[seat] = s.hands[seat]
+        tricks[seat] = 0
     played = np.uint64(0)
     broken = False
     leader = _seat_after(dealer, 1, n)
@@ -249,7 +253,7 @@ def _play_hand(rules, bid_policy, play_policy, params, seed, game, hand_index, d
     _score_hand(rules, s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _write_hand(rules, s, game, hand_index, dealer, row, out):
     """Copy the hand just played, and its hand features, into row ``row`` of ``out``."""
     out.game[row] = game
@@ -287,14 +291,17 @@ def _write_hand(rules, s, game, hand_index, dealer, row, out):
         out.bag_total[row, side] = s.bag_total[side]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _write_trace(s, row, trace):
-    trace.hands[row, :] = s.hands
-    trace.plays[row, :] = s.plays
-    trace.winners[row, :] = s.winners
+    for seat in range(s.hands.shape[0]):
+        trace.hands[row, seat] = s.hands[seat]
+    for k in range(s.plays.shape[0]):
+        trace.plays[row, k] = s.plays[k]
+    for t in range(s.winners.shape[0]):
+        trace.winners[row, t] = s.winners[t]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _game_over(score, target):
     """Winning side after a hand, or -1 to play on (both over and tied also plays on)."""
     if score[0] >= target or score[1] >= target:
@@ -305,7 +312,7 @@ def _game_over(score, target):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
                game_row, games, write_hands, hand_row, hands_out, trace_out):
     """Play one game to its end (or ``max_hands``); write its game record, and its hands if asked.
@@ -314,8 +321,9 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
     """
     n = rules.seat_count
     first = _first_dealer(seed, game, n)
-    s.score[:] = 0
-    s.bag_total[:] = 0
+    for side in range(2):
+        s.score[side] = 0
+        s.bag_total[side] = 0
     for side in range(2):
         games.contracts[game_row, side] = 0
         games.made[game_row, side] = 0
@@ -360,16 +368,21 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
     return played
 
 
-@njit(cache=True)
-def _hands_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, out, trace,
+@njit(cache=True, _nrt=False)
+def _hands_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, s, out, trace,
                  write_trace):
-    """Play hands ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``out`` (and of ``trace``)."""
-    s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
+    """Play hands ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``out`` (and of ``trace``).
+
+    Compiled without numba's reference counting (``_nrt=False``): it allocates
+    nothing, and the atomic reference-count updates on shared output arrays would
+    otherwise dominate the hot loop and stop two threads from scaling.
+    """
     for i in range(lo, hi):
         game = start + i
         dealer = _first_dealer(seed, game, rules.seat_count)
-        s.score[:] = 0
-        s.bag_total[:] = 0
+        for side in range(2):
+            s.score[side] = 0
+            s.bag_total[side] = 0
         _play_hand(rules, bid_policy, play_policy, params, seed, game, 0, dealer, s)
         _write_hand(rules, s, game, 0, dealer, i, out)
         if write_trace:
@@ -387,14 +400,15 @@ def _simulate_hands(rules, bid_policy, play_policy, params, seed, start, count, 
     """
     n_chunks = (count + chunk - 1) // chunk
     for c in prange(n_chunks):
+        s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
         _hands_chunk(rules, bid_policy, play_policy, params, seed, start,
-                     c * chunk, min(count, (c + 1) * chunk), out, trace, write_trace)
+                     c * chunk, min(count, (c + 1) * chunk), s, out, trace, write_trace)
 
 
-@njit(cache=True)
-def _games_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, max_hands, games):
-    s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
-    hands_out, trace_out = _empty_hand_outputs(rules, 0)
+@njit(cache=True, _nrt=False)
+def _games_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, max_hands, s,
+                 games, hands_out, trace_out):
+    """Play games ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``games`` (no NRT, as above)."""
     for i in range(lo, hi):
         _play_game(rules, bid_policy, play_policy, params, seed, start + i, max_hands, s,
                    i, games, False, 0, hands_out, trace_out)
@@ -402,31 +416,36 @@ def _games_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, ma
 
 @njit(cache=True, parallel=True)
 def _simulate_games(rules, bid_policy, play_policy, params, seed, start, count, chunk,
-                    max_hands, games):
-    """Play games ``start`` … ``start + count - 1`` into the game records ``games``."""
+                    max_hands, games, hands_out, trace_out):
+    """Play games ``start`` … ``start + count - 1`` into the game records ``games``.
+
+    ``hands_out`` and ``trace_out`` are empty (0 rows): game runs keep no hand records.
+    """
     n_chunks = (count + chunk - 1) // chunk
     for c in prange(n_chunks):
+        s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
         _games_chunk(rules, bid_policy, play_policy, params, seed, start,
-                     c * chunk, min(count, (c + 1) * chunk), max_hands, games)
+                     c * chunk, min(count, (c + 1) * chunk), max_hands, s, games, hands_out,
+                     trace_out)
 
 
 @njit(cache=True)
 def _empty_hand_outputs(rules, rows):
     """Allocate hand records and traces for ``rows`` hands."""
     n = rules.seat_count
+    i8, i32 = np.int8, np.int32
     hands_out = HandRecords(
-        np.zeros(rows, np.int64), np.zeros(rows, np.int16), np.zeros(rows, np.int8),
-        np.zeros((rows, n), np.int8), np.zeros((rows, n), np.int8), np.zeros((rows, n), np.int8),
-        np.zeros((rows, n), np.int8), np.zeros((rows, n), np.int8), np.zeros((rows, n), np.int8),
-        np.zeros((rows, n), np.int8), np.zeros((rows, n), np.int8),
-        np.zeros((rows, n), np.float32),
-        np.zeros((rows, 2), np.int8), np.zeros((rows, 2), np.int8), np.zeros((rows, 2), np.int16),
-        np.zeros((rows, 2), np.int8), np.zeros((rows, 2), np.int16), np.zeros((rows, 2), np.int32),
-        np.zeros((rows, 2), np.int8),
+        np.zeros(rows, np.int64), np.zeros(rows, i32), np.zeros(rows, i8),
+        np.zeros((rows, n), i8), np.zeros((rows, n), i8), np.zeros((rows, n), i8),
+        np.zeros((rows, n), i8), np.zeros((rows, n), i8), np.zeros((rows, n), i8),
+        np.zeros((rows, n), i8), np.zeros((rows, n), i8), np.zeros((rows, n), np.float32),
+        np.zeros((rows, 2), i8), np.zeros((rows, 2), i8), np.zeros((rows, 2), i32),
+        np.zeros((rows, 2), i8), np.zeros((rows, 2), i32), np.zeros((rows, 2), i32),
+        np.zeros((rows, 2), i8),
     )
     trace_out = HandTrace(
-        np.zeros((rows, n), np.uint64), np.zeros((rows, n * rules.hand_size), np.int8),
-        np.zeros((rows, rules.hand_size), np.int8),
+        np.zeros((rows, n), np.uint64), np.zeros((rows, n * rules.hand_size), i8),
+        np.zeros((rows, rules.hand_size), i8),
     )
     return hands_out, trace_out
 
@@ -434,22 +453,23 @@ def _empty_hand_outputs(rules, rows):
 @njit(cache=True)
 def _empty_game_records(rows):
     """Allocate game records for ``rows`` games."""
-    z16 = np.int16
+    i8, i32 = np.int8, np.int32
     return GameRecords(
-        np.zeros(rows, np.int8), np.zeros(rows, z16), np.zeros(rows, np.int8),
-        np.zeros((rows, 2), np.int32), np.zeros((rows, 2), np.int8),
-        np.zeros((rows, 2), z16), np.zeros((rows, 2), z16), np.zeros((rows, 2), z16),
-        np.zeros((rows, 2), z16), np.zeros((rows, 2), z16), np.zeros((rows, 2), z16),
-        np.zeros((rows, 2), z16), np.zeros((rows, 2), np.int32),
+        np.zeros(rows, i8), np.zeros(rows, i32), np.zeros(rows, i8),
+        np.zeros((rows, 2), i32), np.zeros((rows, 2), i8),
+        np.zeros((rows, 2), i32), np.zeros((rows, 2), i32), np.zeros((rows, 2), i32),
+        np.zeros((rows, 2), i32), np.zeros((rows, 2), i32), np.zeros((rows, 2), i32),
+        np.zeros((rows, 2), i32), np.zeros((rows, 2), i32),
     )
 
 
 @njit(cache=True)
 def _trace_hands(rules, bid_policy, play_policy, params, seed, deals, hands_out, trace_out):
     """Replay the hands ``deals`` (hand-run indices) and write their records and traces."""
+    s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
     for row in range(deals.shape[0]):
         _hands_chunk(rules, bid_policy, play_policy, params, seed, deals[row] - row,
-                     row, row + 1, hands_out, trace_out, True)
+                     row, row + 1, s, hands_out, trace_out, True)
 
 
 @njit(cache=True)

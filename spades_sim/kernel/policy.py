@@ -31,7 +31,8 @@ P_BID_OFFSET = 0
 P_NIL_THRESHOLD = 1
 P_BLIND_DEFICIT = 2
 P_COVER_BONUS = 3
-PARAM_COUNT = 4
+P_BLIND_NEAR = 4
+PARAM_COUNT = 5
 
 # Blind-nil eligibility codes (spades_sim.packing).
 _BLIND_ANYTIME, _BLIND_AFTER_FIRST_HAND, _BLIND_WHEN_BEHIND = 1, 2, 3
@@ -114,11 +115,16 @@ def _nil_risk(hand, suit_masks, suit_low, trump_suit):
 
 
 @njit(cache=True, inline='always')
-def _wants_blind_nil(policy, params, partner_bid, deficit):
-    """Decide blind nil before seeing the cards (only called when it is allowed)."""
+def _wants_blind_nil(policy, params, partner_bid, deficit, other_score, target):
+    """Decide blind nil before seeing the cards (only called when it is allowed).
+
+    The basic policy goes blind only as a last resort: far behind, with the
+    opponents close to the target, and the partner not already nil.
+    """
     if policy != POLICY_BASIC:
         return False
-    return partner_bid != 0 and deficit >= params[P_BLIND_DEFICIT]
+    return (partner_bid != 0 and deficit >= params[P_BLIND_DEFICIT]
+            and other_score >= target - params[P_BLIND_NEAR])
 
 
 @njit(cache=True, inline='always')

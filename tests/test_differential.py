@@ -1,0 +1,309 @@
+"""Differential test: the numba kernel against the plain-Python referee (DESIGN.md item 2).
+
+The kernel plays hands and games; ``records.trace_logs`` turns its traces into
+hand logs (docs/hand-log.md) carrying the kernel's bids, every card played, the
+winner of every trick, the result of every hand (tricks, nil outcomes, points,
+bags, penalties, scores, bag totals) and the end of every game.
+``referee.score_file`` replays each log move by move — so an illegal bid or
+card raises — and compares every recorded field with its own computation,
+carrying score, bags, dealer and hand index from hand to hand within a game.
+On top of that, this module compares the referee's results with the kernel's
+record arrays field by field, and the kernel's per-game records with the sums
+over the referee's hands.
+
+Sizes (issue): 20,000 hands and 500 games for each policy, plus mixed sides.
+The referee is plain Python (about 1 ms a hand), so the logs are scored by two
+worker processes while this process traces the next chunk; the workers run
+only the library function ``score_file`` (spawned, so nothing of numba's state
+is forked).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from spades_sim.handlog import LogError, write_log
+from spades_sim.records import trace_logs
+from spades_sim.referee import ScoredHand, game_winner, replay_hand, score_file
+from spades_sim.rules import RuleSet
+from spades_sim.simulate import trace_games, trace_hands
+
+STANDARD = RuleSet()
+MIXED = ["basic", "random"]  # side 0 (seats 0+2) basic, side 1 (seats 1+3) random
+HAND_CHUNK = 1_000
+GAME_CHUNK = 50
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[ProcessPoolExecutor]:
+    workers = max(1, min(2, os.cpu_count() or 1))
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as executor:
+        yield executor
+
+
+@dataclass
+class _Chunk:
+    out: object  # HandRecords
+    games: object | None  # GameRecords
+    future: Future
+
+
+@dataclass
+class Tally:
+    """What the compared hands contained, to show that each rule branch was exercised."""
+
+    hands: int = 0
+    games: int = 0
+    finished: int = 0
+    capped: int = 0
+    counts: Counter = field(default_factory=Counter)
+
+
+def _chunks(ids: Sequence[int], size: int) -> Iterator[list[int]]:
+    for start in range(0, len(ids), size):
+        yield list(ids[start:start + size])
+
+
+def differential(pool: ProcessPoolExecutor, tmp_path: Path, rules: RuleSet, policy, kind: str,
+                 count: int, seed: int, max_hands: int = 1000) -> Tally:
+    """Trace ``count`` hands or games, have the referee score them, compare everything."""
+    chunks: list[_Chunk] = []
+    size = HAND_CHUNK if kind == "hands" else GAME_CHUNK
+    for index, ids in enumerate(_chunks(range(count), size)):
+        if kind == "hands":
+            out, trace, packed = trace_hands(rules, policy, ids, seed)
+            games = None
+        else:
+            games, out, trace, packed = trace_games(rules, policy, ids, seed, max_hands=max_hands)
+        path = tmp_path / f"{kind}-{index}.jsonl"
+        write_log(path, trace_logs(rules.name, out, trace, packed, games=games))
+        chunks.append(_Chunk(out, games, pool.submit(score_file, str(path), rules)))
+    tally = Tally()
+    for chunk in chunks:
+        scored = chunk.future.result()  # a LogError here names the line and the disagreement
+        compare_hands(rules, chunk.out, scored, tally)
+        if chunk.games is not None:
+            compare_games(rules, chunk.games, chunk.out, scored, tally, max_hands)
+    return tally
+
+
+def compare_hands(rules: RuleSet, out, scored: list[ScoredHand], tally: Tally) -> None:
+    """The referee's result of every hand equals the kernel's record arrays."""
+    n = out.game.size
+    assert len(scored) == n
+    tally.hands += n
+    bids = np.array([[0 if b == "bn" else b for b in s.bids] for s in scored], dtype=np.int64)
+    blind = np.array([[b == "bn" for b in s.bids] for s in scored], dtype=np.int64)
+    np.testing.assert_array_equal(out.bid, bids)
+    np.testing.assert_array_equal(out.blind, blind)
+    np.testing.assert_array_equal(out.dealer, [s.dealer for s in scored])
+    np.testing.assert_array_equal(out.tricks, [s.result.tricks for s in scored])
+    for name in ("points", "bags", "penalty", "score", "bag_total"):
+        np.testing.assert_array_equal(getattr(out, name), [getattr(s.result, name) for s in scored],
+                                      err_msg=name)
+    tricks = out.tricks.astype(np.int64)
+    nil = np.where(bids == 0, np.where(tricks == 0, "made", "set"), "none")
+    np.testing.assert_array_equal(nil, [[v or "none" for v in s.result.nil] for s in scored])
+    # Contract and made, recomputed from the referee's bids and tricks (docs/scoring.md step 1).
+    for side in range(2):
+        side_bids, side_tricks = bids[:, side::2], tricks[:, side::2]
+        contract = side_bids.sum(axis=1)
+        contract_tricks = np.where(side_bids > 0, side_tricks, 0).sum(axis=1)
+        np.testing.assert_array_equal(out.contract[:, side], contract)
+        np.testing.assert_array_equal(out.made[:, side], contract_tricks >= contract)
+        c = tally.counts
+        c["set contracts"] += int(((contract_tricks < contract) & (contract > 0)).sum())
+        c["both partners nil"] += int(((side_bids == 0).all(axis=1)).sum())
+        c["nil beside set contract"] += int(
+            ((side_bids == 0).any(axis=1) & (contract_tricks < contract)).sum())
+    c = tally.counts
+    c["nil made"] += int(((nil == "made") & (blind == 0)).sum())
+    c["nil set"] += int(((nil == "set") & (blind == 0)).sum())
+    c["blind nil made"] += int(((nil == "made") & (blind == 1)).sum())
+    c["blind nil set"] += int(((nil == "set") & (blind == 1)).sum())
+    c["penalties"] += int((out.penalty > 0).sum())
+    c["bags"] += int(out.bags.astype(np.int64).sum())
+
+
+def compare_games(rules: RuleSet, games, out, scored: list[ScoredHand], tally: Tally,
+                  max_hands: int) -> None:
+    """Game ends, winners and the kernel's per-game records against the referee's hands."""
+    hand_counts = games.hands.astype(np.int64)
+    assert int(hand_counts.sum()) == len(scored)
+    ends = np.cumsum(hand_counts)
+    starts = ends - hand_counts
+    for g in range(hand_counts.size):
+        hands = scored[starts[g]:ends[g]]
+        game_id = int(out.game[starts[g]])
+        assert all(s.game == game_id for s in hands)
+        assert [s.hand for s in hands] == list(range(len(hands)))
+        assert hands[0].dealer == int(games.first_dealer[g])
+        assert all(s.game_winner is None for s in hands[:-1]), "the referee ended the game early"
+        last = hands[-1]
+        kernel_winner = int(games.winner[g])
+        assert last.game_winner == (None if kernel_winner < 0 else kernel_winner), game_id
+        assert tuple(int(x) for x in games.score[g]) == last.result.score
+        assert tuple(int(x) for x in games.bag_total[g]) == last.result.bag_total
+        if kernel_winner < 0:
+            # Stopped at the cap: the referee too sees a game that is not over.
+            assert len(hands) == max_hands
+            assert game_winner(rules, last.result.score) is None
+            tally.capped += 1
+        else:
+            tally.finished += 1
+        # The game record's counts, recomputed from the referee's hands.
+        for side in range(2):
+            seats = range(side, 4, 2)
+            nil = [(h, s) for h in hands for s in seats if h.bids[s] == 0]
+            blind = [(h, s) for h in hands for s in seats if h.bids[s] == "bn"]
+            contracts = [h for h in hands if sum(h.bids[s] for s in seats if h.bids[s] != "bn") > 0]
+            made = [h for h in contracts
+                    if sum(h.result.tricks[s] for s in seats if h.bids[s] not in (0, "bn"))
+                    >= sum(h.bids[s] for s in seats if h.bids[s] != "bn")]
+            expected = {
+                "nil_bids": len(nil),
+                "nil_made": sum(h.result.tricks[s] == 0 for h, s in nil),
+                "blind_bids": len(blind),
+                "blind_made": sum(h.result.tricks[s] == 0 for h, s in blind),
+                "contracts": len(contracts),
+                "made": len(made),
+                "bags": sum(h.result.bags[side] for h in hands),
+                "penalty": sum(h.result.penalty[side] for h in hands),
+            }
+            got = {name: int(getattr(games, name)[g, side]) for name in expected}
+            assert got == expected, (game_id, side)
+    tally.games += hand_counts.size
+
+
+# --- the required comparisons ---
+
+
+def test_basic_hands(pool, tmp_path: Path) -> None:
+    tally = differential(pool, tmp_path, STANDARD, "basic", "hands", 20_000, seed=1_001)
+    c = tally.counts
+    assert tally.hands == 20_000
+    for outcome in ("nil made", "nil set", "set contracts", "nil beside set contract"):
+        assert c[outcome] > 0, outcome
+
+
+def test_random_hands(pool, tmp_path: Path) -> None:
+    tally = differential(pool, tmp_path, STANDARD, "random", "hands", 20_000, seed=1_002)
+    c = tally.counts
+    assert tally.hands == 20_000
+    for outcome in ("nil made", "nil set", "set contracts", "both partners nil",
+                    "nil beside set contract"):
+        assert c[outcome] > 0, outcome
+
+
+def test_mixed_hands(pool, tmp_path: Path) -> None:
+    tally = differential(pool, tmp_path, STANDARD, MIXED, "hands", 10_000, seed=1_003)
+    assert tally.hands == 10_000
+    assert tally.counts["nil made"] > 0 and tally.counts["set contracts"] > 0
+
+
+def test_basic_games(pool, tmp_path: Path) -> None:
+    tally = differential(pool, tmp_path, STANDARD, "basic", "games", 500, seed=2_001)
+    c = tally.counts
+    assert tally.games == 500 and tally.finished == 500
+    # The branches the issue names must actually have been compared.
+    assert c["blind nil made"] + c["blind nil set"] > 0, "no blind nil in the basic games"
+    assert c["penalties"] > 0, "no bag penalty in the basic games"
+    assert c["blind nil made"] > 0 and c["blind nil set"] > 0
+
+
+def test_random_games_capped_at_30_hands(pool, tmp_path: Path) -> None:
+    tally = differential(pool, tmp_path, STANDARD, "random", "games", 500, seed=2_002,
+                         max_hands=30)
+    assert tally.games == 500
+    assert tally.capped > 0, "no game reached the cap"
+    assert tally.counts["penalties"] > 0
+
+
+def test_mixed_games(pool, tmp_path: Path) -> None:
+    tally = differential(pool, tmp_path, STANDARD, MIXED, "games", 500, seed=2_003)
+    assert tally.games == 500 and tally.finished == 500
+    assert tally.counts["penalties"] > 0
+
+
+# --- other rule options ---
+
+VARIANTS = {
+    "house": RuleSet(name="house", nil_value=50, blind_nil="anytime", blind_nil_value=150,
+                     failed_contract="zero", overtrick_points=-1, bag_limit=5, bag_penalty=50,
+                     target=300),
+    "book": RuleSet(name="book", min_bid=1, blind_nil="off", overtrick_points=0, bag_penalty=0,
+                    target=300),
+    "late": RuleSet(name="late", blind_nil="after_first_hand", blind_nil_threshold=0, bag_limit=3,
+                    bag_penalty=30, target=200),
+}
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_rule_variants(pool, tmp_path: Path, name: str) -> None:
+    rules = VARIANTS[name]
+    hands = differential(pool, tmp_path, rules, "random", "hands", 2_000, seed=3_001)
+    assert hands.hands == 2_000
+    games = differential(pool, tmp_path, rules, MIXED, "games", 100, seed=3_002, max_hands=200)
+    assert games.games == 100
+    assert games.counts["penalties"] > 0 or rules.bag_penalty == 0
+
+
+def test_large_point_values(pool, tmp_path: Path) -> None:
+    """The largest values a RuleSet accepts must fit the records.
+
+    With bag_limit=1 and the largest bag penalty, 10,000, a hand with 9 bags
+    loses 90,000 points: beyond 16 bits, so narrow record columns would wrap.
+    """
+    rules = RuleSet(name="big", bag_limit=1, bag_penalty=10_000, nil_value=10_000)
+    tally = differential(pool, tmp_path, rules, "basic", "hands", 200, seed=3_003)
+    assert tally.counts["penalties"] > 0
+
+
+# --- the comparison can fail: a corrupted kernel trace is caught ---
+
+
+def _corrupt_points(out, trace) -> None:
+    out.points[3, 0] += 1
+    out.score[3, 0] += 1
+
+
+def _corrupt_winner(out, trace) -> None:
+    trace.winners[3, 5] = (trace.winners[3, 5] + 1) % 4
+
+
+def _corrupt_bag_total(out, trace) -> None:
+    out.bag_total[3, 1] += 1
+
+
+def _corrupt_play_order(out, trace) -> None:
+    # Swap the last two cards of the first trick: a seat plays the other's card.
+    trace.plays[3, 2], trace.plays[3, 3] = trace.plays[3, 3], trace.plays[3, 2]
+
+
+@pytest.mark.parametrize(("corrupt", "message"), [
+    (_corrupt_points, "result.points: log says"),
+    (_corrupt_winner, "out of turn"),  # the logged leader of trick 7 is not the winner of trick 6
+    (_corrupt_bag_total, "result.bag_total: log says"),
+    (_corrupt_play_order, "seat "),
+])
+def test_a_corrupted_trace_is_refused(tmp_path: Path, corrupt, message: str) -> None:
+    out, trace, packed = trace_hands(STANDARD, "random", range(10), 5)
+    logs = trace_logs(STANDARD.name, out, trace, packed)
+    for log in logs:
+        replay_hand(STANDARD, log)  # the untouched trace agrees
+    corrupt(out, trace)
+    path = tmp_path / "bad.jsonl"
+    write_log(path, trace_logs(STANDARD.name, out, trace, packed))
+    with pytest.raises(LogError) as raised:
+        score_file(path, STANDARD)
+    assert str(raised.value).startswith("line 4: ")
+    assert message in str(raised.value)

@@ -1,0 +1,271 @@
+"""RuleSet: defaults, the shipped preset, TOML round trips and every validation message.
+
+Messages are compared exactly: STYLE.md §5.15 promises ``field=value: allowed ...``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spades_sim.rules import (
+    BlindNil,
+    Deck,
+    FailedContract,
+    Mode,
+    RuleSet,
+    RulesError,
+    dumps,
+    from_dict,
+    load_preset,
+    load_rules,
+    loads,
+    parse_override,
+    preset_names,
+    resolve_rules,
+    save_rules,
+)
+
+FIELDS = [spec.name for spec in dataclasses.fields(RuleSet)]
+
+
+# --- defaults and presets ---
+
+
+def test_defaults_are_rules_md_baseline() -> None:
+    r = RuleSet()
+    assert r.mode is Mode.PARTNERSHIP and r.deck is Deck.STANDARD
+    assert (r.min_bid, r.nil_value, r.blind_nil, r.blind_nil_threshold, r.blind_nil_value) == (
+        0, 100, BlindNil.WHEN_BEHIND, 100, 200)
+    assert r.failed_contract is FailedContract.MINUS_TEN_PER_BID
+    assert (r.overtrick_points, r.bag_limit, r.bag_penalty, r.target) == (1, 10, 100, 500)
+    assert (r.seat_count, r.hand_size, r.team_count) == (4, 13, 2)
+    assert [r.seat_team(s) for s in range(4)] == [0, 1, 0, 1]
+
+
+def test_defaults_equal_standard_preset() -> None:
+    preset = load_preset("standard")
+    # The preset carries a description, the bare default an empty one; every rule field agrees.
+    for name in FIELDS:
+        if name != "description":
+            assert getattr(preset, name) == getattr(RuleSet(), name), name
+    assert dataclasses.replace(preset, description="") == RuleSet()
+    assert preset.description != ""
+
+
+def test_standard_preset_file_spells_out_every_field() -> None:
+    text = (resources.files("spades_sim.presets") / "standard.toml").read_text(encoding="utf-8")
+    assert sorted(tomllib.loads(text)) == sorted(FIELDS)
+
+
+def test_preset_names_include_standard() -> None:
+    assert "standard" in preset_names()
+    assert preset_names() == sorted(preset_names())
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_every_preset_round_trips(name: str) -> None:
+    preset = load_preset(name)
+    assert preset.name == name
+    assert loads(dumps(preset)) == preset
+
+
+def test_enum_fields_are_coerced_from_strings() -> None:
+    r = RuleSet(blind_nil="off", failed_contract="zero")
+    assert r.blind_nil is BlindNil.OFF and r.failed_contract is FailedContract.ZERO
+    assert r == RuleSet(blind_nil=BlindNil.OFF, failed_contract=FailedContract.ZERO)
+
+
+def test_rule_set_is_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        RuleSet().target = 300  # type: ignore[misc]
+
+
+# --- TOML round trip ---
+
+NON_DEFAULT = RuleSet(name="house", description="Our table", min_bid=0, nil_value=50,
+                      blind_nil="after_first_hand", blind_nil_threshold=0, blind_nil_value=150,
+                      failed_contract="zero", overtrick_points=-1, bag_limit=5, bag_penalty=50,
+                      target=300)
+
+
+@pytest.mark.parametrize("rule_set", [RuleSet(), NON_DEFAULT, RuleSet(min_bid=1, blind_nil="off")],
+                         ids=["default", "house", "no-nil"])
+def test_toml_round_trip(rule_set: RuleSet) -> None:
+    assert loads(dumps(rule_set)) == rule_set
+
+
+def test_dumps_is_plain_toml_with_every_field() -> None:
+    raw = tomllib.loads(dumps(NON_DEFAULT))
+    assert sorted(raw) == sorted(FIELDS)
+    assert raw["blind_nil"] == "after_first_hand" and raw["failed_contract"] == "zero"
+    assert raw["overtrick_points"] == -1 and raw["target"] == 300
+
+
+def test_save_and_load_rules(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    save_rules(NON_DEFAULT, path)
+    assert load_rules(path) == NON_DEFAULT
+    assert load_rules(str(path)) == NON_DEFAULT
+
+
+def test_partial_file_takes_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "short.toml"
+    path.write_text('target = 300\nblind_nil = "off"\n', encoding="utf-8")
+    assert load_rules(path) == RuleSet(target=300, blind_nil="off")
+
+
+def test_from_dict_starts_from_base() -> None:
+    assert from_dict({"target": 300}, base=NON_DEFAULT) == dataclasses.replace(NON_DEFAULT, target=300)
+    assert from_dict({}) == RuleSet()
+
+
+def test_resolve_rules_layers_preset_file_and_overrides(tmp_path: Path) -> None:
+    assert resolve_rules("standard") == load_preset("standard")
+    assert resolve_rules("standard", {"nil_value": 50}).nil_value == 50
+    path = tmp_path / "house.toml"
+    save_rules(NON_DEFAULT, path)
+    assert resolve_rules(str(path)) == NON_DEFAULT
+    assert resolve_rules(str(path), {"target": 200}) == dataclasses.replace(NON_DEFAULT, target=200)
+    assert resolve_rules(NON_DEFAULT) is NON_DEFAULT
+
+
+# --- every bad value: RulesError with the exact message ---
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"target": 0}, "target=0: allowed 1 to 1000000"),
+    ({"target": -500}, "target=-500: allowed 1 to 1000000"),
+    ({"target": "abc"}, "target='abc': allowed a whole number"),
+    ({"target": True}, "target=True: allowed a whole number"),
+    ({"target": 1.5}, "target=1.5: allowed a whole number"),
+    ({"min_bid": 2}, "min_bid=2: allowed 0 or 1"),
+    ({"min_bid": 1}, "blind_nil='when_behind': allowed 'off' when min_bid=1 (no nil means no blind nil)"),
+    ({"min_bid": 1, "blind_nil": "anytime"},
+     "blind_nil='anytime': allowed 'off' when min_bid=1 (no nil means no blind nil)"),
+    ({"blind_nil": "sometimes"},
+     "blind_nil='sometimes': allowed off, anytime, after_first_hand, when_behind"),
+    ({"bag_limit": 0}, "bag_limit=0: allowed 1 to 100"),
+    ({"bag_limit": 101}, "bag_limit=101: allowed 1 to 100"),
+    ({"bag_penalty": -1}, "bag_penalty=-1: allowed 0 to 10000 (0 = no penalty)"),
+    ({"overtrick_points": 2}, "overtrick_points=2: allowed -1, 0 or 1"),
+    ({"nil_value": -5}, "nil_value=-5: allowed 1 to 10000"),
+    ({"nil_value": 0}, "nil_value=0: allowed 1 to 10000"),
+    ({"blind_nil_value": 0}, "blind_nil_value=0: allowed 1 to 10000"),
+    ({"blind_nil_threshold": -1}, "blind_nil_threshold=-1: allowed 0 to 1000000"),
+    ({"failed_contract": "half"}, "failed_contract='half': allowed minus_ten_per_bid, zero"),
+    ({"mode": "solo"}, "mode='solo': allowed partnership"),
+    ({"deck": "jokers"}, "deck='jokers': allowed standard"),
+    ({"name": 5}, "name=5: allowed a string"),
+])
+def test_bad_value_message(changes: dict[str, Any], message: str) -> None:
+    with pytest.raises(RulesError) as raised:
+        RuleSet(**changes)
+    assert str(raised.value) == message
+    # The same check applies through replace() and TOML.
+    with pytest.raises(RulesError) as raised:
+        RuleSet().replace(**changes)
+    assert str(raised.value) == message
+
+
+def test_bad_value_through_toml() -> None:
+    with pytest.raises(RulesError) as raised:
+        loads('target = "abc"\n')
+    assert str(raised.value) == "target='abc': allowed a whole number"
+
+
+def test_rules_error_fields() -> None:
+    with pytest.raises(RulesError) as raised:
+        RuleSet(bag_limit=0)
+    error = raised.value
+    assert isinstance(error, ValueError)
+    assert (error.field_name, error.value, error.allowed) == ("bag_limit", 0, "1 to 100")
+
+
+def test_unknown_field_message() -> None:
+    allowed = "a RuleSet field: " + ", ".join(sorted(FIELDS))
+    with pytest.raises(RulesError) as raised:
+        RuleSet().replace(foo=1)
+    assert str(raised.value) == f"foo=1: allowed {allowed}"
+    with pytest.raises(RulesError) as raised:
+        loads("foo = 1\n")
+    assert str(raised.value) == f"foo=1: allowed {allowed}"
+    with pytest.raises(RulesError) as raised:
+        from_dict({"nil": 50})
+    assert str(raised.value) == f"nil=50: allowed {allowed}"
+
+
+def test_broken_toml_file_message(tmp_path: Path) -> None:
+    path = tmp_path / "broken.toml"
+    text = "target = \n"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(tomllib.TOMLDecodeError) as toml_error:
+        tomllib.loads(text)
+    with pytest.raises(RulesError) as raised:
+        load_rules(path)
+    assert str(raised.value) == f"file={str(path)!r}: allowed valid TOML ({toml_error.value})"
+
+
+def test_broken_toml_string_message() -> None:
+    with pytest.raises(RulesError) as raised:
+        loads("[unclosed\n")
+    assert str(raised.value).startswith("file='<string>': allowed valid TOML (")
+
+
+def test_missing_file_message(tmp_path: Path) -> None:
+    path = tmp_path / "nope.toml"
+    message = f"rules={str(path)!r}: allowed a readable TOML file (No such file or directory)"
+    with pytest.raises(RulesError) as raised:
+        load_rules(path)
+    assert str(raised.value) == message
+    # resolve_rules treats a .toml name as a file, even when it does not exist.
+    with pytest.raises(RulesError) as raised:
+        resolve_rules(str(path))
+    assert str(raised.value) == message
+
+
+def test_unknown_preset_message() -> None:
+    names = ", ".join(preset_names())
+    with pytest.raises(RulesError) as raised:
+        load_preset("nosuch")
+    assert str(raised.value) == f"rules='nosuch': allowed a preset ({names}) or a .toml file"
+    with pytest.raises(RulesError) as raised:
+        resolve_rules("nosuch")
+    assert str(raised.value) == f"rules='nosuch': allowed a preset ({names}) or a .toml file"
+
+
+# --- --rule FIELD=VALUE overrides ---
+
+
+@pytest.mark.parametrize(("text", "parsed"), [
+    ("nil_value=50", ("nil_value", 50)),
+    ("blind_nil=off", ("blind_nil", "off")),
+    ("blind_nil='off'", ("blind_nil", "off")),
+    (" target = 300 ", ("target", 300)),
+    ("overtrick_points=-1", ("overtrick_points", -1)),
+    ("name=my table", ("name", "my table")),
+    ("target=1.5", ("target", 1.5)),
+    ("flag=true", ("flag", True)),
+    ("description=a=b", ("description", "a=b")),
+])
+def test_parse_override(text: str, parsed: tuple[str, Any]) -> None:
+    assert parse_override(text) == parsed
+
+
+@pytest.mark.parametrize("text", ["nil_value", "=50", " =50", ""])
+def test_parse_override_refuses_missing_field_or_sign(text: str) -> None:
+    with pytest.raises(RulesError) as raised:
+        parse_override(text)
+    assert str(raised.value) == f"rule={text!r}: allowed FIELD=VALUE, for example nil_value=50"
+
+
+def test_override_then_validate() -> None:
+    key, value = parse_override("nil_value=-1")
+    with pytest.raises(RulesError) as raised:
+        resolve_rules("standard", {key: value})
+    assert str(raised.value) == "nil_value=-1: allowed 1 to 10000"
