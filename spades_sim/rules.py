@@ -88,8 +88,9 @@ class RuleSet:
     name: str = "standard"
     """Short name, used in logs and reports."""
 
-    description: str = ""
-    """One line saying what the rule set is."""
+    description: str = (
+        "Partnership Spades: nil ±100, blind nil ±200 when 100 behind, 10 bags −100, game to 500")
+    """One line saying what the rule set is (the default describes the ``standard`` preset)."""
 
     mode: Mode = Mode.PARTNERSHIP
     """Table mode; partners sit opposite (seats 0+2 against 1+3)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numba
 import numpy as np
@@ -125,15 +126,32 @@ def simulate_hands(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
                                                       threads)
     run = Run("hands", rules, strategies, seed, n, totals=HandTotals())
     _, no_trace = engine._empty_hand_outputs(packed, 0)
+
+    def play_block(start: int, count: int):
+        out, _ = engine._empty_hand_outputs(packed, count)
+        engine._simulate_hands(packed, strat.bid_policy, strat.play_policy, strat.params,
+                               seed, start, count, CHUNK_HANDS, out, no_trace, False)
+        return out
+
+    return _run_blocks(run, BLOCK_HANDS, play_block,
+                       (lambda out, _start: _records.hand_frame(out)) if keep_records else None,
+                       on_block)
+
+
+def _run_blocks(run: Run, block: int, play_block: Callable[[int, int], Any],
+                frame_of: Callable[[Any, int], pd.DataFrame] | None,
+                on_block: Callable[[int], None] | None) -> Run:
+    """Play ``run.requested`` hands or games block by block, folding each into the totals.
+
+    Ctrl-C between or during blocks stops the run; every finished block is kept.
+    """
     try:
-        while run.done < n:
-            count = min(BLOCK_HANDS, n - run.done)
-            out, _ = engine._empty_hand_outputs(packed, count)
-            engine._simulate_hands(packed, strat.bid_policy, strat.play_policy, strat.params,
-                                   seed, run.done, count, CHUNK_HANDS, out, no_trace, False)
-            run.totals.add(out)
-            if keep_records:
-                run.frames.append(_records.hand_frame(out))
+        while run.done < run.requested:
+            count = min(block, run.requested - run.done)
+            records = play_block(run.done, count)
+            run.totals.add(records)
+            if frame_of is not None:
+                run.frames.append(frame_of(records, run.done))
             run.done += count
             if on_block is not None:
                 on_block(count)
@@ -152,22 +170,16 @@ def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
     _check_count("max_hands", max_hands, MAX_HANDS_CAP)
     run = Run("games", rules, strategies, seed, n, totals=GameTotals())
     no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
-    try:
-        while run.done < n:
-            count = min(BLOCK_GAMES, n - run.done)
-            games = engine._empty_game_records(count)
-            engine._simulate_games(packed, strat.bid_policy, strat.play_policy, strat.params,
-                                   seed, run.done, count, CHUNK_GAMES, max_hands, games,
-                                   no_hands, no_trace)
-            run.totals.add(games)
-            if keep_records:
-                run.frames.append(_records.game_frame(games, run.done))
-            run.done += count
-            if on_block is not None:
-                on_block(count)
-    except KeyboardInterrupt:
-        run.interrupted = True
-    return run
+
+    def play_block(start: int, count: int):
+        games = engine._empty_game_records(count)
+        engine._simulate_games(packed, strat.bid_policy, strat.play_policy, strat.params,
+                               seed, start, count, CHUNK_GAMES, max_hands, games,
+                               no_hands, no_trace)
+        return games
+
+    return _run_blocks(run, BLOCK_GAMES, play_block,
+                       _records.game_frame if keep_records else None, on_block)
 
 
 def trace_hands(raw_rules: str | RuleSet, raw_strategies, deals: Sequence[int], seed: int):
