@@ -19,9 +19,57 @@ import sys
 import time
 
 import numba
+import numpy as np
+from numba import njit
 
+from spades_sim.kernel import engine
+from spades_sim.kernel.rng import _key3
+from spades_sim.packing import pack_rules
 from spades_sim.rules import load_preset
 from spades_sim.simulate import simulate_games, simulate_hands
+from spades_sim.strategies import get_strategy, pack_strategies
+
+STAGES = ("deal", "bidding", "play 13 tricks", "scoring", "records")
+
+
+@njit(_nrt=False)
+def _staged(rules, bid_policy, play_policy, params, n, stages, s, out):
+    """Run the kernel's per-hand steps up to ``stages`` (1 = deal only … 5 = all), one thread."""
+    checksum = 0
+    for i in range(n):
+        engine._deal(rules.deck_slots, rules.seat_count, rules.hand_size, _key3(1, i, 0),
+                     s.cards, s.hands)
+        if stages >= 2:
+            for seat in range(rules.seat_count):
+                s.rng[seat] = _key3(7, i, seat)
+            engine._bid_round(rules, bid_policy, params, 0, 0, s)
+        if stages >= 3:
+            engine._play_tricks(rules, play_policy, 0, s)
+        if stages >= 4:
+            engine._score_hand(rules, s)
+        if stages >= 5:
+            engine._write_hand(rules, s, i, 0, 0, i, out)
+        checksum += s.hands[0] & np.uint64(1)
+    return checksum
+
+
+def _breakdown(strategy: str, hands: int, repeats: int) -> list[float]:
+    """Nanoseconds per hand that each kernel step adds (cumulative runs, differences of medians)."""
+    packed = pack_rules(load_preset("standard"))
+    strat = pack_strategies([get_strategy(strategy)] * packed.seat_count)
+    out, _ = engine._empty_hand_outputs(packed, hands)
+    scratch = engine._new_scratch(packed.deck_slots.shape[0], packed.seat_count, packed.hand_size)
+    totals = []
+    for stages in range(1, len(STAGES) + 1):
+        args = (packed, strat.bid_policy, strat.play_policy, strat.params)
+        _staged(*args, 100, stages, scratch, out)
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            _staged(*args, hands, stages, scratch, out)
+            times.append(time.perf_counter() - start)
+        totals.append(statistics.median(times) / hands * 1e9)
+    return [totals[0]] + [b - a for a, b in zip(totals, totals[1:])]
 
 
 def _median_rate(run, count: int, repeats: int) -> float:
@@ -80,6 +128,11 @@ def main() -> None:
     print(f"peak resident memory: {after / 1024:,.0f} MiB after {5 * hands:,} aggregate-only hands "
           f"({before / 1024:,.0f} MiB before that run)")
     print(f"warm start, spades-sim simulate --hands 10000: {_warm_start_seconds(args.repeats):.2f} s wall")
+    print("where the time goes, kernel only, 1 thread (ns per hand; differences of medians):")
+    for strategy in ("random", "basic"):
+        parts = _breakdown(strategy, hands // 4, args.repeats)
+        cells = ", ".join(f"{name} {ns:.0f}" for name, ns in zip(STAGES, parts))
+        print(f"  {strategy}: {cells}; total {sum(parts):.0f} ns = {1e9 / sum(parts):,.0f} hands/s")
 
 
 if __name__ == "__main__":
