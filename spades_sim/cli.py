@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -208,13 +209,23 @@ def _write_logs(path: str, kind: str, rules: _rules.RuleSet, strategies: list[st
 
 @contextmanager
 def _progress(total: int, unit: str, show: bool) -> Iterator[Callable[[int], None]]:
-    """A progress bar on a terminal; a no-op otherwise (commands never branch on quiet)."""
+    """A progress bar with the rate and ETA on a terminal; a no-op otherwise.
+
+    Commands never branch on quiet mode: they always get an ``advance(count)`` callable.
+    """
     if not show:
         yield lambda _count: None
         return
-    with click.progressbar(length=total, label=f"{unit}", show_eta=True, show_percent=True,
+    start = time.perf_counter()
+    with click.progressbar(length=total, label=unit, show_eta=True, show_percent=True,
                            file=sys.stderr) as bar:
-        yield bar.update
+
+        def advance(count: int) -> None:
+            rate = (bar.pos + count) / max(time.perf_counter() - start, 1e-9)
+            bar.label = f"{unit} {rate:>11,.0f}/s"
+            bar.update(count)
+
+        yield advance
 
 
 @cli.command()
