@@ -25,7 +25,7 @@ from numba import njit
 from spades_sim.kernel import engine
 from spades_sim.kernel.rng import _key3
 from spades_sim.packing import pack_rules
-from spades_sim.rules import load_preset
+from spades_sim.rules import load_preset, preset_names
 from spades_sim.simulate import simulate_games, simulate_hands
 from spades_sim.strategies import get_strategy, pack_strategies
 
@@ -128,6 +128,16 @@ def main() -> None:
     print(f"peak resident memory: {after / 1024:,.0f} MiB after {5 * hands:,} aggregate-only hands "
           f"({before / 1024:,.0f} MiB before that run)")
     print(f"warm start, spades-sim simulate --hands 10000: {_warm_start_seconds(args.repeats):.2f} s wall")
+    print(f"every preset, basic, {cores} threads (cards played/s relative to standard):")
+    standard_cards = None
+    for name in ["standard"] + [p for p in preset_names() if p != "standard"]:
+        preset = load_preset(name)
+        rate = _median_rate(lambda n, r=preset: simulate_hands(r, "basic", n, seed=1),
+                            hands // 2, args.repeats)
+        cards = rate * preset.seat_count * preset.hand_size
+        standard_cards = standard_cards or cards
+        print(f"  {name:<26} {rate:>10,.0f} hands/s {cards:>13,.0f} cards/s "
+              f"{cards / standard_cards:>6.2f}")
     print("where the time goes, kernel only, 1 thread (ns per hand; differences of medians):")
     for strategy in ("random", "basic"):
         parts = _breakdown(strategy, hands // 4, args.repeats)

@@ -181,7 +181,8 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
             run = run_function(rules, strategies, n, seed=seed, threads=threads,
                                keep_records=out is not None, on_block=advance, **extra)
     names = " vs ".join(dict.fromkeys(s.name for s in run.strategies[:2]))
-    click.echo(f"rules {rules.name}, strategy {names}, seed {run.seed}: "
+    label = rules.name + "".join(f" {text}" for text in rule_overrides)
+    click.echo(f"rules {label}, strategy {names}, seed {run.seed}: "
                f"{run.done:,} {kind}" + (" (interrupted)" if run.interrupted else ""))
     click.echo(_format_summary(run.summary()))
     if out is not None:
@@ -189,22 +190,35 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         click.echo(f"wrote {out}")
     if log_path is not None and deal_range is not None:
         with _user_errors():
-            _write_logs(log_path, kind, rules, strategies, run.seed, deal_range, max_hands)
-        click.echo(f"wrote {log_path}")
+            rules_file = _write_logs(log_path, kind, rules, strategies, run.seed, deal_range,
+                                     max_hands)
+        click.echo(f"wrote {log_path}" + (f" (rules in {rules_file})" if rules_file else ""))
     if run.interrupted:
         sys.exit(130)
 
 
 def _write_logs(path: str, kind: str, rules: _rules.RuleSet, strategies: list[str], seed: int,
-                deal_range: range, max_hands: int) -> None:
+                deal_range: range, max_hands: int) -> str | None:
+    """Write the hand logs; returns the rules file written beside them, if one was needed.
+
+    A log names its rules. When they are not exactly a shipped preset (a file, or
+    ``--rule`` overrides), they are saved as ``<log>.rules.toml`` and the log names
+    that file, so that ``spades-sim score`` replays it under the same rules.
+    """
+    rules_ref, rules_file = rules.name, None
+    if rules.name not in _rules.preset_names() or _rules.load_preset(rules.name) != rules:
+        rules_file = f"{path}.rules.toml"
+        _rules.save_rules(rules, rules_file)
+        rules_ref = rules_file
     if kind == "games":
         game_records, records, trace, packed = trace_games(rules, strategies, deal_range, seed,
                                                            max_hands)
-        logs = trace_logs(rules.name, records, trace, packed, games=game_records)
+        logs = trace_logs(rules_ref, records, trace, packed, games=game_records)
     else:
         records, trace, packed = trace_hands(rules, strategies, deal_range, seed)
-        logs = trace_logs(rules.name, records, trace, packed)
+        logs = trace_logs(rules_ref, records, trace, packed)
     write_log(path, logs)
+    return rules_file
 
 
 @contextmanager

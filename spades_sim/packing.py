@@ -14,16 +14,74 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .rules import BlindNil, FailedContract, RuleSet
+from .kernel.engine import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP, LEAD_ORDINARY
+from .kernel.policy import BLIND_AFTER_FIRST_HAND, BLIND_ANYTIME, BLIND_OFF, BLIND_WHEN_BEHIND
+from .cards import BIG_JOKER, CLUBS, DIAMONDS, HEARTS, LITTLE_JOKER, SPADES, card_id
+from .rules import (
+    BidThirteen,
+    BlindNil,
+    BothPartnersNil,
+    Deck,
+    FailedContract,
+    FirstBidder,
+    FirstLead,
+    JokerDeuces,
+    NilTricks,
+    RuleSet,
+    SpadesLead,
+)
 
-# Blind-nil eligibility codes read by the kernel.
-BLIND_OFF, BLIND_ANYTIME, BLIND_AFTER_FIRST_HAND, BLIND_WHEN_BEHIND = 0, 1, 2, 3
 _BLIND_CODES = {
     BlindNil.OFF: BLIND_OFF,
     BlindNil.ANYTIME: BLIND_ANYTIME,
     BlindNil.AFTER_FIRST_HAND: BLIND_AFTER_FIRST_HAND,
     BlindNil.WHEN_BEHIND: BLIND_WHEN_BEHIND,
 }
+
+
+_FIRST_LEAD = {
+    FirstLead.DEALER_LEFT_NO_SPADE: (1, LEAD_NO_TRUMP),
+    FirstLead.TWO_OF_CLUBS: (1, LEAD_LOWEST_CLUB),  # the seat is found from the deal
+    FirstLead.DEALER_RIGHT: (3, LEAD_ORDINARY),
+}
+_BID_THIRTEEN = {BidThirteen.OFF: 0, BidThirteen.WINS_GAME: 0, BidThirteen.SCORES_500: 500,
+                 BidThirteen.SCORES_200: 200}
+NO_ELIMINATION = -(2**62)
+"""The elimination score when elimination is off: no side ever falls that low."""
+
+
+def deck_suits(rules: RuleSet) -> tuple[tuple[int, ...], ...]:
+    """Card ids of each effective suit (clubs, diamonds, hearts, trumps), lowest power first.
+
+    This is docs/scoring.md's deck table as data; the kernel's slot layout follows it.
+
+    >>> from spades_sim.cards import format_cards
+    >>> format_cards(deck_suits(RuleSet(deck="joker-joker-deuce-deuce"))[3][-5:])
+    'AS 2S 2D LJ BJ'
+    """
+    removed: set[int] = set()
+    promoted: list[int] = []  # deuces that become top trumps, lowest power first
+    jokers: list[int] = []
+    if rules.deck == Deck.JOKERS:
+        other = DIAMONDS if rules.joker_deuces == JokerDeuces.CLUBS_DIAMONDS else HEARTS
+        removed = {card_id(CLUBS, 0), card_id(other, 0)}
+        jokers = [LITTLE_JOKER, BIG_JOKER]
+    elif rules.deck == Deck.JOKER_JOKER_DEUCE_DEUCE:
+        removed = {card_id(HEARTS, 0), card_id(CLUBS, 0)}
+        promoted = [card_id(SPADES, 0), card_id(DIAMONDS, 0)]
+        jokers = [LITTLE_JOKER, BIG_JOKER]
+    elif rules.deck == Deck.JOKER_JOKER_DEUCE_ACE:
+        removed = {card_id(HEARTS, 0), card_id(DIAMONDS, 0)}
+        promoted = [card_id(SPADES, 0)]
+        jokers = [LITTLE_JOKER, BIG_JOKER]
+    elif rules.deck == Deck.DEUCE_HIGH:
+        promoted = [card_id(SPADES, 0)]
+    suits = []
+    for suit in range(4):
+        plain = [card_id(suit, rank) for rank in range(13)
+                 if card_id(suit, rank) not in removed and card_id(suit, rank) not in promoted]
+        suits.append(tuple(plain + (promoted + jokers if suit == SPADES else [])))
+    return tuple(suits)
 
 
 class PackedRules(NamedTuple):
@@ -54,6 +112,25 @@ class PackedRules(NamedTuple):
     bag_limit: int
     bag_penalty: int
     target: int
+    first_bid_offset: int
+    """Seats after the dealer of the first bidder: 1 (dealer's left) or 3 (dealer's right)."""
+    first_lead_offset: int
+    first_lead_mode: int
+    """LEAD_NO_TRUMP, LEAD_LOWEST_CLUB (the holder of the deck's lowest club leads it) or LEAD_ORDINARY."""
+    lead_any_time: bool
+    """Trumps may be led before they are broken."""
+    nil_counts_for_partner: bool
+    forbid_double_nil: bool
+    ten_for_two_hundred: bool
+    thirteen_points: int
+    """Points for a made contract of 13 (500 or 200), 0 for the ordinary value."""
+    thirteen_wins: bool
+    elimination: int
+    hand_limit: int
+    """0 when off."""
+    ace_mask: np.uint64
+    """Slots of the printed aces (a hand feature)."""
+    king_mask: np.uint64
 
 
 def pack_rules(rules: RuleSet) -> PackedRules:
@@ -63,20 +140,34 @@ def pack_rules(rules: RuleSet) -> PackedRules:
     >>> packed.hand_size, int(packed.suit_masks[3]) >> 39
     (13, 8191)
     """
+    suits = deck_suits(rules)
     slot_card = np.full(64, -1, dtype=np.int64)
-    slot_card[:52] = np.arange(52)
     slot_suit = np.full(64, -1, dtype=np.int64)
-    slot_suit[:52] = np.arange(52) // 13
-    suit_masks = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=np.uint64)
+    suit_masks = np.zeros(4, dtype=np.uint64)
+    suit_low = np.zeros(4, dtype=np.int64)
+    ace_mask = king_mask = 0
+    slot = 0
+    for suit, cards in enumerate(suits):
+        suit_low[suit] = slot
+        for card in cards:
+            slot_card[slot] = card
+            slot_suit[slot] = suit
+            suit_masks[suit] |= np.uint64(1 << slot)
+            if card < 52 and card % 13 == 12:
+                ace_mask |= 1 << slot
+            if card < 52 and card % 13 == 11:
+                king_mask |= 1 << slot
+            slot += 1
+    lead_offset, lead_mode = _FIRST_LEAD[rules.first_lead]
     return PackedRules(
         seat_count=rules.seat_count,
         hand_size=rules.hand_size,
-        deck_slots=np.arange(52, dtype=np.int64),
+        deck_slots=np.arange(slot, dtype=np.int64),
         slot_card=slot_card,
         suit_masks=suit_masks,
-        suit_low=np.array([0, 13, 26, 39], dtype=np.int64),
+        suit_low=suit_low,
         slot_suit=slot_suit,
-        trump_suit=3,
+        trump_suit=SPADES,
         min_bid=rules.min_bid,
         max_bid=rules.hand_size,
         nil_value=rules.nil_value,
@@ -88,4 +179,17 @@ def pack_rules(rules: RuleSet) -> PackedRules:
         bag_limit=rules.bag_limit,
         bag_penalty=rules.bag_penalty,
         target=rules.target,
+        first_bid_offset=1 if rules.first_bidder == FirstBidder.DEALER_LEFT else 3,
+        first_lead_offset=lead_offset,
+        first_lead_mode=lead_mode,
+        lead_any_time=rules.spades_lead == SpadesLead.ANY_TIME,
+        nil_counts_for_partner=rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER,
+        forbid_double_nil=rules.both_partners_nil == BothPartnersNil.FORBIDDEN,
+        ten_for_two_hundred=rules.ten_for_two_hundred,
+        thirteen_points=_BID_THIRTEEN[rules.bid_thirteen],
+        thirteen_wins=rules.bid_thirteen == BidThirteen.WINS_GAME,
+        elimination=NO_ELIMINATION if rules.elimination is None else rules.elimination,
+        hand_limit=0 if rules.hand_limit is None else rules.hand_limit,
+        ace_mask=np.uint64(ace_mask),
+        king_mask=np.uint64(king_mask),
     )

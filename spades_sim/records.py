@@ -14,6 +14,7 @@ import pandas as pd
 
 from .cards import format_card
 from .handlog import HandLog, HandResult, Trick
+from .kernel.engine import LEAD_LOWEST_CLUB
 
 _SEAT_COLUMNS = ("bid", "blind", "tricks", "spades", "top_spade", "aces", "kings", "voids",
                  "nil_risk")
@@ -92,6 +93,14 @@ def _cards(slots, slot_card) -> tuple[int, ...]:
     return tuple(int(slot_card[s]) for s in slots)
 
 
+def _first_leader(packed, dealer: int, dealt) -> int:
+    """The seat that led the first trick (the same rule as the kernel's ``_play_tricks``)."""
+    if packed.first_lead_mode == LEAD_LOWEST_CLUB:
+        lowest_club = 1 << int(packed.suit_low[0])
+        return next(seat for seat in range(packed.seat_count) if int(dealt[seat]) & lowest_club)
+    return (dealer + packed.first_lead_offset) % packed.seat_count
+
+
 def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[HandLog]:
     """Hand logs (``spades_sim.handlog``) of traced hands.
 
@@ -117,13 +126,13 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
             for seat in range(seats))
         actions = []
         for k in range(seats):
-            seat = (dealer + 1 + k) % seats
+            seat = (dealer + packed.first_bid_offset + k) % seats
             if records.blind[row, seat]:
                 actions.append(f"{seat} bn")
             else:
                 actions.append(f"{seat} b {int(records.bid[row, seat])}")
         tricks = []
-        leader = (dealer + 1) % seats
+        leader = _first_leader(packed, dealer, trace.hands[row])
         for t in range(hand_size):
             cards = _cards(trace.plays[row, t * seats:(t + 1) * seats], slot_card)
             for k, card in enumerate(cards):

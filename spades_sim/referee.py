@@ -9,7 +9,10 @@ in one ``_end_<phase>`` method, and every action comes as three methods,
 record and appends it to :attr:`Hand.operations`.
 
 A :class:`Game` carries score and bags from hand to hand and applies the end
-of game rule. :func:`replay_hand` and :func:`score_file` check hand logs
+of game rule (target, ``bid_thirteen = "wins_game"``, ``elimination``,
+``hand_limit``). :func:`deck_of` gives a rule set's deck: its 52 cards and its
+trumps, high to low (jokers and promoted deuces are "spades" for following,
+leading and breaking). :func:`replay_hand` and :func:`score_file` check hand logs
 (``docs/hand-log.md``) move by move and compare every recorded field.
 
 >>> from spades_sim.rules import RuleSet
@@ -24,6 +27,7 @@ of game rule. :func:`replay_hand` and :func:`score_file` check hand logs
 from __future__ import annotations
 
 import enum
+import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -51,13 +55,31 @@ from spades_sim.handlog import (
     read_log,
     trick_to_json,
 )
-from spades_sim.rules import HAND_SIZE, SEAT_COUNT, BlindNil, FailedContract, RuleSet, resolve_rules
+from spades_sim.rules import (
+    HAND_SIZE,
+    SEAT_COUNT,
+    BidThirteen,
+    BlindNil,
+    BothPartnersNil,
+    Deck,
+    FailedContract,
+    FirstBidder,
+    FirstLead,
+    JokerDeuces,
+    NilTricks,
+    RuleSet,
+    SpadesLead,
+    resolve_rules,
+)
 
 MAX_BID = HAND_SIZE
 """The highest bid: every trick of the hand."""
 
 TRUMP_SUIT = cards.SPADES
-"""Spades are always trump (RULES.md baseline)."""
+"""Spades are always trump (RULES.md baseline); jokers and promoted deuces join them."""
+
+DECK_SIZE = SEAT_COUNT * HAND_SIZE
+"""Cards in play with four seats: 52 in every deck."""
 
 BidValue = int | str
 """A seat's bid: a number of tricks (0 is nil) or :data:`~spades_sim.handlog.BLIND_NIL`."""
@@ -78,11 +100,112 @@ class Phase(enum.StrEnum):
     """The phases of a hand, in order."""
 
     BID = "bid"
-    """Each seat bids once, from the dealer's left, clockwise."""
+    """Each seat bids once, clockwise from the first bidder (the dealer's left by default)."""
     PLAY = "play"
     """Thirteen tricks are played."""
     SCORE = "score"
     """All cards are played and :attr:`Hand.result` is known: the hand is done."""
+
+
+# --- decks -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    """One deck of docs/scoring.md "Decks": the 52 cards in play and the trumps, high to low.
+
+    Every card that is not a trump belongs to its printed suit and ranks by its
+    printed rank (A high); a trump ranks by its place in :attr:`trumps`.
+
+    >>> deck = deck_of(RuleSet(deck="joker-joker-deuce-deuce"))
+    >>> cards.format_cards(deck.trumps[:5]), len(deck.trumps), deck.suit_of(cards.parse_card("2D"))
+    ('BJ LJ 2D 2S AS', 16, 3)
+    """
+
+    name: str
+    """The ``deck`` value."""
+    cards: frozenset[int]
+    """The card ids in play (52)."""
+    trumps: tuple[int, ...]
+    """The trumps ("spades"), highest first."""
+    note: str
+    """What sets the deck apart from 52 plain cards, for messages."""
+
+    def __post_init__(self) -> None:
+        assert len(self.cards) == DECK_SIZE and set(self.trumps) <= self.cards, self.name
+
+    @functools.cached_property
+    def _trump_power(self) -> dict[int, int]:
+        return {card: len(self.trumps) - place for place, card in enumerate(self.trumps)}
+
+    def is_trump(self, card: int) -> bool:
+        """Whether a card is a trump ("spade") in this deck."""
+        return card in self._trump_power
+
+    def suit_of(self, card: int) -> int:
+        """The suit a card counts as for following, leading and breaking: trumps are spades."""
+        return TRUMP_SUIT if card in self._trump_power else cards.card_suit(card)
+
+    def rank_of(self, card: int) -> int:
+        """A card's strength within the suit it counts as (higher wins)."""
+        power = self._trump_power.get(card)
+        return cards.card_rank(card) if power is None else power
+
+    def suit_cards(self, suit: int) -> tuple[int, ...]:
+        """The deck's cards that count as ``suit``, lowest first."""
+        return tuple(sorted((c for c in self.cards if self.suit_of(c) == suit), key=self.rank_of))
+
+    @property
+    def lowest_club(self) -> int:
+        """The lowest club of the deck: 2C, or 3C where 2C is removed (``first_lead = "two_of_clubs"``)."""
+        return self.suit_cards(cards.CLUBS)[0]
+
+
+def _deck(name: str, removed: str, trumps: str) -> DeckSpec:
+    removed_ids = cards.parse_cards(removed)
+    trump_ids = cards.parse_cards(trumps)
+    in_play = (set(range(52)) - set(removed_ids)) | {c for c in trump_ids if c >= 52}
+    note = (
+        "52 cards, no jokers"
+        if not removed_ids
+        else f"{' and '.join(cards.format_cards(removed_ids).split())} removed, BJ and LJ added"
+    )
+    return DeckSpec(name, frozenset(in_play), trump_ids, note)
+
+
+_SPADES_A_TO_3 = "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S"
+
+
+@functools.cache
+def _deck_table(deck: Deck, joker_deuces: JokerDeuces) -> DeckSpec:
+    match deck:
+        case Deck.STANDARD:
+            return _deck(deck.value, "", _SPADES_A_TO_3 + " 2S")
+        case Deck.JOKERS:
+            removed = "2C 2D" if joker_deuces == JokerDeuces.CLUBS_DIAMONDS else "2C 2H"
+            return _deck(deck.value, removed, "BJ LJ " + _SPADES_A_TO_3 + " 2S")
+        case Deck.JOKER_JOKER_DEUCE_DEUCE:
+            return _deck(deck.value, "2H 2C", "BJ LJ 2D 2S " + _SPADES_A_TO_3)
+        case Deck.JOKER_JOKER_DEUCE_ACE:
+            return _deck(deck.value, "2H 2D", "BJ LJ 2S " + _SPADES_A_TO_3)
+        case Deck.DEUCE_HIGH:
+            return _deck(deck.value, "", "2S " + _SPADES_A_TO_3)
+    raise AssertionError(f"unhandled deck {deck!r}")
+
+
+def deck_of(rules: RuleSet) -> DeckSpec:
+    """Return the deck a rule set plays (``deck``, and ``joker_deuces`` for the jokers deck).
+
+    >>> [len(deck_of(RuleSet(deck=d)).trumps) for d in Deck]
+    [13, 15, 16, 15, 13]
+    >>> deck_of(RuleSet(deck="jokers")).note
+    '2C and 2D removed, BJ and LJ added'
+    """
+    return _deck_table(rules.deck, rules.joker_deuces)
+
+
+STANDARD_DECK = _deck_table(Deck.STANDARD, JokerDeuces.CLUBS_DIAMONDS)
+"""The 52-card deck with the 13 spades as trumps."""
 
 
 # --- pure rule steps -------------------------------------------------------------------------
@@ -97,22 +220,26 @@ def side_of(seat_index: int) -> int:
     return seat_index % SIDE_COUNT
 
 
-def trick_winner_index(trick_cards: Sequence[int]) -> int:
+def trick_winner_index(trick_cards: Sequence[int], rules: RuleSet | None = None) -> int:
     """Return the position (0 = leader) of the card that wins a trick.
 
-    The highest spade wins; with no spade, the highest card of the suit led.
-    Cards of another suit never win.
+    The highest trump ("spade": the spade suit, jokers and promoted deuces, in
+    the deck's order) wins; with no trump, the highest card of the suit led.
+    Cards of another suit never win. ``rules`` picks the deck (standard if None).
 
     >>> trick_winner_index(cards.parse_cards("KH AC 2H QH"))
     0
     >>> trick_winner_index(cards.parse_cards("KH AC 2S 3S"))
     3
+    >>> trick_winner_index(cards.parse_cards("AS 3D 2S 5D"), RuleSet(deck="deuce-high"))
+    2
     """
-    led_suit = cards.card_suit(trick_cards[0])
+    deck = STANDARD_DECK if rules is None else deck_of(rules)
+    led_suit = deck.suit_of(trick_cards[0])
 
     def power(card: int) -> tuple[bool, bool, int]:
-        suit = cards.card_suit(card)
-        return suit == TRUMP_SUIT, suit == led_suit, cards.card_rank(card)
+        suit = deck.suit_of(card)
+        return suit == TRUMP_SUIT, suit == led_suit, deck.rank_of(card)
 
     return max(range(len(trick_cards)), key=lambda position: power(trick_cards[position]))
 
@@ -157,25 +284,31 @@ def score_hand(
     >>> result = score_hand(RuleSet(), (3, 3, 2, 2), (4, 3, 4, 2), (337, 0), (7, 0))
     >>> result.points, result.penalty, result.score, result.bag_total
     ((-47, 50), (100, 0), (290, 50), (0, 0))
+
+    Ten for two hundred: side 0 bids 6 + 4 and takes 11 tricks: 200 + 1 bag.
+
+    >>> score_hand(RuleSet(ten_for_two_hundred=True), (6, 1, 4, 1), (6, 1, 5, 1)).points
+    (201, 20)
     """
     nil: list[NilOutcome] = [None] * SEAT_COUNT
     points, bags, penalty, score, bag_total = ([0, 0] for _ in range(5))
     for side in range(SIDE_COUNT):
-        seats = [seat for seat in range(SEAT_COUNT) if side_of(seat) == side]
-        nil_seats = [seat for seat in seats if is_nil(bids[seat])]
-        contract_seats = [seat for seat in seats if not is_nil(bids[seat])]
-        contract = sum(int(bids[seat]) for seat in contract_seats)
-        contract_tricks = sum(tricks_taken[seat] for seat in contract_seats)
+        contract, contract_tricks, nil_seats = side_contract(rules, bids, tricks_taken, side)
         # Step 1: the contract (a contract of 0, both partners nil, is always made).
         made = contract_tricks >= contract
         if made:
-            side_points = 10 * contract
+            side_points = _made_contract_points(rules, contract)
             side_bags = contract_tricks - contract
+        elif rules.ten_for_two_hundred and contract >= 10:
+            side_points = -200  # whatever failed_contract says
+            side_bags = 0
         else:
             side_points = -10 * contract if rules.failed_contract == FailedContract.MINUS_TEN_PER_BID else 0
             side_bags = 0
-        # Step 2: a nil bidder's tricks are bags even when the contract is set.
-        side_bags += sum(tricks_taken[seat] for seat in nil_seats)
+        # Step 2: a nil bidder's tricks are bags even when the contract is set
+        # (with nil_tricks = "count_for_partner" they are contract tricks instead).
+        if rules.nil_tricks == NilTricks.BAGS_ONLY:
+            side_bags += sum(tricks_taken[seat] for seat in nil_seats)
         # Step 3: bag points only on a made contract (the MSN example scores no bag point).
         if made:
             side_points += rules.overtrick_points * side_bags
@@ -201,24 +334,96 @@ def score_hand(
     )
 
 
+def side_contract(
+    rules: RuleSet, bids: Sequence[BidValue], tricks_taken: Sequence[int], side: int
+) -> tuple[int, int, list[int]]:
+    """Return a side's contract, its contract tricks and its nil bidders' seats.
+
+    The contract is the sum of the side's non-nil bids. Contract tricks are the
+    tricks of its non-nil bidders, or all the side's tricks with
+    ``nil_tricks = "count_for_partner"``.
+
+    >>> side_contract(RuleSet(), (0, 1, 4, 1), (2, 4, 2, 5), 0)
+    (4, 2, [0])
+    >>> side_contract(RuleSet(nil_tricks="count_for_partner"), (0, 1, 4, 1), (2, 4, 2, 5), 0)
+    (4, 4, [0])
+    """
+    seats = [seat for seat in range(SEAT_COUNT) if side_of(seat) == side]
+    nil_seats = [seat for seat in seats if is_nil(bids[seat])]
+    contract_seats = [seat for seat in seats if not is_nil(bids[seat])]
+    contract = sum(int(bids[seat]) for seat in contract_seats)
+    counted = seats if rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER else contract_seats
+    return contract, sum(tricks_taken[seat] for seat in counted), nil_seats
+
+
+def _made_contract_points(rules: RuleSet, contract: int) -> int:
+    """Points for a made contract, bags aside (docs/scoring.md step 1 and "Rule options")."""
+    if contract == MAX_BID and rules.bid_thirteen == BidThirteen.SCORES_500:
+        return 500
+    if contract == MAX_BID and rules.bid_thirteen == BidThirteen.SCORES_200:
+        return 200
+    if rules.ten_for_two_hundred and contract >= 10:
+        return 200
+    return 10 * contract
+
+
 def _pair(values: Sequence[int]) -> tuple[int, int]:
     return values[0], values[1]
 
 
-def game_winner(rules: RuleSet, score: Sequence[int]) -> int | None:
-    """Return the side that has won at this score, or None while the game goes on.
+def thirteen_winner(rules: RuleSet, bids: Sequence[BidValue], tricks_taken: Sequence[int]) -> int | None:
+    """Return the side that made a contract of 13 under ``bid_thirteen = "wins_game"``, else None.
 
-    One side at or over the target wins; both over: the higher wins; an exact
-    tie plays another hand.
+    >>> thirteen_winner(RuleSet(bid_thirteen="wins_game"), (7, 0, 6, 0), (7, 0, 6, 0))
+    0
+    >>> thirteen_winner(RuleSet(), (7, 0, 6, 0), (7, 0, 6, 0)) is None
+    True
+    """
+    if rules.bid_thirteen != BidThirteen.WINS_GAME:
+        return None
+    for side in range(SIDE_COUNT):
+        contract, contract_tricks, _ = side_contract(rules, bids, tricks_taken, side)
+        if contract == MAX_BID and contract_tricks >= contract:
+            return side
+    return None
+
+
+def game_winner(
+    rules: RuleSet,
+    score: Sequence[int],
+    hands_played: int | None = None,
+    thirteen_side: int | None = None,
+) -> int | None:
+    """Return the side that has won after a hand, or None while the game goes on.
+
+    docs/scoring.md "End of a game, all together": ``thirteen_side`` (the side
+    that made a contract of 13 under ``bid_thirteen = "wins_game"``) wins.
+    Otherwise a side has a claim when its score is at or over the target, or
+    the other side's is at or below ``elimination``; one claim wins, two: the
+    higher score wins and equal scores play on. With no claim, once
+    ``hands_played`` reaches ``hand_limit`` the higher score wins (equal scores
+    play on). ``hands_played=None`` leaves the hand limit out.
 
     >>> rules = RuleSet()
     >>> game_winner(rules, (510, 480)), game_winner(rules, (510, 530)), game_winner(rules, (510, 510))
     (0, 1, None)
+    >>> game_winner(RuleSet(elimination=-200), (100, -200)), game_winner(RuleSet(hand_limit=8), (90, 80), 8)
+    (0, 0)
     """
-    reached = [side for side in range(SIDE_COUNT) if score[side] >= rules.target]
-    if len(reached) == 1:
-        return reached[0]
-    if len(reached) == SIDE_COUNT and score[0] != score[1]:
+    if thirteen_side is not None:
+        return thirteen_side
+    claims = [
+        side
+        for side in range(SIDE_COUNT)
+        if score[side] >= rules.target
+        or (rules.elimination is not None and score[1 - side] <= rules.elimination)
+    ]
+    if len(claims) == 1:
+        return claims[0]
+    if not claims and (rules.hand_limit is None or hands_played is None or hands_played < rules.hand_limit):
+        return None
+    # Both sides claim, or the hand limit is reached: the higher score wins, a tie plays on.
+    if score[0] != score[1]:
         return 0 if score[0] > score[1] else 1
     return None
 
@@ -267,9 +472,11 @@ class Hand:
     rules : RuleSet
         The rules played.
     dealer : int
-        The dealer's seat, 0-3; the seat on the dealer's left bids and leads first.
+        The dealer's seat, 0-3. The dealer's left bids first (the dealer's right
+        with ``first_bidder = "dealer_right"``); ``first_lead`` says who leads first.
     hands : sequence of 4 card sequences
-        The cards dealt to seats 0-3: card ids or a string such as ``"AS 10H 2C ..."``.
+        The cards dealt to seats 0-3: card ids or a string such as ``"AS 10H 2C ..."``,
+        13 each, together exactly the 52 cards of the rules' deck (:func:`deck_of`).
     score_before, bags_before : pair of int
         Each side's score and carried bags before the hand (for blind nil and the result).
     hand_index : int
@@ -278,7 +485,8 @@ class Hand:
     Raises
     ------
     ValueError
-        A deal that is not 13 cards a seat of the rules' deck, each card once.
+        A deal that is not 13 cards a seat of the rules' deck, each card once
+        (a removed deuce, or a joker in a deck without jokers, is refused).
     """
 
     def __init__(
@@ -292,9 +500,11 @@ class Hand:
     ) -> None:
         self.rules = rules
         """The rules played."""
+        self.deck = deck_of(rules)
+        """The deck played: its cards and its trumps."""
         self.dealer_index = _check_seat("dealer", dealer, ValueError)
         """The dealer's seat."""
-        self.hands: tuple[tuple[int, ...], ...] = _check_deal(hands)
+        self.hands: tuple[tuple[int, ...], ...] = _check_deal(hands, self.deck)
         """The cards dealt to each seat, as given."""
         self.score_before = _check_pair("score_before", score_before, minimum=None)
         """Each side's score before the hand."""
@@ -309,13 +519,15 @@ class Hand:
         self.tricks: list[Trick] = []
         """The completed tricks, in order."""
         self.spades_broken_status = False
-        """Whether a spade has been played on the lead of another suit."""
+        """Whether a trump ("spade") has been played on the lead of another suit."""
         self.phase = Phase.BID
         """The current phase."""
-        self.turn_index: int | None = (self.dealer_index + 1) % SEAT_COUNT
+        self.first_bidder_index = first_bidder(rules, self.dealer_index)
+        """The seat that bids first."""
+        self.turn_index: int | None = self.first_bidder_index
         """The seat to bid or play next; None once the hand is over."""
-        self.leader_index: int = (self.dealer_index + 1) % SEAT_COUNT
-        """The seat that leads (or led) the trick in progress."""
+        self.leader_index: int = first_leader(rules, self.dealer_index, self.hands)
+        """The seat that leads (or led) the trick in progress; before play, the first leader."""
         self._holdings = [set(seat_cards) for seat_cards in self.hands]
         self._bids: list[BidValue | None] = [None] * SEAT_COUNT
         self._trick_cards: list[int] = []
@@ -376,6 +588,19 @@ class Hand:
             or not self.rules.min_bid <= tricks <= MAX_BID
         ):
             raise IllegalMove(f"seat {seat} bid {tricks}: allowed {self.rules.min_bid}-{MAX_BID}")
+        if tricks == 0:
+            self._verify_partner_not_nil(seat, "nil")
+
+    def _verify_partner_not_nil(self, seat: int, what: str) -> None:
+        """``both_partners_nil = "forbidden"``: no nil (or blind nil) beside a partner's nil."""
+        partner = (seat + 2) % SEAT_COUNT
+        partner_bid = self._bids[partner]
+        if self.rules.both_partners_nil == BothPartnersNil.FORBIDDEN and is_nil(partner_bid):
+            partner_what = "blind nil" if partner_bid == BLIND_NIL else "nil"
+            raise IllegalMove(
+                f"seat {seat} may not bid {what}: partner seat {partner} already bid {partner_what} "
+                "(both_partners_nil=forbidden)"
+            )
 
     def can_bid(self, seat: int, tricks: int) -> bool:
         """Whether seat ``seat`` may bid ``tricks`` now."""
@@ -392,6 +617,7 @@ class Hand:
         refusal = blind_nil_refusal(self.rules, side_of(seat), self.score_before, self.hand_index)
         if refusal is not None:
             raise IllegalMove(f"seat {seat} bid blind nil but {refusal}")
+        self._verify_partner_not_nil(seat, "blind nil")
 
     def can_blind_nil(self, seat: int) -> bool:
         """Whether seat ``seat`` may bid blind nil now."""
@@ -411,8 +637,7 @@ class Hand:
         return record
 
     def _end_bid(self) -> None:
-        # The seat on the dealer's left bid first and leads the first trick
-        # (leader_index has pointed at it since the deal).
+        # leader_index has pointed at the first trick's leader since the deal.
         self.phase = Phase.PLAY
         self.turn_index = self.leader_index
 
@@ -421,9 +646,11 @@ class Hand:
     def verify_play(self, seat: int, card: int) -> None:
         """Raise :class:`IllegalMove` unless seat ``seat`` may play ``card`` now.
 
-        Checks the turn, that the card is held, that spades are not led before
-        they are broken (unless the leader holds only spades), and that the
-        suit led is followed when possible.
+        Checks the turn, that the card is held, the first lead (``first_lead``),
+        that trumps are not led before they are broken unless the leader holds
+        only trumps (``spades_lead = "must_break"``), and that the suit led is
+        followed when possible. Trumps ("spades") are the spade suit, the jokers
+        and any promoted deuce (:func:`deck_of`).
         """
         _check_seat("seat", seat, IllegalMove)
         if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < cards.CARD_COUNT:
@@ -438,21 +665,52 @@ class Hand:
         holding = self._holdings[seat]
         if card not in holding:
             raise IllegalMove(f"seat {seat} played {name}, not in hand")
-        suit = cards.card_suit(card)
+        deck = self.deck
+        suit = deck.suit_of(card)
         if not self._trick_cards:
-            only_spades = all(cards.card_suit(held) == TRUMP_SUIT for held in holding)
-            if suit == TRUMP_SUIT and not self.spades_broken_status and not only_spades:
-                raise IllegalMove(
-                    f"trick {self.trick_number}: seat {seat} led {name} before spades were broken"
-                )
+            self._verify_lead(seat, card)
             return
-        led_suit = cards.card_suit(self._trick_cards[0])
-        followers = sorted(held for held in holding if cards.card_suit(held) == led_suit)
+        led_suit = deck.suit_of(self._trick_cards[0])
+        followers = sorted((held for held in holding if deck.suit_of(held) == led_suit), key=deck.rank_of)
         if suit != led_suit and followers:
             raise IllegalMove(
                 f"trick {self.trick_number}: seat {seat} must follow {cards.SUIT_NAMES[led_suit]}; "
                 f"holds {cards.format_cards(followers)}"
             )
+
+    def _verify_lead(self, seat: int, card: int) -> None:
+        """The leading rules: ``first_lead`` on trick 1, then ``spades_lead``."""
+        name = cards.format_card(card)
+        trump = self.deck.is_trump(card)
+        only_trumps = all(self.deck.is_trump(held) for held in self._holdings[seat])
+        if not self.tricks:
+            match self.rules.first_lead:
+                case FirstLead.TWO_OF_CLUBS:
+                    lowest = self.deck.lowest_club
+                    if card != lowest:
+                        raise IllegalMove(
+                            f"trick 1: seat {seat} must lead {cards.format_card(lowest)} (two_of_clubs)"
+                        )
+                    return
+                case FirstLead.DEALER_LEFT_NO_SPADE:
+                    # No trump on the first lead, whatever spades_lead says.
+                    if trump and not only_trumps:
+                        if self.rules.spades_lead == SpadesLead.MUST_BREAK:
+                            raise IllegalMove(f"trick 1: seat {seat} led {name} before spades were broken")
+                        raise IllegalMove(
+                            f"trick 1: seat {seat} may not lead {name}: no spade on the first lead "
+                            "unless holding only spades (dealer_left_no_spade)"
+                        )
+                    return
+                case FirstLead.DEALER_RIGHT:
+                    pass  # the ordinary leading rule below
+        if (
+            self.rules.spades_lead == SpadesLead.MUST_BREAK
+            and trump
+            and not self.spades_broken_status
+            and not only_trumps
+        ):
+            raise IllegalMove(f"trick {self.trick_number}: seat {seat} led {name} before spades were broken")
 
     def can_play(self, seat: int, card: int) -> bool:
         """Whether seat ``seat`` may play ``card`` now."""
@@ -467,10 +725,11 @@ class Hand:
         self.verify_play(seat, card)
         record = CardPlay(seat, card)
         self._holdings[seat].remove(card)
-        if self._trick_cards and cards.card_suit(card) == TRUMP_SUIT:
-            led_suit = cards.card_suit(self._trick_cards[0])
-            # Only a spade on another suit's lead breaks spades; a spade lead
-            # (allowed when holding only spades) does not (docs/scoring.md, Play).
+        if self._trick_cards and self.deck.is_trump(card):
+            led_suit = self.deck.suit_of(self._trick_cards[0])
+            # Only a trump on another suit's lead breaks spades; a trump lead
+            # (allowed when holding only trumps, or with spades_lead = "any_time")
+            # does not (docs/scoring.md, Play and "Decks").
             self.spades_broken_status |= led_suit != TRUMP_SUIT
         self._trick_cards.append(card)
         self.operations.append(record)
@@ -480,7 +739,7 @@ class Hand:
         return record
 
     def _end_trick(self) -> None:
-        winner = (self.leader_index + trick_winner_index(self._trick_cards)) % SEAT_COUNT
+        winner = (self.leader_index + trick_winner_index(self._trick_cards, self.rules)) % SEAT_COUNT
         self.tricks.append(Trick(self.leader_index, winner, tuple(self._trick_cards)))
         self._tricks_taken[winner] += 1
         self._trick_cards = []
@@ -534,22 +793,52 @@ def _check_pair(name: str, values: Sequence[int], minimum: int | None) -> tuple[
     return _pair(values)
 
 
-def _check_deal(raw_hands: Sequence[Sequence[int] | str]) -> tuple[tuple[int, ...], ...]:
+def _check_deal(raw_hands: Sequence[Sequence[int] | str], deck: DeckSpec) -> tuple[tuple[int, ...], ...]:
+    """The deal must be 13 cards a seat, each card once, every one of them in ``deck``.
+
+    Four seats of 13 distinct cards of the deck's 52 are exactly the deck.
+    """
     hands = tuple(
         cards.parse_cards(raw, unique=False) if isinstance(raw, str) else tuple(raw) for raw in raw_hands
     )
     for seat, seat_cards in enumerate(hands):
         for card in seat_cards:
-            # The standard deck is ids 0-51; the jokers (52, 53) are not in it.
-            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
-                shown = (
-                    cards.format_card(card) if card in (cards.LITTLE_JOKER, cards.BIG_JOKER) else repr(card)
-                )
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < cards.CARD_COUNT:
+                raise ValueError(f"hands[{seat}] holds {card!r}: allowed a card id 0-{cards.CARD_COUNT - 1}")
+            if card not in deck.cards:
                 raise ValueError(
-                    f"hands[{seat}] holds {shown}: allowed a card of the standard deck (ids 0-51)"
+                    f"hands[{seat}] holds {cards.format_card(card)}: allowed a card of the "
+                    f"{deck.name} deck ({deck.note})"
                 )
     check_deal(hands)
     return hands
+
+
+def first_bidder(rules: RuleSet, dealer: int) -> int:
+    """Return the seat that bids first: the dealer's left, or right with ``first_bidder = "dealer_right"``.
+
+    >>> first_bidder(RuleSet(), 0), first_bidder(RuleSet(first_bidder="dealer_right"), 0)
+    (1, 3)
+    """
+    offset = 1 if rules.first_bidder == FirstBidder.DEALER_LEFT else SEAT_COUNT - 1
+    return (dealer + offset) % SEAT_COUNT
+
+
+def first_leader(rules: RuleSet, dealer: int, hands: Sequence[Sequence[int]]) -> int:
+    """Return the seat that leads the first trick (``first_lead``).
+
+    The dealer's left; the dealer's right with ``dealer_right``; with
+    ``two_of_clubs`` the holder of the deck's lowest club (2C, or 3C where 2C is removed).
+    """
+    match rules.first_lead:
+        case FirstLead.DEALER_LEFT_NO_SPADE:
+            return (dealer + 1) % SEAT_COUNT
+        case FirstLead.DEALER_RIGHT:
+            return (dealer + SEAT_COUNT - 1) % SEAT_COUNT
+        case FirstLead.TWO_OF_CLUBS:
+            lowest = deck_of(rules).lowest_club
+            return next(seat for seat, seat_cards in enumerate(hands) if lowest in seat_cards)
+    raise AssertionError(f"unhandled first_lead option {rules.first_lead!r}")
 
 
 # --- a game ----------------------------------------------------------------------------------
@@ -557,6 +846,10 @@ def _check_deal(raw_hands: Sequence[Sequence[int] | str]) -> tuple[tuple[int, ..
 
 class Game:
     """A game: score and bags carried from hand to hand, and the end-of-game rule.
+
+    After each hand :func:`game_winner` decides: a made contract of 13 under
+    ``bid_thirteen = "wins_game"``, the target, ``elimination`` and ``hand_limit``
+    (docs/scoring.md "End of a game, all together").
 
     Parameters
     ----------
@@ -567,7 +860,7 @@ class Game:
     score, bags : pair of int
         Each side's score and carried bags before the next hand.
     hand_index : int
-        The index of the next hand in the game.
+        The index of the next hand in the game (so also the hands played so far).
     """
 
     def __init__(
@@ -590,7 +883,7 @@ class Game:
         """The index of the next hand."""
         self.results: list[HandResult] = []
         """The results of the hands recorded, in order."""
-        self.winner: int | None = game_winner(rules, self.score)
+        self.winner: int | None = game_winner(rules, self.score, hands_played=hand_index)
         """The winning side, or None while the game goes on."""
 
     @property
@@ -630,7 +923,13 @@ class Game:
         self.score, self.bags = result.score, result.bag_total
         self.hand_index += 1
         self.dealer_index = (self.dealer_index + 1) % SEAT_COUNT
-        self.winner = game_winner(self.rules, self.score)
+        bids = [bid for bid in hand.bids if bid is not None]
+        self.winner = game_winner(
+            self.rules,
+            self.score,
+            hands_played=self.hand_index,
+            thirteen_side=thirteen_winner(self.rules, bids, result.tricks),
+        )
         return self.winner
 
 

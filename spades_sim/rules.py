@@ -56,9 +56,65 @@ class Mode(enum.StrEnum):
 
 
 class Deck(enum.StrEnum):
-    """Deck and trump order (RULES.md "deck")."""
+    """Deck and trump order (RULES.md "deck"); docs/scoring.md lists each deck's cards."""
 
     STANDARD = "standard"
+    JOKERS = "jokers"
+    JOKER_JOKER_DEUCE_DEUCE = "joker-joker-deuce-deuce"
+    JOKER_JOKER_DEUCE_ACE = "joker-joker-deuce-ace"
+    DEUCE_HIGH = "deuce-high"
+
+
+class JokerDeuces(enum.StrEnum):
+    """Which two deuces the ``jokers`` deck removes for four players."""
+
+    CLUBS_DIAMONDS = "clubs_diamonds"
+    CLUBS_HEARTS = "clubs_hearts"
+
+
+class FirstBidder(enum.StrEnum):
+    """Who bids first (RULES.md "first_bidder"); bidding then goes clockwise."""
+
+    DEALER_LEFT = "dealer_left"
+    DEALER_RIGHT = "dealer_right"
+
+
+class FirstLead(enum.StrEnum):
+    """Who leads the first trick, and with what (RULES.md "first_lead")."""
+
+    DEALER_LEFT_NO_SPADE = "dealer_left_no_spade"
+    TWO_OF_CLUBS = "two_of_clubs"
+    DEALER_RIGHT = "dealer_right"
+
+
+class SpadesLead(enum.StrEnum):
+    """When trumps may be led (RULES.md "spades_lead")."""
+
+    MUST_BREAK = "must_break"
+    ANY_TIME = "any_time"
+
+
+class NilTricks(enum.StrEnum):
+    """What a nil bidder's tricks do for the side (RULES.md "nil_tricks")."""
+
+    BAGS_ONLY = "bags_only"
+    COUNT_FOR_PARTNER = "count_for_partner"
+
+
+class BothPartnersNil(enum.StrEnum):
+    """Whether both partners may bid nil in one hand (RULES.md "both_partners_nil")."""
+
+    ALLOWED = "allowed"
+    FORBIDDEN = "forbidden"
+
+
+class BidThirteen(enum.StrEnum):
+    """What a side's made contract of 13 does (RULES.md "bid_thirteen")."""
+
+    OFF = "off"
+    WINS_GAME = "wins_game"
+    SCORES_500 = "scores_500"
+    SCORES_200 = "scores_200"
 
 
 class BlindNil(enum.StrEnum):
@@ -128,6 +184,36 @@ class RuleSet:
     target: int = 500
     """Points that win the game [500]; both sides over: higher wins; a tie plays on."""
 
+    joker_deuces: JokerDeuces = JokerDeuces.CLUBS_DIAMONDS
+    """With ``deck = "jokers"``: the two deuces removed [clubs_diamonds] or clubs_hearts."""
+
+    first_bidder: FirstBidder = FirstBidder.DEALER_LEFT
+    """Who bids first [dealer_left]; bidding goes clockwise from there."""
+
+    first_lead: FirstLead = FirstLead.DEALER_LEFT_NO_SPADE
+    """Who leads the first trick [dealer_left_no_spade]; see docs/scoring.md."""
+
+    spades_lead: SpadesLead = SpadesLead.MUST_BREAK
+    """Trumps may be led once broken [must_break], or any_time."""
+
+    nil_tricks: NilTricks = NilTricks.BAGS_ONLY
+    """A nil bidder's tricks are bags only [bags_only] or count_for_partner's contract."""
+
+    both_partners_nil: BothPartnersNil = BothPartnersNil.ALLOWED
+    """Both partners may bid nil, each scored on its own [allowed], or forbidden."""
+
+    ten_for_two_hundred: bool = False
+    """A side's contract of 10 or more scores 200 when made and −200 when set [off]."""
+
+    bid_thirteen: BidThirteen = BidThirteen.OFF
+    """A side's made contract of 13: nothing special [off], wins_game, scores_500, scores_200."""
+
+    elimination: int | None = None
+    """A side at or below this score loses at once [None: off], e.g. −200."""
+
+    hand_limit: int | None = None
+    """After this many hands the higher score wins [None: off]; a tie plays another hand."""
+
     def __post_init__(self) -> None:
         for spec in fields(self):
             value = getattr(self, spec.name)
@@ -139,6 +225,11 @@ class RuleSet:
                     raise RulesError(spec.name, value, "a whole number")
             elif spec.type == "str" and not isinstance(value, str):
                 raise RulesError(spec.name, value, "a string")
+            elif spec.type == "bool" and not isinstance(value, bool):
+                raise RulesError(spec.name, value, "true or false")
+            elif spec.type == "int | None" and value is not None and (
+                    isinstance(value, bool) or not isinstance(value, int)):
+                raise RulesError(spec.name, value, "a whole number, or leave it out for off")
         _check_choice("min_bid", self.min_bid, (0, 1))
         # Upper bounds keep every score of a long game inside the kernel's 32-bit records.
         _check_range("nil_value", self.nil_value, 1, MAX_POINTS)
@@ -148,6 +239,11 @@ class RuleSet:
         _check_range("bag_limit", self.bag_limit, 1, 100)
         _check_range("bag_penalty", self.bag_penalty, 0, MAX_POINTS, " (0 = no penalty)")
         _check_range("target", self.target, 1, MAX_TARGET)
+        if self.elimination is not None:
+            _check_range("elimination", self.elimination, -MAX_TARGET, self.target - 1,
+                         " (below the target)")
+        if self.hand_limit is not None:
+            _check_range("hand_limit", self.hand_limit, 1, 10_000)
         if self.min_bid == 1 and self.blind_nil != BlindNil.OFF:
             raise RulesError(
                 "blind_nil", str(self.blind_nil), "'off' when min_bid=1 (no nil means no blind nil)"
@@ -188,8 +284,9 @@ class RuleSet:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the rule set as plain TOML-ready values."""
-        return {spec.name: _plain(getattr(self, spec.name)) for spec in fields(self)}
+        """Return the rule set as plain TOML-ready values (optional fields left out when off)."""
+        return {spec.name: _plain(getattr(self, spec.name)) for spec in fields(self)
+                if getattr(self, spec.name) is not None}
 
 
 _ENUM_FIELDS: dict[str, type[enum.StrEnum]] = {
@@ -197,11 +294,21 @@ _ENUM_FIELDS: dict[str, type[enum.StrEnum]] = {
     "deck": Deck,
     "blind_nil": BlindNil,
     "failed_contract": FailedContract,
+    "joker_deuces": JokerDeuces,
+    "first_bidder": FirstBidder,
+    "first_lead": FirstLead,
+    "spades_lead": SpadesLead,
+    "nil_tricks": NilTricks,
+    "both_partners_nil": BothPartnersNil,
+    "bid_thirteen": BidThirteen,
 }
 
 
 def _plain(value: Any) -> Any:
     return str(value) if isinstance(value, enum.Enum) else value
+
+
+
 
 
 def _coerce_enum(name: str, value: Any, enum_type: type[enum.StrEnum]) -> enum.StrEnum:

@@ -21,6 +21,7 @@ from click.testing import CliRunner, Result
 
 from spades_sim import rules as rules_module
 from spades_sim.cli import cli
+from spades_sim.rules import preset_names
 from spades_sim.simulate import simulate_games, simulate_hands
 
 HAND_COLUMNS = [
@@ -180,7 +181,7 @@ def test_simulate_two_strategies_and_rule_override() -> None:
     result = invoke(["simulate", "--hands", "500", "--seed", "2", "--quiet", "--strategy", "basic",
                      "--strategy", "random", "--rule", "nil_value=50"])
     assert_ok(result)
-    assert result.output.splitlines()[0] == "rules standard, strategy basic vs random, seed 2: 500 hands"
+    assert result.output.splitlines()[0] == "rules standard nil_value=50, strategy basic vs random, seed 2: 500 hands"
     run = simulate_hands(rules_module.RuleSet(nil_value=50), ["basic", "random"], 500, seed=2)
     _check_summary(result.output, run.summary())
 
@@ -200,7 +201,7 @@ def test_simulate_rules_file_then_rule_override(tmp_path: Path) -> None:
     result = invoke(["simulate", "--games", "20", "--seed", "1", "--quiet", "--rules", str(path),
                      "--rule", "bag_limit=5"])
     assert_ok(result)
-    assert result.output.splitlines()[0] == "rules house, strategy basic, seed 1: 20 games"
+    assert result.output.splitlines()[0] == "rules house bag_limit=5, strategy basic, seed 1: 20 games"
     run = simulate_games(rules_module.RuleSet(name="house", target=300, bag_limit=5), "basic", 20,
                          seed=1)
     _check_summary(result.output, run.summary())
@@ -297,7 +298,7 @@ BAD_SIMULATE = [
     (["--rule", "foo=1"], "foo=1: allowed a RuleSet field: " + ", ".join(sorted(
         f.name for f in dataclasses.fields(rules_module.RuleSet)))),
     (["--rule", "nil_value"], "rule='nil_value': allowed FIELD=VALUE, for example nil_value=50"),
-    (["--rules", "nosuch"], "rules='nosuch': allowed a preset (standard) or a .toml file"),
+    (["--rules", "nosuch"], f"rules='nosuch': allowed a preset ({', '.join(preset_names())}) or a .toml file"),
     (["--rules", "nosuch.toml"],
      "rules='nosuch.toml': allowed a readable TOML file (No such file or directory)"),
     (["--out", "x.txt"], "out='x.txt': allowed a file ending in .parquet or .csv"),
@@ -403,7 +404,7 @@ def test_rules_show_file(tmp_path: Path) -> None:
 
 def test_rules_show_unknown() -> None:
     assert_one_line_error(invoke(["rules", "show", "nosuch"]),
-                          "rules='nosuch': allowed a preset (standard) or a .toml file")
+                          f"rules='nosuch': allowed a preset ({', '.join(preset_names())}) or a .toml file")
 
 
 def test_rules_validate_good_file(tmp_path: Path) -> None:
@@ -438,3 +439,22 @@ def test_rules_validate_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "missing.toml"
     assert_one_line_error(invoke(["rules", "validate", str(path)]),
                           f"rules={str(path)!r}: allowed a readable TOML file (No such file or directory)")
+
+
+def test_log_with_rule_overrides_saves_its_rules_and_scores(tmp_path: Path) -> None:
+    """A log of modified rules names a rules file written beside it, so score replays it."""
+    log = tmp_path / "jokers.jsonl"
+    result = CliRunner().invoke(cli, [
+        "simulate", "--hands", "30", "--seed", "4", "--quiet", "--rules", "jokers",
+        "--rule", "first_lead=two_of_clubs", "--rule", "nil_tricks=count_for_partner",
+        "--log", str(log), "--log-deals", "0:30"])
+    assert result.exit_code == 0, result.output
+    rules_file = tmp_path / "jokers.jsonl.rules.toml"
+    assert f"wrote {log} (rules in {rules_file})" in result.output
+    saved = rules_module.load_rules(rules_file)
+    assert saved == rules_module.load_preset("jokers").replace(
+        first_lead="two_of_clubs", nil_tricks="count_for_partner")
+    scored = CliRunner().invoke(cli, ["score", str(log)])
+    assert scored.exit_code == 0, scored.output
+    assert scored.output.splitlines()[-1] == (
+        "30 hands scored, all moves legal, every recorded result agrees")

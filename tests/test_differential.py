@@ -34,7 +34,7 @@ import pytest
 from spades_sim.handlog import LogError, write_log
 from spades_sim.records import trace_logs
 from spades_sim.referee import ScoredHand, game_winner, replay_hand, score_file
-from spades_sim.rules import RuleSet
+from spades_sim.rules import RuleSet, load_preset, preset_names
 from spades_sim.simulate import trace_games, trace_hands
 
 STANDARD = RuleSet()
@@ -96,6 +96,13 @@ def differential(pool: ProcessPoolExecutor, tmp_path: Path, rules: RuleSet, poli
     return tally
 
 
+def _contract_tricks(rules: RuleSet, side_bids: np.ndarray, side_tricks: np.ndarray) -> np.ndarray:
+    """Tricks toward a side's contract: the non-nil bidders', or all with count_for_partner."""
+    if rules.nil_tricks == "count_for_partner":
+        return side_tricks.sum(axis=1)
+    return np.where(side_bids > 0, side_tricks, 0).sum(axis=1)
+
+
 def compare_hands(rules: RuleSet, out, scored: list[ScoredHand], tally: Tally) -> None:
     """The referee's result of every hand equals the kernel's record arrays."""
     n = out.game.size
@@ -117,7 +124,7 @@ def compare_hands(rules: RuleSet, out, scored: list[ScoredHand], tally: Tally) -
     for side in range(2):
         side_bids, side_tricks = bids[:, side::2], tricks[:, side::2]
         contract = side_bids.sum(axis=1)
-        contract_tricks = np.where(side_bids > 0, side_tricks, 0).sum(axis=1)
+        contract_tricks = _contract_tricks(rules, side_bids, side_tricks)
         np.testing.assert_array_equal(out.contract[:, side], contract)
         np.testing.assert_array_equal(out.made[:, side], contract_tricks >= contract)
         c = tally.counts
@@ -167,7 +174,8 @@ def compare_games(rules: RuleSet, games, out, scored: list[ScoredHand], tally: T
             blind = [(h, s) for h in hands for s in seats if h.bids[s] == "bn"]
             contracts = [h for h in hands if sum(h.bids[s] for s in seats if h.bids[s] != "bn") > 0]
             made = [h for h in contracts
-                    if sum(h.result.tricks[s] for s in seats if h.bids[s] not in (0, "bn"))
+                    if sum(h.result.tricks[s] for s in seats
+                           if h.bids[s] not in (0, "bn") or rules.nil_tricks == "count_for_partner")
                     >= sum(h.bids[s] for s in seats if h.bids[s] != "bn")]
             expected = {
                 "nil_bids": len(nil),
@@ -255,6 +263,37 @@ def test_rule_variants(pool, tmp_path: Path, name: str) -> None:
     games = differential(pool, tmp_path, rules, MIXED, "games", 100, seed=3_002, max_hands=200)
     assert games.games == 100
     assert games.counts["penalties"] > 0 or rules.bag_penalty == 0
+
+
+# --- the rule options of RULES.md (issue 3): every shipped preset and option combinations ---
+
+OPTION_SETS = {
+    "options-a": RuleSet(name="options-a", deck="jokers", joker_deuces="clubs_hearts",
+                         first_bidder="dealer_right", first_lead="two_of_clubs",
+                         spades_lead="any_time", nil_tricks="count_for_partner",
+                         both_partners_nil="forbidden", ten_for_two_hundred=True,
+                         bid_thirteen="scores_500", elimination=-200, hand_limit=16),
+    "options-b": RuleSet(name="options-b", deck="joker-joker-deuce-ace", first_lead="dealer_right",
+                         bid_thirteen="wins_game", elimination=-100, hand_limit=8,
+                         blind_nil="anytime"),
+    "options-c": RuleSet(name="options-c", deck="deuce-high", spades_lead="any_time",
+                         bid_thirteen="scores_200", ten_for_two_hundred=True, target=300),
+}
+
+
+def _option_rule_sets() -> dict[str, RuleSet]:
+    presets = {name: load_preset(name) for name in preset_names()}
+    return {**presets, **OPTION_SETS}
+
+
+@pytest.mark.parametrize("name", sorted(_option_rule_sets()))
+def test_presets_and_options_agree_with_the_referee(pool, tmp_path: Path, name: str) -> None:
+    """5,000 random hands and 200 games (basic against random) per preset and option set."""
+    rules = _option_rule_sets()[name]
+    hands = differential(pool, tmp_path, rules, "random", "hands", 5_000, seed=4_001)
+    assert hands.hands == 5_000
+    games = differential(pool, tmp_path, rules, MIXED, "games", 200, seed=4_002, max_hands=300)
+    assert games.games == 200
 
 
 def test_large_point_values(pool, tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from spades_sim.kernel.policy import _blind_nil_allowed
 from spades_sim.kernel.scoring import _score_side
 from spades_sim.kernel.trick import _beats_mask, _follow_mask, _lead_mask
 from spades_sim.packing import (
+    NO_ELIMINATION,
     BLIND_AFTER_FIRST_HAND,
     BLIND_ANYTIME,
     BLIND_OFF,
@@ -35,8 +36,8 @@ def score(contract: int, contract_tricks: int, nil_tricks: int = 0, nil_made: in
     """Call the kernel's ``_score_side``; returns (points, bags, penalty, bags_after, made)."""
     numbers = {**STD, **rule_numbers}
     result = _score_side(contract, contract_tricks, nil_tricks, nil_made, nil_set, bags_before,
-                         numbers["failed_per_bid"], numbers["overtrick_points"],
-                         numbers["bag_limit"], numbers["bag_penalty"])
+                         10 * contract, numbers["failed_per_bid"] * contract,
+                         numbers["overtrick_points"], numbers["bag_limit"], numbers["bag_penalty"])
     return tuple(int(x) for x in result)
 
 
@@ -172,12 +173,29 @@ def test_rules_exactly_ten_bags_costs_100_and_leaves_zero() -> None:
     ((-600, 499), -1),
 ])
 def test_rules_game_over(scores: tuple[int, int], winner: int) -> None:
-    assert int(_game_over(np.array(scores, dtype=np.int64), 500)) == winner
+    assert int(_game_over(np.array(scores, dtype=np.int64), 500, NO_ELIMINATION, 0, 1, -1)) == winner
 
 
 def test_rules_game_over_other_target() -> None:
-    assert int(_game_over(np.array([300, 120], dtype=np.int64), 300)) == 0
-    assert int(_game_over(np.array([299, 120], dtype=np.int64), 300)) == -1
+    assert int(_game_over(np.array([300, 120], dtype=np.int64), 300, NO_ELIMINATION, 0, 1, -1)) == 0
+    assert int(_game_over(np.array([299, 120], dtype=np.int64), 300, NO_ELIMINATION, 0, 1, -1)) == -1
+
+
+@pytest.mark.parametrize(("scores", "elimination", "hand_limit", "hands", "thirteen", "winner"), [
+    ((100, -200), -200, 0, 3, -1, 0),     # exactly at the elimination score loses
+    ((100, -190), -200, 0, 3, -1, -1),    # above it plays on
+    ((-250, -210), -200, 0, 3, -1, 1),    # both eliminated: the higher score wins
+    ((-250, -250), -200, 0, 3, -1, -1),   # ... and a tie plays on
+    ((510, -300), -200, 0, 3, -1, 0),     # target and elimination point the same way
+    ((120, 80), NO_ELIMINATION, 8, 8, -1, 0),   # hand limit reached: higher score wins
+    ((120, 80), NO_ELIMINATION, 8, 7, -1, -1),  # not yet
+    ((90, 90), NO_ELIMINATION, 8, 9, -1, -1),   # a tie at the limit plays another hand
+    ((-300, 450), NO_ELIMINATION, 0, 4, 0, 0),  # a made 13 that wins the game, from behind
+])
+def test_scoring_md_end_of_game_options(scores, elimination, hand_limit, hands, thirteen,
+                                         winner) -> None:
+    score = np.array(scores, dtype=np.int64)
+    assert int(_game_over(score, 500, elimination, hand_limit, hands, thirteen)) == winner
 
 
 # --- blind nil eligibility (docs/scoring.md "Bidding") ---

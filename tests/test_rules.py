@@ -32,6 +32,13 @@ from spades_sim.rules import (
 )
 
 FIELDS = [spec.name for spec in dataclasses.fields(RuleSet)]
+OPTIONAL_FIELDS = [spec.name for spec in dataclasses.fields(RuleSet) if spec.type == "int | None"]
+"""Fields that may be None (off); TOML has no null, so a file leaves them out when off."""
+
+
+def spelled_out(rule_set: RuleSet) -> list[str]:
+    """The fields a TOML file of ``rule_set`` must spell out: all but the optional ones that are off."""
+    return sorted(name for name in FIELDS if getattr(rule_set, name) is not None)
 
 
 # --- defaults and presets ---
@@ -56,9 +63,15 @@ def test_defaults_equal_standard_preset() -> None:
     assert preset.description != ""
 
 
-def test_standard_preset_file_spells_out_every_field() -> None:
-    text = (resources.files("spades_sim.presets") / "standard.toml").read_text(encoding="utf-8")
-    assert sorted(tomllib.loads(text)) == sorted(FIELDS)
+def test_optional_fields_are_elimination_and_hand_limit() -> None:
+    assert OPTIONAL_FIELDS == ["elimination", "hand_limit"]
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_preset_file_spells_out_every_field(name: str) -> None:
+    # Every field, except an optional one that is off (None): TOML has no null.
+    text = (resources.files("spades_sim.presets") / f"{name}.toml").read_text(encoding="utf-8")
+    assert sorted(tomllib.loads(text)) == spelled_out(load_preset(name))
 
 
 def test_preset_names_include_standard() -> None:
@@ -100,7 +113,8 @@ def test_toml_round_trip(rule_set: RuleSet) -> None:
 
 def test_dumps_is_plain_toml_with_every_field() -> None:
     raw = tomllib.loads(dumps(NON_DEFAULT))
-    assert sorted(raw) == sorted(FIELDS)
+    assert sorted(raw) == sorted(set(FIELDS) - set(OPTIONAL_FIELDS))  # both off: left out
+    assert sorted(tomllib.loads(dumps(NON_DEFAULT.replace(elimination=-200, hand_limit=8)))) == sorted(FIELDS)
     assert raw["blind_nil"] == "after_first_hand" and raw["failed_contract"] == "zero"
     assert raw["overtrick_points"] == -1 and raw["target"] == 300
 
@@ -158,7 +172,8 @@ def test_resolve_rules_layers_preset_file_and_overrides(tmp_path: Path) -> None:
     ({"blind_nil_threshold": -1}, "blind_nil_threshold=-1: allowed 0 to 1000000"),
     ({"failed_contract": "half"}, "failed_contract='half': allowed minus_ten_per_bid, zero"),
     ({"mode": "solo"}, "mode='solo': allowed partnership"),
-    ({"deck": "jokers"}, "deck='jokers': allowed standard"),
+    ({"deck": "pinochle"},
+     "deck='pinochle': allowed standard, jokers, joker-joker-deuce-deuce, joker-joker-deuce-ace, deuce-high"),
     ({"name": 5}, "name=5: allowed a string"),
 ])
 def test_bad_value_message(changes: dict[str, Any], message: str) -> None:

@@ -28,6 +28,14 @@ _POLICY_SALT = np.uint64(0x90111C1E5)
 UNFINISHED = -1
 """``GameRecords.winner`` of a game stopped at the hand cap."""
 
+# First-lead codes (``PackedRules.first_lead_mode``).
+LEAD_NO_TRUMP = 0
+"""The first lead may not be a trump unless the leader holds only trumps."""
+LEAD_LOWEST_CLUB = 1
+"""The holder of the deck's lowest club leads it."""
+LEAD_ORDINARY = 2
+"""The first lead follows the ordinary leading rule."""
+
 
 class HandRecords(NamedTuple):
     """Per-hand records; row = hand. Seat columns are (n, seats), side columns (n, 2)."""
@@ -40,7 +48,7 @@ class HandRecords(NamedTuple):
     tricks: np.ndarray  # int8 (n, seats)
     spades: np.ndarray  # int8 (n, seats): trumps held
     top_spade: np.ndarray  # int8 (n, seats): rank of the highest trump held, -1 for none
-    aces: np.ndarray  # int8 (n, seats)
+    aces: np.ndarray  # int8 (n, seats): printed aces held
     kings: np.ndarray  # int8 (n, seats)
     voids: np.ndarray  # int8 (n, seats): suits with no card
     nil_risk: np.ndarray  # float32 (n, seats): the basic policy's nil-risk score
@@ -133,17 +141,19 @@ def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
 
 @njit(cache=True, inline='always')
 def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
-    """One round of bids from the dealer's left; writes ``s.bids`` and ``s.blind``."""
+    """One round of bids from the first bidder, clockwise; writes ``s.bids`` and ``s.blind``."""
     n = rules.seat_count
     for seat in range(n):
         s.bids[seat] = -1
         s.blind[seat] = 0
     for k in range(n):
-        seat = (dealer + 1 + k) % n
+        seat = (dealer + rules.first_bid_offset + k) % n
         side = seat % 2
         partner_bid = s.bids[(seat + 2) % n]
+        # Nil is out under min_bid 1, or when the partner already bid nil and double nil is forbidden.
+        nil_allowed = rules.min_bid == 0 and not (rules.forbid_double_nil and partner_bid == 0)
         deficit = s.score[1 - side] - s.score[side]
-        if (rules.min_bid == 0
+        if (nil_allowed
                 and _blind_nil_allowed(rules.blind_mode, rules.blind_threshold,
                                        s.score[side], s.score[1 - side], hand_index)
                 and _wants_blind_nil(bid_policy[seat], params[seat], partner_bid, deficit,
@@ -153,7 +163,7 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
         else:
             s.bids[seat], s.rng[seat] = _choose_bid(
                 bid_policy[seat], params[seat], s.hands[seat], partner_bid,
-                rules.min_bid, rules.max_bid, rules.suit_masks, rules.suit_low,
+                0 if nil_allowed else 1, rules.max_bid, rules.suit_masks, rules.suit_low,
                 rules.trump_suit, s.rng[seat])
 
 
@@ -172,7 +182,12 @@ def _play_tricks(rules, play_policy, dealer, s):
         tricks[seat] = 0
     played = np.uint64(0)
     broken = False
-    leader = _seat_after(dealer, 1, n)
+    lowest_club = np.uint64(1) << np.uint64(rules.suit_low[0])
+    leader = _seat_after(dealer, rules.first_lead_offset, n)
+    if rules.first_lead_mode == LEAD_LOWEST_CLUB:
+        for seat in range(n):
+            if remaining[seat] & lowest_club:
+                leader = seat
     for t in range(rules.hand_size):
         led_suit = -1
         win_slot = -1
@@ -182,7 +197,12 @@ def _play_tricks(rules, play_policy, dealer, s):
             seat = _seat_after(leader, k, n)
             hand = remaining[seat]
             if k == 0:
-                legal = _lead_mask(hand, suit_masks, trump, broken)
+                if t == 0 and rules.first_lead_mode == LEAD_LOWEST_CLUB:
+                    legal = lowest_club
+                else:
+                    first_no_trump = t == 0 and rules.first_lead_mode == LEAD_NO_TRUMP
+                    free = broken or (rules.lead_any_time and not first_no_trump)
+                    legal = _lead_mask(hand, suit_masks, trump, free)
             else:
                 legal = _follow_mask(hand, led_suit, suit_masks)
             slot, rng[seat] = _choose_card(
@@ -222,15 +242,25 @@ def _score_hand(rules, s):
                 contract += s.bids[seat]
                 contract_tricks += s.tricks[seat]
             else:
-                nil_tricks += s.tricks[seat]
+                if rules.nil_counts_for_partner:
+                    contract_tricks += s.tricks[seat]
+                else:
+                    nil_tricks += s.tricks[seat]
                 value = rules.blind_value if s.blind[seat] == 1 else rules.nil_value
                 if s.tricks[seat] == 0:
                     nil_won += value
                 else:
                     nil_lost += value
+        made_points = 10 * contract
+        set_points = rules.failed_per_bid * contract
+        if rules.ten_for_two_hundred and contract >= 10:
+            made_points = 200
+            set_points = 200
+        if contract == 13 and rules.thirteen_points > 0:
+            made_points = rules.thirteen_points
         points, bags, penalty, bags_after, made = _score_side(
             contract, contract_tricks, nil_tricks, nil_won, nil_lost, s.bag_total[side],
-            rules.failed_per_bid, rules.overtrick_points, rules.bag_limit, rules.bag_penalty)
+            made_points, set_points, rules.overtrick_points, rules.bag_limit, rules.bag_penalty)
         s.score[side] += points
         s.bag_total[side] = bags_after
         s.side[0, side] = points
@@ -268,17 +298,11 @@ def _write_hand(rules, s, game, hand_index, dealer, row, out):
         trumps = hand & rules.suit_masks[trump]
         out.spades[row, seat] = _popcount(trumps)
         out.top_spade[row, seat] = _highest_bit(trumps) - rules.suit_low[trump] if trumps else -1
-        aces = 0
-        kings = 0
         voids = 0
         for suit in range(4):
-            in_suit = hand & rules.suit_masks[suit]
-            top = rules.suit_low[suit] + _popcount(rules.suit_masks[suit]) - 1
-            aces += (in_suit >> np.uint64(top)) & np.uint64(1)
-            kings += (in_suit >> np.uint64(top - 1)) & np.uint64(1)
-            voids += in_suit == 0
-        out.aces[row, seat] = aces
-        out.kings[row, seat] = kings
+            voids += (hand & rules.suit_masks[suit]) == 0
+        out.aces[row, seat] = _popcount(hand & rules.ace_mask)
+        out.kings[row, seat] = _popcount(hand & rules.king_mask)
         out.voids[row, seat] = voids
         out.nil_risk[row, seat] = _nil_risk(hand, rules.suit_masks, rules.suit_low, trump)
     for side in range(2):
@@ -302,9 +326,18 @@ def _write_trace(s, row, trace):
 
 
 @njit(cache=True, inline='always')
-def _game_over(score, target):
-    """Winning side after a hand, or -1 to play on (both over and tied also plays on)."""
-    if score[0] >= target or score[1] >= target:
+def _game_over(score, target, elimination, hand_limit, hands_played, thirteen_side):
+    """Winning side after a hand, or -1 to play on (docs/scoring.md "End of a game").
+
+    ``thirteen_side`` is the side that just made a contract of 13 that wins the game, or -1.
+    """
+    if thirteen_side >= 0:
+        return thirteen_side
+    claim0 = score[0] >= target or score[1] <= elimination
+    claim1 = score[1] >= target or score[0] <= elimination
+    if claim0 != claim1:
+        return 0 if claim0 else 1
+    if claim0 or (hand_limit > 0 and hands_played >= hand_limit):
         if score[0] > score[1]:
             return 0
         if score[1] > score[0]:
@@ -358,7 +391,13 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
             games.bags[game_row, side] += s.side[1, side]
             games.penalty[game_row, side] += s.side[2, side]
         played += 1
-        winner = _game_over(s.score, rules.target)
+        thirteen_side = -1
+        if rules.thirteen_wins:
+            for side in range(2):
+                if s.side[4, side] == 13 and s.side[3, side] == 1:
+                    thirteen_side = side
+        winner = _game_over(s.score, rules.target, rules.elimination, rules.hand_limit, played,
+                            thirteen_side)
     games.first_dealer[game_row] = first
     games.hands[game_row] = played
     games.winner[game_row] = winner

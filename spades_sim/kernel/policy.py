@@ -34,18 +34,18 @@ P_COVER_BONUS = 3
 P_BLIND_NEAR = 4
 PARAM_COUNT = 5
 
-# Blind-nil eligibility codes (spades_sim.packing).
-_BLIND_ANYTIME, _BLIND_AFTER_FIRST_HAND, _BLIND_WHEN_BEHIND = 1, 2, 3
+# Blind-nil eligibility codes (``PackedRules.blind_mode``).
+BLIND_OFF, BLIND_ANYTIME, BLIND_AFTER_FIRST_HAND, BLIND_WHEN_BEHIND = 0, 1, 2, 3
 
 
 @njit(cache=True, inline='always')
 def _blind_nil_allowed(blind_mode, blind_threshold, own_score, other_score, hand_index):
     """Whether a seat may bid blind nil at the start of this hand."""
-    if blind_mode == _BLIND_ANYTIME:
+    if blind_mode == BLIND_ANYTIME:
         return True
-    if blind_mode == _BLIND_AFTER_FIRST_HAND:
+    if blind_mode == BLIND_AFTER_FIRST_HAND:
         return hand_index > 0
-    if blind_mode == _BLIND_WHEN_BEHIND:
+    if blind_mode == BLIND_WHEN_BEHIND:
         return other_score - own_score >= blind_threshold
     return False
 
@@ -130,7 +130,10 @@ def _wants_blind_nil(policy, params, partner_bid, deficit, other_score, target):
 @njit(cache=True, inline='always')
 def _choose_bid(policy, params, hand, partner_bid, min_bid, max_bid,
                 suit_masks, suit_low, trump_suit, rng_state):
-    """Return (bid, rng_state); ``partner_bid`` is -1 while the partner has not bid."""
+    """Return (bid, rng_state); ``partner_bid`` is -1 while the partner has not bid.
+
+    ``min_bid`` is the lowest bid this seat may make now (1 when nil is not allowed).
+    """
     if policy == POLICY_RANDOM:
         rng_state, bits = _next(rng_state)
         return min_bid + _below(bits, max_bid - min_bid + 1), rng_state

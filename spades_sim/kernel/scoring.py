@@ -5,7 +5,7 @@ from numba import njit
 
 @njit(cache=True, inline='always')
 def _score_side(contract, contract_tricks, nil_tricks, nil_made_value, nil_set_value,
-                bags_before, failed_per_bid, overtrick_points, bag_limit, bag_penalty):
+                bags_before, made_points, set_points, overtrick_points, bag_limit, bag_penalty):
     """Score a side's hand.
 
     Parameters
@@ -13,14 +13,18 @@ def _score_side(contract, contract_tricks, nil_tricks, nil_made_value, nil_set_v
     contract : int
         Sum of the side's non-nil bids.
     contract_tricks : int
-        Tricks taken by the side's non-nil bidders.
+        Tricks that count toward the contract (the non-nil bidders', or all the side's
+        when nil tricks count for the partner).
     nil_tricks : int
-        Tricks taken by the side's nil bidders (each one is a bag).
+        Tricks of the side's nil bidders that are bags only (0 when they count for the partner).
     nil_made_value, nil_set_value : int
         Points won by the side's made nils, points lost by its set nils (both >= 0).
     bags_before : int
         Bags the side carries into the hand.
-    failed_per_bid, overtrick_points, bag_limit, bag_penalty : int
+    made_points, set_points : int
+        What the contract scores when made, and loses when set (>= 0): 10 × contract
+        and 10 × contract under the baseline rules.
+    overtrick_points, bag_limit, bag_penalty : int
         Rule numbers (see ``PackedRules``).
 
     Returns
@@ -32,11 +36,11 @@ def _score_side(contract, contract_tricks, nil_tricks, nil_made_value, nil_set_v
     made = 1 if contract_tricks >= contract else 0
     if made == 1:
         bags = contract_tricks - contract + nil_tricks
-        points = 10 * contract + overtrick_points * bags
+        points = made_points + overtrick_points * bags
     else:
         # A set contract earns nothing for bags, but a failed nil's tricks still count as bags.
         bags = nil_tricks
-        points = -failed_per_bid * contract
+        points = -set_points
     points += nil_made_value - nil_set_value
     total = bags_before + bags
     penalty = 0
