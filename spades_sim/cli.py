@@ -19,7 +19,7 @@ import pandas as pd
 from . import __version__
 from . import rules as _rules
 from .cards import CardError
-from .handlog import HandLog, LogError, write_log
+from .handlog import LogError, write_log
 from .records import OutputError, check_output_path, trace_logs, write_frame
 from .referee import IllegalMove, score_file
 from .simulate import RunError, simulate_games, simulate_hands, trace_games, trace_hands

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any

@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from spades_sim.cards import CLUBS, DIAMONDS, HEARTS, SPADES, card_id, format_cards, parse_card, parse_cards
-from spades_sim.handlog import HandLog, HandResult, LogError, format_action
+from spades_sim.cards import CLUBS, DIAMONDS, HEARTS, SPADES, format_cards, parse_card, parse_cards
+from spades_sim.handlog import HandLog, LogError, format_action
 from spades_sim.referee import (
-    BidValue,
     Game,
     Hand,
     IllegalMove,
@@ -33,6 +32,7 @@ from spades_sim.referee import (
     trick_winner_index,
 )
 from spades_sim.rules import RuleSet, load_preset
+from stacking import finish, play_game_hand, play_hand, stacked_deal
 
 STANDARD = RuleSet()
 JOKERS = RuleSet(deck="jokers")
@@ -140,84 +140,6 @@ def expect_illegal(action: object, message: str) -> None:
     with pytest.raises(IllegalMove) as raised:
         action()  # type: ignore[operator]
     assert str(raised.value) == message
-
-
-def winner_order(counts: Sequence[int]) -> list[int]:
-    """A trick-by-trick winner list with ``counts[s]`` tricks for seat s (two seats at least)."""
-    takers = [seat for seat in range(4) if counts[seat] > 0]
-    assert sum(counts) == 13 and len(takers) >= 2, counts
-    first, second = takers[:2]
-    rest = [seat for seat in range(4) for _ in range(counts[seat] - (seat == first) - (seat == second))]
-    return [*rest[:8], first, second, *rest[8:]]
-
-
-def stacked_deal(counts: Sequence[int], dealer: int) -> tuple[list[list[int]], list[tuple[int, int]]]:
-    """A standard deal and legal plays (from the dealer's left) in which seat s takes ``counts[s]`` tricks.
-
-    As in test_referee_scoring: tricks 1-9 are clubs, diamonds, hearts in turn, four consecutive
-    ranks each, the planned winner holding the top one; trick 10 is a plain ace led, the other
-    plain aces discarded and the winner trumping with AS; tricks 11-13 are all spades.
-    """
-    hands: list[list[int]] = [[], [], [], []]
-    plays: list[tuple[int, int]] = []
-    leader = (dealer + 1) % 4
-    plain_aces = [card_id(suit, ACE) for suit in (CLUBS, DIAMONDS, HEARTS)]
-    for index, winner in enumerate(winner_order(counts)):
-        if index == 9:
-            assert leader != winner
-            others = iter(plain_aces)
-            card_of = {seat: card_id(SPADES, ACE) if seat == winner else next(others) for seat in range(4)}
-        else:
-            suit, group = (
-                ((CLUBS, DIAMONDS, HEARTS)[index % 3], index // 3) if index < 9 else (SPADES, index - 10)
-            )
-            low = 4 * group
-            losers = [seat for seat in range(4) if seat != winner]
-            card_of = {winner: card_id(suit, low + 3)} | {
-                seat: card_id(suit, low + i) for i, seat in enumerate(losers)
-            }
-        for offset in range(4):
-            seat = (leader + offset) % 4
-            hands[seat].append(card_of[seat])
-            plays.append((seat, card_of[seat]))
-        leader = winner
-    return hands, plays
-
-
-def finish(hand: Hand, bids: Sequence[BidValue], plays: Sequence[tuple[int, int]]) -> HandResult:
-    """Bid (``"bn"`` = blind nil) in turn from the first bidder, play every card, return the result."""
-    for offset in range(4):
-        seat = (hand.first_bidder_index + offset) % 4
-        if bids[seat] == "bn":
-            hand.blind_nil(seat)
-        else:
-            hand.bid(seat, int(bids[seat]))
-    for seat, card in plays:
-        hand.play(seat, card)
-    assert hand.phase is Phase.SCORE
-    return hand.result
-
-
-def play_hand(
-    bids: Sequence[BidValue],
-    counts: Sequence[int],
-    rules: RuleSet = STANDARD,
-    score_before: tuple[int, int] = (0, 0),
-    bags_before: tuple[int, int] = (0, 0),
-    dealer: int = 3,
-) -> HandResult:
-    """Play one stacked hand where seat s bids ``bids[s]`` and takes ``counts[s]`` tricks."""
-    hands, plays = stacked_deal(counts, dealer)
-    result = finish(Hand(rules, dealer, hands, score_before, bags_before), bids, plays)
-    assert result.tricks == tuple(counts)
-    return result
-
-
-def play_game_hand(game: Game, bids: Sequence[BidValue], counts: Sequence[int]) -> int | None:
-    """Play the game's next hand, stacked, and record it; return the game's winner."""
-    hands, plays = stacked_deal(counts, game.dealer_index)
-    finish(hand := game.start_hand(hands), bids, plays)
-    return game.record(hand)
 
 
 # --- decks: composition and the deck check ------------------------------------------------------
