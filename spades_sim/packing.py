@@ -121,6 +121,9 @@ class PackedRules(NamedTuple):
     """Trumps may be led before they are broken."""
     nil_counts_for_partner: bool
     forbid_double_nil: bool
+    team_min_bid: int
+    sum_not_hand_size: bool
+    """The last bidder may not make the bids add up to the hand size."""
     ten_for_two_hundred: bool
     thirteen_points: int
     """Points for a made contract of 13 (500 or 200), 0 for the ordinary value."""
@@ -185,6 +188,8 @@ def pack_rules(rules: RuleSet) -> PackedRules:
         lead_any_time=rules.spades_lead == SpadesLead.ANY_TIME,
         nil_counts_for_partner=rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER,
         forbid_double_nil=rules.both_partners_nil == BothPartnersNil.FORBIDDEN,
+        team_min_bid=rules.team_min_bid,
+        sum_not_hand_size=rules.sum_of_bids_not_hand_size,
         ten_for_two_hundred=rules.ten_for_two_hundred,
         thirteen_points=_BID_THIRTEEN[rules.bid_thirteen],
         thirteen_wins=rules.bid_thirteen == BidThirteen.WINS_GAME,

@@ -590,6 +590,46 @@ class Hand:
             raise IllegalMove(f"seat {seat} bid {tricks}: allowed {self.rules.min_bid}-{MAX_BID}")
         if tricks == 0:
             self._verify_partner_not_nil(seat, "nil")
+            self._verify_nil_constraints(seat, "nil")
+            return
+        partner = (seat + 2) % SEAT_COUNT
+        partner_bid = self._bids[partner]
+        minimum = self.rules.team_min_bid
+        if partner_bid is not None and tricks + _count(partner_bid) < minimum:
+            raise IllegalMove(
+                f"seat {seat} bid {tricks}: side {side_of(seat)} needs at least {minimum} "
+                f"(team_min_bid={minimum}; partner seat {partner} bid {_bid_name(partner_bid)})"
+            )
+        if self._sum_would_be_hand_size(seat, tricks):
+            raise IllegalMove(
+                f"seat {seat} bid {tricks}: the four bids would add up to {HAND_SIZE} "
+                "(sum_of_bids_not_hand_size)"
+            )
+
+    def _verify_nil_constraints(self, seat: int, what: str) -> None:
+        """``team_min_bid`` and ``sum_of_bids_not_hand_size`` for a nil or blind nil (counted 0)."""
+        partner = (seat + 2) % SEAT_COUNT
+        partner_bid = self._bids[partner]
+        minimum = self.rules.team_min_bid
+        if partner_bid is not None and _count(partner_bid) < minimum:
+            raise IllegalMove(
+                f"seat {seat} may not bid {what}: partner seat {partner} bid {_bid_name(partner_bid)}, "
+                f"below team_min_bid={minimum}"
+            )
+        if self._sum_would_be_hand_size(seat, 0):
+            raise IllegalMove(
+                f"seat {seat} may not bid {what}: the four bids would add up to {HAND_SIZE} "
+                "(sum_of_bids_not_hand_size)"
+            )
+
+    def _sum_would_be_hand_size(self, seat: int, tricks: int) -> bool:
+        """Whether the last bidder's ``tricks`` would make the four bids add up to 13 (nil counts 0)."""
+        if not self.rules.sum_of_bids_not_hand_size:
+            return False
+        others = [bid for index, bid in enumerate(self._bids) if index != seat]
+        if any(bid is None for bid in others):
+            return False  # not the last bidder
+        return tricks + sum(_count(bid) for bid in others) == HAND_SIZE
 
     def _verify_partner_not_nil(self, seat: int, what: str) -> None:
         """``both_partners_nil = "forbidden"``: no nil (or blind nil) beside a partner's nil."""
@@ -618,6 +658,7 @@ class Hand:
         if refusal is not None:
             raise IllegalMove(f"seat {seat} bid blind nil but {refusal}")
         self._verify_partner_not_nil(seat, "blind nil")
+        self._verify_nil_constraints(seat, "blind nil")
 
     def can_blind_nil(self, seat: int) -> bool:
         """Whether seat ``seat`` may bid blind nil now."""
@@ -774,6 +815,18 @@ def _allowed(verify: Callable[..., None], *args: int) -> bool:
     except IllegalMove:
         return False
     return True
+
+
+def _count(bid: BidValue) -> int:
+    """A bid's count of tricks: nil and blind nil count 0."""
+    return 0 if is_nil(bid) else int(bid)
+
+
+def _bid_name(bid: BidValue) -> str:
+    """A bid as the messages write it: ``nil``, ``blind nil`` or its number."""
+    if bid == BLIND_NIL:
+        return "blind nil"
+    return "nil" if is_nil(bid) else str(bid)
 
 
 def _check_seat(name: str, seat: object, error: type[ValueError]) -> int:

@@ -199,6 +199,12 @@ class RuleSet:
     nil_tricks: NilTricks = NilTricks.BAGS_ONLY
     """A nil bidder's tricks are bags only [bags_only] or count_for_partner's contract."""
 
+    team_min_bid: int = 0
+    """A side's bids must add up to at least this ("board"), 0 [none] to 4; see docs/scoring.md."""
+
+    sum_of_bids_not_hand_size: bool = False
+    """The last bidder may not make the four bids add up to the hand size [off]."""
+
     both_partners_nil: BothPartnersNil = BothPartnersNil.ALLOWED
     """Both partners may bid nil, each scored on its own [allowed], or forbidden."""
 
@@ -239,6 +245,7 @@ class RuleSet:
         _check_range("bag_limit", self.bag_limit, 1, 100)
         _check_range("bag_penalty", self.bag_penalty, 0, MAX_POINTS, " (0 = no penalty)")
         _check_range("target", self.target, 1, MAX_TARGET)
+        _check_range("team_min_bid", self.team_min_bid, 0, 4)
         if self.elimination is not None:
             _check_range("elimination", self.elimination, -MAX_TARGET, self.target - 1,
                          " (below the target)")

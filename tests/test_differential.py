@@ -278,6 +278,11 @@ OPTION_SETS = {
                          blind_nil="anytime"),
     "options-c": RuleSet(name="options-c", deck="deuce-high", spades_lead="any_time",
                          bid_thirteen="scores_200", ten_for_two_hundred=True, target=300),
+    "options-d": RuleSet(name="options-d", team_min_bid=4, sum_of_bids_not_hand_size=True,
+                         blind_nil="anytime", both_partners_nil="forbidden"),
+    "options-e": RuleSet(name="options-e", team_min_bid=2, sum_of_bids_not_hand_size=True,
+                         first_bidder="dealer_right", blind_nil="after_first_hand",
+                         blind_nil_threshold=0),
 }
 
 

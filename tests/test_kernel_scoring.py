@@ -302,3 +302,34 @@ def test_rules_nothing_beats_ace_of_spades() -> None:
 def test_standard_suit_masks_are_card_id_runs() -> None:
     for suit in range(4):
         assert int(SUIT_MASKS[suit]) == ((1 << 13) - 1) << (13 * suit)
+
+
+# --- the bidding constraints of docs/scoring.md, as the kernel's allowed-bid mask ---
+
+def _allowed(rules: RuleSet, bids: list[int], seat: int, position: int) -> set[int]:
+    from spades_sim.kernel.engine import _allowed_bids
+    from spades_sim.packing import pack_rules
+
+    mask = int(_allowed_bids(pack_rules(rules), np.array(bids, dtype=np.int64), seat, position))
+    return {b for b in range(14) if mask >> b & 1}
+
+
+def test_allowed_bids_baseline_and_min_bid() -> None:
+    assert _allowed(RuleSet(), [-1, -1, -1, -1], 1, 0) == set(range(14))
+    assert _allowed(RuleSet(min_bid=1, blind_nil="off"), [-1, -1, -1, -1], 1, 0) == set(range(1, 14))
+
+
+def test_allowed_bids_team_min_4() -> None:
+    rules = RuleSet(team_min_bid=4)
+    assert _allowed(rules, [-1, -1, -1, -1], 1, 0) == set(range(14))      # first partner: free
+    assert _allowed(rules, [2, -1, -1, -1], 2, 1) == set(range(2, 14))    # 2 + 2 reaches 4; no nil
+    assert _allowed(rules, [0, -1, -1, -1], 2, 1) == set(range(4, 14))    # partner nil: at least 4
+    assert _allowed(rules, [5, -1, -1, -1], 2, 1) == set(range(14))       # partner made the board
+
+
+def test_allowed_bids_sum_not_hand_size_and_double_nil() -> None:
+    rules = RuleSet(sum_of_bids_not_hand_size=True, both_partners_nil="forbidden")
+    assert _allowed(rules, [3, 4, 2, -1], 3, 3) == set(range(14)) - {4}       # 3 + 4 + 2 + 4 = 13
+    assert _allowed(rules, [3, 4, 2, -1], 3, 2) == set(range(14))             # not the last bidder
+    assert _allowed(rules, [5, 4, 4, -1], 3, 3) == set(range(1, 14))          # nil would make 13
+    assert _allowed(rules, [5, 0, 2, -1], 3, 3) == set(range(1, 14)) - {6}    # partner seat 1 is nil

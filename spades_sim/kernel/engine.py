@@ -140,6 +140,32 @@ def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
 
 
 @njit(cache=True, inline='always')
+def _allowed_bids(rules, bids, seat, position):
+    """Bit b set when ``seat``, bidding ``position``-th (0-3), may bid b (0 = nil) now.
+
+    min_bid, both_partners_nil, team_min_bid and sum_of_bids_not_hand_size together
+    (docs/scoring.md "Bidding constraints").
+    """
+    n = rules.seat_count
+    partner_bid = bids[(seat + 2) % n]
+    allowed = (1 << (rules.max_bid + 1)) - 1
+    if rules.min_bid > 0 or (rules.forbid_double_nil and partner_bid == 0):
+        allowed &= ~1
+    if partner_bid >= 0 and rules.team_min_bid > 0:
+        if partner_bid < rules.team_min_bid:
+            allowed &= ~((1 << (rules.team_min_bid - partner_bid)) - 1)  # nil and counts too low
+    if position == n - 1 and rules.sum_not_hand_size:
+        others = 0
+        for other in range(n):
+            if other != seat:
+                others += bids[other]
+        forbidden = rules.hand_size - others
+        if 0 <= forbidden <= rules.max_bid:
+            allowed &= ~(1 << forbidden)
+    return allowed
+
+
+@njit(cache=True, inline='always')
 def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
     """One round of bids from the first bidder, clockwise; writes ``s.bids`` and ``s.blind``."""
     n = rules.seat_count
@@ -150,10 +176,9 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
         seat = (dealer + rules.first_bid_offset + k) % n
         side = seat % 2
         partner_bid = s.bids[(seat + 2) % n]
-        # Nil is out under min_bid 1, or when the partner already bid nil and double nil is forbidden.
-        nil_allowed = rules.min_bid == 0 and not (rules.forbid_double_nil and partner_bid == 0)
+        allowed = _allowed_bids(rules, s.bids, seat, k)
         deficit = s.score[1 - side] - s.score[side]
-        if (nil_allowed
+        if (allowed & 1
                 and _blind_nil_allowed(rules.blind_mode, rules.blind_threshold,
                                        s.score[side], s.score[1 - side], hand_index)
                 and _wants_blind_nil(bid_policy[seat], params[seat], partner_bid, deficit,
@@ -162,9 +187,8 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
             s.blind[seat] = 1
         else:
             s.bids[seat], s.rng[seat] = _choose_bid(
-                bid_policy[seat], params[seat], s.hands[seat], partner_bid,
-                0 if nil_allowed else 1, rules.max_bid, rules.suit_masks, rules.suit_low,
-                rules.trump_suit, s.rng[seat])
+                bid_policy[seat], params[seat], s.hands[seat], partner_bid, allowed,
+                rules.max_bid, rules.suit_masks, rules.suit_low, rules.trump_suit, s.rng[seat])
 
 
 @njit(cache=True, inline='always')

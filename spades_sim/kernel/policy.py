@@ -128,16 +128,27 @@ def _wants_blind_nil(policy, params, partner_bid, deficit, other_score, target):
 
 
 @njit(cache=True, inline='always')
-def _choose_bid(policy, params, hand, partner_bid, min_bid, max_bid,
+def _nearest_allowed(bid, allowed, max_bid):
+    """The allowed count bid (>= 1) nearest to ``bid``, the higher one on a tie; -1 if none."""
+    for distance in range(max_bid + 1):
+        for candidate in (bid + distance, bid - distance):
+            if 1 <= candidate <= max_bid and (allowed >> candidate) & 1:
+                return candidate
+    return -1
+
+
+@njit(cache=True, inline='always')
+def _choose_bid(policy, params, hand, partner_bid, allowed, max_bid,
                 suit_masks, suit_low, trump_suit, rng_state):
     """Return (bid, rng_state); ``partner_bid`` is -1 while the partner has not bid.
 
-    ``min_bid`` is the lowest bid this seat may make now (1 when nil is not allowed).
+    ``allowed`` has bit b set when bid b (0 = nil) is allowed now: the bidding rules
+    are applied by the engine, the policy only picks among what they leave.
     """
     if policy == POLICY_RANDOM:
         rng_state, bits = _next(rng_state)
-        return min_bid + _below(bits, max_bid - min_bid + 1), rng_state
-    if (min_bid == 0 and partner_bid != 0
+        return _nth_bit(np.uint64(allowed), _below(bits, _popcount(np.uint64(allowed)))), rng_state
+    if (allowed & 1 and partner_bid != 0
             and _nil_risk(hand, suit_masks, suit_low, trump_suit) <= params[P_NIL_THRESHOLD]):
         return 0, rng_state
     estimate = _estimate_tricks(hand, suit_masks, suit_low, trump_suit) + params[P_BID_OFFSET]
@@ -146,7 +157,8 @@ def _choose_bid(policy, params, hand, partner_bid, min_bid, max_bid,
     bid = int(np.floor(estimate + 0.5))
     if partner_bid > 0:
         bid = min(bid, max_bid - partner_bid)
-    return min(max(bid, 1, min_bid), max_bid), rng_state
+    bid = _nearest_allowed(min(max(bid, 1), max_bid), allowed, max_bid)
+    return (bid if bid >= 0 else 0), rng_state  # only nil is left when no count bid is allowed
 
 
 @njit(cache=True, inline='always')
