@@ -14,7 +14,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .kernel.engine import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP, LEAD_ORDINARY
+from .kernel.engine import (
+    FORCED_MIRROR,
+    FORCED_NONE,
+    FORCED_SUICIDE,
+    FORCED_WHIZ,
+    LEAD_LOWEST_CLUB,
+    LEAD_NO_TRUMP,
+    LEAD_ORDINARY,
+)
 from .kernel.policy import BLIND_AFTER_FIRST_HAND, BLIND_ANYTIME, BLIND_OFF, BLIND_WHEN_BEHIND
 from .cards import BIG_JOKER, CLUBS, DIAMONDS, HEARTS, LITTLE_JOKER, SPADES, card_id
 from .rules import (
@@ -25,6 +33,7 @@ from .rules import (
     FailedContract,
     FirstBidder,
     FirstLead,
+    ForcedMode,
     JokerDeuces,
     NilTricks,
     RuleSet,
@@ -44,6 +53,8 @@ _FIRST_LEAD = {
     FirstLead.TWO_OF_CLUBS: (1, LEAD_LOWEST_CLUB),  # the seat is found from the deal
     FirstLead.DEALER_RIGHT: (3, LEAD_ORDINARY),
 }
+_FORCED = {ForcedMode.NONE: FORCED_NONE, ForcedMode.SUICIDE: FORCED_SUICIDE,
+           ForcedMode.MIRROR: FORCED_MIRROR, ForcedMode.WHIZ: FORCED_WHIZ}
 _BID_THIRTEEN = {BidThirteen.OFF: 0, BidThirteen.WINS_GAME: 0, BidThirteen.SCORES_500: 500,
                  BidThirteen.SCORES_200: 200}
 NO_ELIMINATION = -(2**62)
@@ -121,6 +132,8 @@ class PackedRules(NamedTuple):
     """Trumps may be led before they are broken."""
     nil_counts_for_partner: bool
     forbid_double_nil: bool
+    forced_mode: int
+    """FORCED_NONE, FORCED_SUICIDE, FORCED_MIRROR or FORCED_WHIZ."""
     team_min_bid: int
     sum_not_hand_size: bool
     """The last bidder may not make the bids add up to the hand size."""
@@ -188,6 +201,7 @@ def pack_rules(rules: RuleSet) -> PackedRules:
         lead_any_time=rules.spades_lead == SpadesLead.ANY_TIME,
         nil_counts_for_partner=rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER,
         forbid_double_nil=rules.both_partners_nil == BothPartnersNil.FORBIDDEN,
+        forced_mode=_FORCED[rules.forced_mode],
         team_min_bid=rules.team_min_bid,
         sum_not_hand_size=rules.sum_of_bids_not_hand_size,
         ten_for_two_hundred=rules.ten_for_two_hundred,

@@ -65,6 +65,7 @@ from spades_sim.rules import (
     FailedContract,
     FirstBidder,
     FirstLead,
+    ForcedMode,
     JokerDeuces,
     NilTricks,
     RuleSet,
@@ -588,6 +589,8 @@ class Hand:
             or not self.rules.min_bid <= tricks <= MAX_BID
         ):
             raise IllegalMove(f"seat {seat} bid {tricks}: allowed {self.rules.min_bid}-{MAX_BID}")
+        if self.rules.forced_mode != ForcedMode.NONE:
+            self._verify_forced_bid(seat, tricks)
         if tricks == 0:
             self._verify_partner_not_nil(seat, "nil")
             self._verify_nil_constraints(seat, "nil")
@@ -605,6 +608,43 @@ class Hand:
                 f"seat {seat} bid {tricks}: the four bids would add up to {HAND_SIZE} "
                 "(sum_of_bids_not_hand_size)"
             )
+
+    def _verify_forced_bid(self, seat: int, tricks: int) -> None:
+        """``forced_mode`` (docs/scoring.md "Forced-bid modes"): the bids a forced mode allows.
+
+        ``suicide``: the first partner of a side to bid may bid nil or 4-13; the second must bid
+        4-13 after a nil and nil otherwise. ``mirror``: exactly the trumps ("spades", jokers and
+        promoted deuces included) dealt to the seat, nil with none. ``whiz``: nil or exactly that
+        count, nil only with none.
+        """
+        mode = self.rules.forced_mode
+        if mode == ForcedMode.SUICIDE:
+            partner = (seat + 2) % SEAT_COUNT
+            partner_bid = self._bids[partner]
+            if partner_bid is None:
+                if tricks == 0 or tricks >= 4:
+                    return
+                allowed, why = f"nil or 4-{MAX_BID}", f"first of side {side_of(seat)} to bid"
+            elif is_nil(partner_bid):
+                if tricks >= 4:
+                    return
+                allowed, why = f"4-{MAX_BID}", f"partner seat {partner} bid nil"
+            else:
+                if tricks == 0:
+                    return
+                allowed, why = "nil", f"partner seat {partner} bid {_bid_name(partner_bid)}"
+            raise IllegalMove(f"seat {seat} bid {tricks}: allowed {allowed} ({mode}, {why})")
+        held = sum(1 for card in self.hands[seat] if self.deck.is_trump(card))
+        if tricks == held or (mode == ForcedMode.WHIZ and tricks == 0):
+            return
+        if held == 0:
+            allowed = "nil"
+        elif mode == ForcedMode.MIRROR:
+            allowed = f"exactly {held}"
+        else:
+            allowed = f"nil or {held}"
+        noun = "spade" if held == 1 else "spades"
+        raise IllegalMove(f"seat {seat} bid {tricks}: allowed {allowed} ({mode}: holds {held} {noun})")
 
     def _verify_nil_constraints(self, seat: int, what: str) -> None:
         """``team_min_bid`` and ``sum_of_bids_not_hand_size`` for a nil or blind nil (counted 0)."""

@@ -108,6 +108,15 @@ class BothPartnersNil(enum.StrEnum):
     FORBIDDEN = "forbidden"
 
 
+class ForcedMode(enum.StrEnum):
+    """A forced-bid mode that replaces free bidding (RULES.md "forced_mode")."""
+
+    NONE = "none"
+    SUICIDE = "suicide"
+    MIRROR = "mirror"
+    WHIZ = "whiz"
+
+
 class BidThirteen(enum.StrEnum):
     """What a side's made contract of 13 does (RULES.md "bid_thirteen")."""
 
@@ -199,6 +208,9 @@ class RuleSet:
     nil_tricks: NilTricks = NilTricks.BAGS_ONLY
     """A nil bidder's tricks are bags only [bags_only] or count_for_partner's contract."""
 
+    forced_mode: ForcedMode = ForcedMode.NONE
+    """Forced bidding [none], suicide, mirror or whiz; see docs/scoring.md."""
+
     team_min_bid: int = 0
     """A side's bids must add up to at least this ("board"), 0 [none] to 4; see docs/scoring.md."""
 
@@ -251,6 +263,16 @@ class RuleSet:
                          " (below the target)")
         if self.hand_limit is not None:
             _check_range("hand_limit", self.hand_limit, 1, 10_000)
+        if self.forced_mode != ForcedMode.NONE:
+            for name, value, default in (
+                    ("min_bid", self.min_bid, 0), ("blind_nil", self.blind_nil, BlindNil.OFF),
+                    ("team_min_bid", self.team_min_bid, 0),
+                    ("sum_of_bids_not_hand_size", self.sum_of_bids_not_hand_size, False),
+                    ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED)):
+                if value != default:
+                    raise RulesError(name, _plain(value),
+                                     f"{_plain(default)!r} with forced_mode={str(self.forced_mode)!r}"
+                                     " (a forced mode sets every bid itself)")
         if self.min_bid == 1 and self.blind_nil != BlindNil.OFF:
             raise RulesError(
                 "blind_nil", str(self.blind_nil), "'off' when min_bid=1 (no nil means no blind nil)"
@@ -308,6 +330,7 @@ _ENUM_FIELDS: dict[str, type[enum.StrEnum]] = {
     "nil_tricks": NilTricks,
     "both_partners_nil": BothPartnersNil,
     "bid_thirteen": BidThirteen,
+    "forced_mode": ForcedMode,
 }
 
 

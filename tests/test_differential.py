@@ -297,7 +297,9 @@ def test_presets_and_options_agree_with_the_referee(pool, tmp_path: Path, name: 
     rules = _option_rule_sets()[name]
     hands = differential(pool, tmp_path, rules, "random", "hands", 5_000, seed=4_001)
     assert hands.hands == 5_000
-    games = differential(pool, tmp_path, rules, MIXED, "games", 200, seed=4_002, max_hands=300)
+    # A 100-hand cap keeps presets whose basic play rarely reaches the target (suicide's nils
+    # mostly fail) within CI's time; capped games are compared hand by hand all the same.
+    games = differential(pool, tmp_path, rules, MIXED, "games", 200, seed=4_002, max_hands=100)
     assert games.games == 200
 
 

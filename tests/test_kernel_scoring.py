@@ -306,11 +306,13 @@ def test_standard_suit_masks_are_card_id_runs() -> None:
 
 # --- the bidding constraints of docs/scoring.md, as the kernel's allowed-bid mask ---
 
-def _allowed(rules: RuleSet, bids: list[int], seat: int, position: int) -> set[int]:
+def _allowed(rules: RuleSet, bids: list[int], seat: int, position: int,
+             trumps_held: int = 3) -> set[int]:
     from spades_sim.kernel.engine import _allowed_bids
     from spades_sim.packing import pack_rules
 
-    mask = int(_allowed_bids(pack_rules(rules), np.array(bids, dtype=np.int64), seat, position))
+    mask = int(_allowed_bids(pack_rules(rules), np.array(bids, dtype=np.int64), seat, position,
+                             trumps_held))
     return {b for b in range(14) if mask >> b & 1}
 
 
@@ -333,3 +335,16 @@ def test_allowed_bids_sum_not_hand_size_and_double_nil() -> None:
     assert _allowed(rules, [3, 4, 2, -1], 3, 2) == set(range(14))             # not the last bidder
     assert _allowed(rules, [5, 4, 4, -1], 3, 3) == set(range(1, 14))          # nil would make 13
     assert _allowed(rules, [5, 0, 2, -1], 3, 3) == set(range(1, 14)) - {6}    # partner seat 1 is nil
+
+
+def test_allowed_bids_forced_modes() -> None:
+    suicide = RuleSet(forced_mode="suicide", blind_nil="off")
+    assert _allowed(suicide, [-1, -1, -1, -1], 1, 0) == {0} | set(range(4, 14))  # first of side 1
+    assert _allowed(suicide, [-1, 0, -1, -1], 3, 2) == set(range(4, 14))         # after a nil
+    assert _allowed(suicide, [-1, 5, -1, -1], 3, 2) == {0}                        # after a 5
+    mirror = RuleSet(forced_mode="mirror", blind_nil="off")
+    assert _allowed(mirror, [-1, -1, -1, -1], 2, 0, trumps_held=4) == {4}
+    assert _allowed(mirror, [-1, -1, -1, -1], 2, 0, trumps_held=0) == {0}
+    whiz = RuleSet(forced_mode="whiz", blind_nil="off")
+    assert _allowed(whiz, [-1, -1, -1, -1], 2, 0, trumps_held=5) == {0, 5}
+    assert _allowed(whiz, [-1, -1, -1, -1], 2, 0, trumps_held=0) == {0}

@@ -1046,3 +1046,111 @@ def test_team_min_bid_and_sum_of_bids_combine() -> None:
     other.bid(3, 2)
     assert [t for t in range(14) if not other.can_bid(0, t)] == [0, 1, 2, 7]
     assert not other.can_blind_nil(0)
+
+
+# --- forced-bid modes (forced_mode, issue 3, third part) ------------------------------------------
+
+SUICIDE = RuleSet(forced_mode="suicide", blind_nil="off")
+MIRROR = RuleSet(forced_mode="mirror", blind_nil="off")
+WHIZ = RuleSet(forced_mode="whiz", blind_nil="off")
+
+# Standard deck: seat 0 holds no spade, seat 1 five (AS-10S), seat 2 three (9S-7S), seat 3 five (6S-2S).
+DEAL_W = (
+    "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+    "AS KS QS JS 10S AC KC QC JC 10C 9C 8C 7C",
+    "9S 8S 7S 6C 5C 4C 3C 2C AD KD QD JD 10D",
+    "6S 5S 4S 3S 2S 9D 8D 7D 6D 5D 4D 3D 2D",
+)
+
+
+def test_forced_suicide_first_partner_nil_or_four_up() -> None:
+    hand = Hand(SUICIDE, 1, DEAL_C)  # dealer 1: seat 2 bids first
+    expect_illegal(lambda: hand.bid(2, 3), "seat 2 bid 3: allowed nil or 4-13 (suicide, first of side 0 to bid)")
+    assert [t for t in range(14) if hand.can_bid(2, t)] == [0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+    assert not hand.can_blind_nil(2)
+    expect_illegal(lambda: hand.bid(2, 14), "seat 2 bid 14: allowed 0-13")
+
+
+def test_forced_suicide_second_partner() -> None:
+    hand = Hand(SUICIDE, 3, DEAL_C)  # seat 0 bids first
+    assert hand.can_bid(0, 0) and hand.can_bid(0, 4) and not hand.can_bid(0, 3)
+    hand.bid(0, 0)
+    hand.bid(1, 5)  # first of side 1
+    # Seat 2 after its partner's nil: 4-13 only.
+    expect_illegal(lambda: hand.bid(2, 0), "seat 2 bid 0: allowed 4-13 (suicide, partner seat 0 bid nil)")
+    expect_illegal(lambda: hand.bid(2, 3), "seat 2 bid 3: allowed 4-13 (suicide, partner seat 0 bid nil)")
+    assert [t for t in range(14) if hand.can_bid(2, t)] == list(range(4, 14))
+    hand.bid(2, 4)
+    # Seat 3 after its partner's 5: nil only.
+    expect_illegal(lambda: hand.bid(3, 5), "seat 3 bid 5: allowed nil (suicide, partner seat 1 bid 5)")
+    expect_illegal(lambda: hand.bid(3, 4), "seat 3 bid 4: allowed nil (suicide, partner seat 1 bid 5)")
+    assert [t for t in range(14) if hand.can_bid(3, t)] == [0]
+    hand.bid(3, 0)
+    assert hand.bids == (0, 5, 4, 0) and hand.phase is Phase.PLAY
+
+
+def test_forced_mirror_exact_spade_count() -> None:
+    # DEAL_C: seats 0 and 1 hold no spade, seat 2 four (AS-JS), seat 3 nine (10S-2S).
+    hand = Hand(MIRROR, 3, DEAL_C)
+    expect_illegal(lambda: hand.bid(0, 1), "seat 0 bid 1: allowed nil (mirror: holds 0 spades)")
+    assert [t for t in range(14) if hand.can_bid(0, t)] == [0]
+    hand.bid(0, 0)
+    hand.bid(1, 0)
+    expect_illegal(lambda: hand.bid(2, 0), "seat 2 bid 0: allowed exactly 4 (mirror: holds 4 spades)")
+    expect_illegal(lambda: hand.bid(2, 3), "seat 2 bid 3: allowed exactly 4 (mirror: holds 4 spades)")
+    assert [t for t in range(14) if hand.can_bid(2, t)] == [4]
+    hand.bid(2, 4)
+    assert [t for t in range(14) if hand.can_bid(3, t)] == [9]
+    hand.bid(3, 9)
+    assert hand.bids == (0, 0, 4, 9) and hand.phase is Phase.PLAY
+
+
+def test_forced_mirror_joker_counts_as_a_spade() -> None:
+    # DEAL_J (jokers deck): seat 0 no trump, seat 1 AS, seat 2 LJ and 2S, seat 3 BJ and KS-3S (12).
+    hand = Hand(MIRROR.replace(deck="jokers"), 3, DEAL_J)
+    hand.bid(0, 0)
+    expect_illegal(lambda: hand.bid(1, 0), "seat 1 bid 0: allowed exactly 1 (mirror: holds 1 spade)")
+    hand.bid(1, 1)
+    expect_illegal(lambda: hand.bid(2, 1), "seat 2 bid 1: allowed exactly 2 (mirror: holds 2 spades)")
+    hand.bid(2, 2)
+    expect_illegal(lambda: hand.bid(3, 11), "seat 3 bid 11: allowed exactly 12 (mirror: holds 12 spades)")
+    hand.bid(3, 12)
+    assert hand.bids == (0, 1, 2, 12)
+
+
+def test_forced_mirror_promoted_deuce_counts_as_a_spade() -> None:
+    # DEAL_K (joker-joker-deuce-deuce): seat 2's only trump is 2D.
+    hand = Hand(MIRROR.replace(deck="joker-joker-deuce-deuce"), 1, DEAL_K)
+    assert [t for t in range(14) if hand.can_bid(2, t)] == [1]
+
+
+def test_forced_whiz_nil_or_exact_count() -> None:
+    hand = Hand(WHIZ, 0, DEAL_W)  # seat 1 bids first
+    expect_illegal(lambda: hand.bid(1, 2), "seat 1 bid 2: allowed nil or 5 (whiz: holds 5 spades)")
+    expect_illegal(lambda: hand.bid(1, 6), "seat 1 bid 6: allowed nil or 5 (whiz: holds 5 spades)")
+    assert [t for t in range(14) if hand.can_bid(1, t)] == [0, 5]
+    hand.bid(1, 5)
+    assert [t for t in range(14) if hand.can_bid(2, t)] == [0, 3]
+    hand.bid(2, 0)
+    hand.bid(3, 0)
+    # Seat 0 holds no spade: nil only (beside its partner's nil, both_partners_nil is "allowed").
+    expect_illegal(lambda: hand.bid(0, 1), "seat 0 bid 1: allowed nil (whiz: holds 0 spades)")
+    assert [t for t in range(14) if hand.can_bid(0, t)] == [0]
+    hand.bid(0, 0)
+    assert hand.bids == (0, 5, 0, 0) and hand.phase is Phase.PLAY
+
+
+def test_forced_whiz_joker_counts_as_a_spade() -> None:
+    # DEAL_J2 (jokers deck): seat 1's only trump is LJ, seat 3 holds none.
+    hand = Hand(WHIZ.replace(deck="jokers"), 0, DEAL_J2)
+    assert [t for t in range(14) if hand.can_bid(1, t)] == [0, 1]
+    expect_illegal(lambda: hand.bid(1, 2), "seat 1 bid 2: allowed nil or 1 (whiz: holds 1 spade)")
+
+
+@pytest.mark.parametrize("name", ["suicide", "mirror", "whiz"])
+def test_forced_presets_load_with_blind_nil_off(name: str) -> None:
+    preset = load_preset(name)
+    assert preset.forced_mode == name and preset.blind_nil == "off"
+    expected = RuleSet(name=name, description=preset.description, blind_nil="off", forced_mode=name)
+    assert preset == expected
+    assert not Hand(preset, 3, DEAL_C).can_blind_nil(0)

@@ -282,3 +282,20 @@ def test_override_then_validate() -> None:
     with pytest.raises(RulesError) as raised:
         resolve_rules("standard", {key: value})
     assert str(raised.value) == "nil_value=-1: allowed 1 to 10000"
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"forced_mode": "mirror"},
+     "blind_nil='when_behind': allowed 'off' with forced_mode='mirror' "
+     "(a forced mode sets every bid itself)"),
+    ({"forced_mode": "suicide", "blind_nil": "off", "team_min_bid": 4},
+     "team_min_bid=4: allowed 0 with forced_mode='suicide' (a forced mode sets every bid itself)"),
+    ({"forced_mode": "whiz", "blind_nil": "off", "sum_of_bids_not_hand_size": True},
+     "sum_of_bids_not_hand_size=True: allowed False with forced_mode='whiz' "
+     "(a forced mode sets every bid itself)"),
+    ({"team_min_bid": 5}, "team_min_bid=5: allowed 0 to 4"),
+])
+def test_impossible_bidding_combinations_refused(changes: dict, message: str) -> None:
+    with pytest.raises(RulesError) as raised:
+        RuleSet(**changes)
+    assert str(raised.value) == message

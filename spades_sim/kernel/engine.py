@@ -36,6 +36,9 @@ LEAD_LOWEST_CLUB = 1
 LEAD_ORDINARY = 2
 """The first lead follows the ordinary leading rule."""
 
+# Forced-bid modes (``PackedRules.forced_mode``).
+FORCED_NONE, FORCED_SUICIDE, FORCED_MIRROR, FORCED_WHIZ = 0, 1, 2, 3
+
 
 class HandRecords(NamedTuple):
     """Per-hand records; row = hand. Seat columns are (n, seats), side columns (n, 2)."""
@@ -140,15 +143,25 @@ def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
 
 
 @njit(cache=True, inline='always')
-def _allowed_bids(rules, bids, seat, position):
+def _allowed_bids(rules, bids, seat, position, trumps_held):
     """Bit b set when ``seat``, bidding ``position``-th (0-3), may bid b (0 = nil) now.
 
-    min_bid, both_partners_nil, team_min_bid and sum_of_bids_not_hand_size together
-    (docs/scoring.md "Bidding constraints").
+    A forced mode decides alone; otherwise min_bid, both_partners_nil, team_min_bid and
+    sum_of_bids_not_hand_size together (docs/scoring.md "Bidding constraints", "Forced-bid modes").
     """
     n = rules.seat_count
     partner_bid = bids[(seat + 2) % n]
-    allowed = (1 << (rules.max_bid + 1)) - 1
+    all_bids = (1 << (rules.max_bid + 1)) - 1
+    if rules.forced_mode == FORCED_MIRROR:
+        return 1 << trumps_held
+    if rules.forced_mode == FORCED_WHIZ:
+        return 1 | (1 << trumps_held)
+    if rules.forced_mode == FORCED_SUICIDE:
+        four_up = all_bids & ~0xF
+        if partner_bid < 0:
+            return 1 | four_up
+        return four_up if partner_bid == 0 else 1
+    allowed = all_bids
     if rules.min_bid > 0 or (rules.forbid_double_nil and partner_bid == 0):
         allowed &= ~1
     if partner_bid >= 0 and rules.team_min_bid > 0:
@@ -176,7 +189,8 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
         seat = (dealer + rules.first_bid_offset + k) % n
         side = seat % 2
         partner_bid = s.bids[(seat + 2) % n]
-        allowed = _allowed_bids(rules, s.bids, seat, k)
+        allowed = _allowed_bids(rules, s.bids, seat, k,
+                                _popcount(s.hands[seat] & rules.suit_masks[rules.trump_suit]))
         deficit = s.score[1 - side] - s.score[side]
         if (allowed & 1
                 and _blind_nil_allowed(rules.blind_mode, rules.blind_threshold,
