@@ -107,11 +107,18 @@ def _check_count(name: str, value: int, most: int | None = None) -> None:
 
 def _prepare(raw_rules: str | RuleSet, raw_strategies, kind: str, n: int, seed: int | None,
              threads: int | None) -> tuple[RuleSet, list[Strategy], PackedRules, PackedStrategies, int]:
-    rules = resolve_rules(raw_rules)
-    strategies = seat_strategies(raw_strategies, rules.seat_count)
+    rules, strategies, packed, strat = _pack(raw_rules, raw_strategies)
     _check_count(kind, n)
     set_threads(threads)
-    return rules, strategies, pack_rules(rules), pack_strategies(strategies), resolve_seed(seed)
+    return rules, strategies, packed, strat, resolve_seed(seed)
+
+
+def _pack(raw_rules: str | RuleSet, raw_strategies
+          ) -> tuple[RuleSet, list[Strategy], PackedRules, PackedStrategies]:
+    """Resolve the rules and one strategy per seat, and pack both for the kernel."""
+    rules = resolve_rules(raw_rules)
+    strategies = seat_strategies(raw_strategies, rules.seat_count)
+    return rules, strategies, pack_rules(rules), pack_strategies(strategies)
 
 
 def simulate_hands(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int | None = None,
@@ -184,9 +191,7 @@ def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
 
 def trace_hands(raw_rules: str | RuleSet, raw_strategies, deals: Sequence[int], seed: int):
     """Replay hands ``deals`` of a hand run; returns (HandRecords, HandTrace, PackedRules)."""
-    rules = resolve_rules(raw_rules)
-    packed = pack_rules(rules)
-    strat = pack_strategies(seat_strategies(raw_strategies, rules.seat_count))
+    _, _, packed, strat = _pack(raw_rules, raw_strategies)
     ids = np.asarray(deals, dtype=np.int64)
     out, trace = engine._empty_hand_outputs(packed, ids.size)
     engine._trace_hands(packed, strat.bid_policy, strat.play_policy, strat.params, seed, ids,
@@ -197,9 +202,7 @@ def trace_hands(raw_rules: str | RuleSet, raw_strategies, deals: Sequence[int], 
 def trace_games(raw_rules: str | RuleSet, raw_strategies, game_ids: Sequence[int], seed: int,
                 max_hands: int = DEFAULT_MAX_HANDS):
     """Replay games ``game_ids``; returns (GameRecords, HandRecords, HandTrace, PackedRules)."""
-    rules = resolve_rules(raw_rules)
-    packed = pack_rules(rules)
-    strat = pack_strategies(seat_strategies(raw_strategies, rules.seat_count))
+    _, _, packed, strat = _pack(raw_rules, raw_strategies)
     ids = np.asarray(game_ids, dtype=np.int64)
     games = engine._empty_game_records(ids.size)
     args = (packed, strat.bid_policy, strat.play_policy, strat.params, seed, ids, max_hands, games)
