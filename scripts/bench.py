@@ -44,6 +44,7 @@ def _staged(rules, bid_policy, play_policy, params, n, stages, s, out):
                 s.rng[seat] = _key3(7, i, seat)
             engine._bid_round(rules, bid_policy, params, 0, 0, s)
         if stages >= 3:
+            engine._exchange(rules, play_policy, 0, s)
             engine._play_tricks(rules, play_policy, 0, s)
         if stages >= 4:
             engine._score_hand(rules, s)
@@ -58,7 +59,7 @@ def _breakdown(strategy: str, hands: int, repeats: int) -> list[float]:
     packed = pack_rules(load_preset("standard"))
     strat = pack_strategies([get_strategy(strategy)] * packed.seat_count)
     out, _ = engine._empty_hand_outputs(packed, hands)
-    scratch = engine._new_scratch(packed.deck_slots.shape[0], packed.seat_count, packed.hand_size)
+    scratch = engine._new_scratch(packed)
     totals = []
     for stages in range(1, len(STAGES) + 1):
         args = (packed, strat.bid_policy, strat.play_policy, strat.params)

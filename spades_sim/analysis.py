@@ -162,13 +162,27 @@ class _RatioSums:
         self.xy += float((x * y).sum())
 
 
+def side_label(side: int, sides: int, seats: int) -> str:
+    """How reports name a side: "side 0 (seats 0+2)" in partnership, else "seat k".
+
+    >>> side_label(1, 2, 4), side_label(1, 2, 2)
+    ('side 1 (seats 1+3)', 'seat 1')
+    """
+    if sides == seats:
+        return f"seat {side}"
+    return f"side {side} (seats " + "+".join(map(str, range(side, seats, sides))) + ")"
+
+
 @dataclass
 class GameTotals(_Counts):
-    """Running totals over blocks of ``GameRecords``."""
+    """Running totals over blocks of ``GameRecords`` of a table of ``seats`` seats and ``sides`` sides."""
 
+    sides: int = 2
+    seats: int = 4
     games: int = 0
     finished: int = 0
-    side0_wins: int = 0
+    wins: list[int] = field(default_factory=list)
+    """Games won by each side."""
     hands: float = 0.0
     hands_sq: float = 0.0
     bag_sums: _RatioSums = field(default_factory=_RatioSums)
@@ -178,14 +192,15 @@ class GameTotals(_Counts):
     def add(self, records) -> None:
         """Add one block of game records."""
         hands = records.hands.astype(np.float64)
-        side_hands = 2 * hands
+        side_hands = self.sides * hands
         self.games += records.hands.size
         self.finished += int((records.winner >= 0).sum())
-        self.side0_wins += int((records.winner == 0).sum())
+        won = np.bincount(records.winner[records.winner >= 0], minlength=self.sides)
+        self.wins = [int(a + b) for a, b in zip(self.wins or [0] * self.sides, won)]
         self.hands += float(hands.sum())
         self.hands_sq += float((hands * hands).sum())
         self.side_hands += int(side_hands.sum())
-        self.seat_hands += int(4 * hands.sum())
+        self.seat_hands += int(self.seats * hands.sum())
         self.contracts += int(records.contracts.sum())
         self.made += int(records.made.sum())
         self.nil_bids += int(records.nil_bids.sum())
@@ -205,14 +220,14 @@ class GameTotals(_Counts):
         Per-hand figures of a game run are ratios over games, with intervals that
         treat each game as one independent cluster of hands.
         """
-        rows = [
-            _rate_row("side 0 (seats 0+2) win rate", self.side0_wins, self.finished),
-            _rate_row("side 1 (seats 1+3) win rate", self.finished - self.side0_wins, self.finished),
+        wins = self.wins or [0] * self.sides
+        rows = [_rate_row(f"{side_label(side, self.sides, self.seats)} win rate", wins[side], self.finished)
+                for side in range(self.sides)] + [
             _rate_row("unfinished rate (stopped at the hand cap)", self.games - self.finished,
                       self.games),
             _mean_row("hands per game", self.hands, self.hands_sq, self.games),
         ] + self.rows()
-        side_hands_sq = 4 * self.hands_sq
+        side_hands_sq = self.sides ** 2 * self.hands_sq
         for metric, sums in (("bags per side-hand", self.bag_sums),
                              ("penalty points per side-hand", self.penalty_sums),
                              ("points per side-hand", self.points_sums)):

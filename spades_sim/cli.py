@@ -133,7 +133,8 @@ def cli() -> None:
               help="Seed; the same seed gives the same results. [default: random, printed]")
 @click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
 @click.option("--strategy", "strategy_names", multiple=True, metavar="NAME",
-              help="Strategy for every seat, or give it twice: side 0, then side 1. "
+              help="Strategy for every seat; twice: the seats take turns (side 0, then side 1 "
+                   "in partnership); or once per seat. "
                    f"One of: {', '.join(STRATEGIES)}. [default: basic]")
 @click.option("--max-hands", type=int, default=1000, show_default=True,
               help="Stop a game that has not ended after this many hands (counted unfinished).")
@@ -180,7 +181,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         with _progress(n, kind, show_bar) as advance:
             run = run_function(rules, strategies, n, seed=seed, threads=threads,
                                keep_records=out is not None, on_block=advance, **extra)
-    names = " vs ".join(dict.fromkeys(s.name for s in run.strategies[:2]))
+    names = " vs ".join(dict.fromkeys(s.name for s in run.strategies))
     label = rules.name + "".join(f" {text}" for text in rule_overrides)
     click.echo(f"rules {label}, strategy {names}, seed {run.seed}: "
                f"{run.done:,} {kind}" + (" (interrupted)" if run.interrupted else ""))
@@ -264,7 +265,7 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
         if rule_overrides and rules is None:
             raise InputError("rule: allowed only together with --rules")
         scored = score_file(log_file, rules)
-    click.echo(f"{'line':>5} {'game':>5} {'hand':>4}  {'bids (seats 0-3)':<18} "
+    click.echo(f"{'line':>5} {'game':>5} {'hand':>4}  {'bids (by seat)':<18} "
                f"{'tricks':<12} {'points':>11} {'score':>11} {'bags':>6}")
     for hand in scored:
         bids = " ".join(str(b) for b in hand.bids)

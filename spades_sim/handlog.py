@@ -21,10 +21,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from spades_sim import cards
-from spades_sim.rules import HAND_SIZE, SEAT_COUNT
+from spades_sim.rules import HAND_SIZE, MAX_SEATS, SEAT_COUNT
 
 SIDE_COUNT = 2
 """Scoring sides at a partnership table: seats 0+2 and 1+3."""
+
+MIN_SEATS = 2
+"""The fewest seats of any table mode (two-player); a log line has 2 to ``MAX_SEATS`` seats."""
 
 NIL_MADE: Literal["made"] = "made"
 NIL_SET: Literal["set"] = "set"
@@ -37,7 +40,7 @@ BLIND_NIL = "bn"
 HAND_CAP = "hand_cap"
 """The ``game_over.reason`` of a game stopped unfinished at a simulation's hand cap."""
 
-_ACTION_FORMS = "'S b N' (bid), 'S bn' (blind nil) or 'S p CARD' (play)"
+_ACTION_FORMS = "'S b N' (bid), 'S bn' (blind nil), 'S g CARD' (pass) or 'S p CARD' (play)"
 
 
 class LogError(ValueError):
@@ -83,6 +86,15 @@ class BlindNilBid:
 
 
 @dataclass(frozen=True)
+class CardPass:
+    """Seat ``seat_index`` passes card id ``card`` face down to its partner in the blind-nil
+    exchange (code ``S g CARD``)."""
+
+    seat_index: int
+    card: int
+
+
+@dataclass(frozen=True)
 class CardPlay:
     """Seat ``seat_index`` plays card id ``card`` (code ``S p CARD``)."""
 
@@ -90,18 +102,21 @@ class CardPlay:
     card: int
 
 
-Action = Bid | BlindNilBid | CardPlay
+Action = Bid | BlindNilBid | CardPass | CardPlay
 """Any one action of a hand; the referee's ``operations`` are these records."""
 
 
-def parse_action(text: str, line_number: int | None = None) -> Action:
-    """Parse one action code such as ``"1 b 4"``, ``"2 bn"`` or ``"1 p QS"``.
+def parse_action(text: str, line_number: int | None = None, seat_count: int = MAX_SEATS) -> Action:
+    """Parse one action code such as ``"1 b 4"``, ``"2 bn"``, ``"0 g 3C"`` or ``"1 p QS"``.
 
-    Only the syntax and the seat range are checked here; bid ranges and the
-    legality of plays are the referee's.
+    Only the syntax and the seat range (0 to ``seat_count`` - 1; any table
+    mode's seat by default) are checked here; bid ranges and the legality of
+    passes and plays are the referee's.
 
     >>> parse_action("1 b 4"), parse_action("2 bn"), parse_action("3 p 10h")
     (Bid(seat_index=1, tricks=4), BlindNilBid(seat_index=2), CardPlay(seat_index=3, card=34))
+    >>> parse_action("0 g 3C")
+    CardPass(seat_index=0, card=1)
     >>> parse_action("1 x 4", 7)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -117,8 +132,8 @@ def parse_action(text: str, line_number: int | None = None) -> Action:
     if not tokens:
         raise fail(f"empty: allowed {_ACTION_FORMS}")
     raw_seat, *rest = tokens
-    if not raw_seat.isdigit() or int(raw_seat) >= SEAT_COUNT:
-        raise fail(f"seat {raw_seat!r}: allowed 0-{SEAT_COUNT - 1}")
+    if not raw_seat.isdigit() or int(raw_seat) >= seat_count:
+        raise fail(f"seat {raw_seat!r}: allowed 0-{seat_count - 1}")
     seat_index = int(raw_seat)
     match rest:
         case ["b", raw_tricks]:
@@ -129,12 +144,13 @@ def parse_action(text: str, line_number: int | None = None) -> Action:
             return Bid(seat_index, int(raw_tricks))
         case ["bn"]:
             return BlindNilBid(seat_index)
-        case ["p", raw_card]:
+        case ["g" | "p" as code, raw_card]:
             try:
-                return CardPlay(seat_index, cards.parse_card(raw_card))
+                card = cards.parse_card(raw_card)
             except cards.CardError as error:
                 raise fail(str(error)) from None
-        case ["b" | "bn" | "p" as code, *_]:
+            return CardPass(seat_index, card) if code == "g" else CardPlay(seat_index, card)
+        case ["b" | "bn" | "g" | "p" as code, *_]:
             raise fail(f"wrong number of tokens for code {code!r}: allowed {_ACTION_FORMS}")
         case [code, *_]:
             raise fail(f"unknown code {code!r}: allowed {_ACTION_FORMS}")
@@ -147,12 +163,16 @@ def format_action(action: Action) -> str:
 
     >>> format_action(Bid(1, 4)), format_action(BlindNilBid(2)), format_action(CardPlay(3, 34))
     ('1 b 4', '2 bn', '3 p 10H')
+    >>> format_action(CardPass(0, 1))
+    '0 g 3C'
     """
     match action:
         case Bid(seat_index, tricks):
             return f"{seat_index} b {tricks}"
         case BlindNilBid(seat_index):
             return f"{seat_index} {BLIND_NIL}"
+        case CardPass(seat_index, card):
+            return f"{seat_index} g {cards.format_card(card)}"
         case CardPlay(seat_index, card):
             return f"{seat_index} p {cards.format_card(card)}"
     raise TypeError(f"not an action record: {action!r}")
@@ -172,38 +192,43 @@ class Trick:
 
 @dataclass(frozen=True)
 class HandResult:
-    """What a hand scored; ``tricks`` and ``nil`` per seat, every other field per side."""
+    """What a hand scored; ``tricks`` and ``nil`` per seat, every other field per side
+    (2 sides in partnership, one per seat in the individual modes)."""
 
     tricks: tuple[int, ...]
     """Tricks taken by each seat."""
     nil: tuple[NilOutcome, ...]
     """Each seat's nil outcome: ``"made"``, ``"set"`` or None (no nil bid)."""
-    points: tuple[int, int]
+    points: tuple[int, ...]
     """Each side's score change for the hand, bag penalty included."""
-    bags: tuple[int, int]
+    bags: tuple[int, ...]
     """Bags each side took this hand."""
-    penalty: tuple[int, int]
+    penalty: tuple[int, ...]
     """Points each side lost to the bag penalty this hand (0 or positive)."""
-    score: tuple[int, int]
+    score: tuple[int, ...]
     """Each side's score after the hand."""
-    bag_total: tuple[int, int]
+    bag_total: tuple[int, ...]
     """Each side's bags carried forward after the hand."""
 
 
 RESULT_FIELDS = ("tricks", "nil", "points", "bags", "penalty", "score", "bag_total")
 """The keys of a log's ``result`` object, in the order they are written."""
 
+_SEATS = f"{MIN_SEATS}-{MAX_SEATS}"
+"""The seat counts (and side counts) a log line may have, as messages write them."""
+
 _REQUIRED = {
     "rules": "a preset name or a rules TOML path",
-    "dealer": f"a seat 0-{SEAT_COUNT - 1}",
-    "hands": f"a list of {SEAT_COUNT} strings of {HAND_SIZE} cards",
+    "dealer": "a seat of the table",
+    "hands": f"a list of {_SEATS} strings of cards, one per seat",
     "actions": "a list of action codes",
 }
 """The required fields and what each allows."""
-# Key order of a written line: the order of the example in docs/hand-log.md.
+# Key order of a written line: the order of the example in docs/hand-log.md, with the
+# two-player discards right after the hands they complete.
 _KEY_ORDER = (
     "rules", "game", "hand", "dealer", "score_before", "bags_before",
-    "hands", "actions", "tricks", "result", "game_over",
+    "hands", "discards", "actions", "tricks", "result", "game_over",
 )  # fmt: skip
 
 
@@ -213,23 +238,24 @@ class HandLog:
 
     ``hands`` holds card ids per seat in the order they were written;
     ``actions`` the action codes as written (each one syntactically valid).
+    A line has 2 to 5 seats; whether that is the rules' table is the referee's check.
     """
 
     rules: str
     """A preset name or the path of a rules TOML file."""
     dealer: int
-    """The dealer's seat, 0-3."""
+    """The dealer's seat, 0 to n - 1."""
     hands: tuple[tuple[int, ...], ...]
-    """Card ids dealt to seats 0-3."""
+    """Card ids each seat holds after the deal (before any blind-nil exchange), seats 0 to n - 1."""
     actions: tuple[str, ...]
-    """The bids, then the plays, as action codes."""
+    """The bids, then any blind-nil passes, then the plays, as action codes."""
     game: int | None = None
     """Game id; consecutive lines with the same id are the hands of one game."""
     hand: int | None = None
     """Index of the hand within its game, from 0."""
-    score_before: tuple[int, int] | None = None
+    score_before: tuple[int, ...] | None = None
     """Each side's score before the hand."""
-    bags_before: tuple[int, int] | None = None
+    bags_before: tuple[int, ...] | None = None
     """Each side's bags carried into the hand."""
     tricks: tuple[Trick, ...] | None = None
     """The tricks as recorded, to be checked by the referee."""
@@ -237,14 +263,20 @@ class HandLog:
     """The result as recorded, to be checked by the referee."""
     game_over: dict[str, Any] | None = None
     """``{"winner": side}`` or ``{"winner": None, "reason": "hand_cap"}``."""
+    discards: tuple[tuple[int, ...], ...] | None = None
+    """Two-player only: card ids each seat discarded in the keep-or-discard draw.
+    (Last among the fields so that positional construction keeps working; written right
+    after ``hands``.)"""
 
     @classmethod
     def loads(cls, line: str, line_number: int | None = None) -> HandLog:
         """Parse one log line, checking its structure.
 
         :raises LogError: not JSON, a missing or unknown field, a wrong type, an
-            unknown card, a card dealt twice, not 13 cards a seat, a seat out of
-            range or a bad action code; the message starts with ``line N:``.
+            unknown card, a card dealt twice (in ``hands`` and ``discards`` together),
+            not 2-5 seats, a seat out of range of the line's seats or a bad action
+            code; the message starts with ``line N:``. The cards a seat holds and the
+            number of sides are checked by the referee, which knows the table mode.
         """
         try:
             # Without the line end, a JSON error's column is the column in the file.
@@ -265,7 +297,8 @@ class HandLog:
             "dealer": self.dealer,
             "score_before": _list_or_none(self.score_before),
             "bags_before": _list_or_none(self.bags_before),
-            "hands": [cards.format_cards(seat_cards) for seat_cards in self.hands],
+            "hands": _card_strings(self.hands),
+            "discards": None if self.discards is None else _card_strings(self.discards),
             "actions": list(self.actions),
             "tricks": None if self.tricks is None else [trick_to_json(t) for t in self.tricks],
             "result": None if self.result is None else result_to_json(self.result),
@@ -292,6 +325,10 @@ def _list_or_none(values: Sequence[int] | None) -> list[int] | None:
     return None if values is None else list(values)
 
 
+def _card_strings(seats: Sequence[Sequence[int]]) -> list[str]:
+    return [cards.format_cards(seat_cards) for seat_cards in seats]
+
+
 # --- reading ---------------------------------------------------------------------------------
 # The helpers below raise LogError without a line number; HandLog.loads adds it.
 
@@ -308,20 +345,30 @@ def _log_from_json(raw: Any, line_number: int | None) -> HandLog:
     rules = raw["rules"]
     if not isinstance(rules, str) or not rules:
         raise LogError(f"rules={json.dumps(rules)}: allowed {_REQUIRED['rules']}")
+    hands = _seat_cards(raw["hands"], "hands")
+    raw_discards = raw.get("discards")
+    discards = None if raw_discards is None else _seat_cards(raw_discards, "discards", len(hands))
+    try:
+        check_deal(hands, hand_size=None, seat_count=None, discards=discards)
+    except ValueError as error:
+        raise LogError(str(error)) from None
+    # Every seat number of the line must be a seat of its table, which has one hand per seat.
+    seat_count = len(hands)
     tricks = raw.get("tricks")
     result = raw.get("result")
     return HandLog(
         rules=rules,
-        dealer=_seat(raw["dealer"], "dealer"),
-        hands=_hands(raw["hands"]),
-        actions=_actions(raw["actions"], line_number),
+        dealer=_seat(raw["dealer"], "dealer", seat_count),
+        hands=hands,
+        actions=_actions(raw["actions"], line_number, seat_count),
         game=_optional(raw, "game", _whole_number),
         hand=_optional(raw, "hand", _whole_number),
-        score_before=_optional(raw, "score_before", _int_pair),
-        bags_before=_optional(raw, "bags_before", _int_pair),
-        tricks=None if tricks is None else _tricks(tricks),
-        result=None if result is None else _result(result),
-        game_over=None if raw.get("game_over") is None else _game_over(raw["game_over"]),
+        score_before=_optional(raw, "score_before", _side_list),
+        bags_before=_optional(raw, "bags_before", _side_list),
+        tricks=None if tricks is None else _tricks(tricks, seat_count),
+        result=None if result is None else _result(result, seat_count),
+        game_over=None if raw.get("game_over") is None else _game_over(raw["game_over"], seat_count),
+        discards=discards,
     )
 
 
@@ -346,21 +393,22 @@ def _whole_number(value: Any, name: str) -> int:
     return int(value)
 
 
-def _seat(value: Any, name: str) -> int:
-    if not _is_int(value) or not 0 <= value < SEAT_COUNT:
-        raise LogError(f"{name}={json.dumps(value)}: allowed a seat 0-{SEAT_COUNT - 1}")
+def _seat(value: Any, name: str, seat_count: int) -> int:
+    if not _is_int(value) or not 0 <= value < seat_count:
+        raise LogError(f"{name}={json.dumps(value)}: allowed a seat 0-{seat_count - 1}")
     return int(value)
 
 
-def _int_list(value: Any, name: str, length: int, what: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or len(value) != length or not all(_is_int(v) for v in value):
-        raise LogError(f"{name}={json.dumps(value)}: allowed a list of {length} whole numbers ({what})")
+def _int_list(value: Any, name: str, lengths: range, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) not in lengths or not all(_is_int(v) for v in value):
+        count = str(lengths[0]) if len(lengths) == 1 else f"{lengths[0]}-{lengths[-1]}"
+        raise LogError(f"{name}={json.dumps(value)}: allowed a list of {count} whole numbers ({what})")
     return tuple(value)
 
 
-def _int_pair(value: Any, name: str) -> tuple[int, int]:
-    first, second = _int_list(value, name, SIDE_COUNT, "one per side")
-    return first, second
+def _side_list(value: Any, name: str) -> tuple[int, ...]:
+    # 2 sides in partnership, else one per seat: how many this table has is the referee's check.
+    return _int_list(value, name, range(MIN_SEATS, MAX_SEATS + 1), "one per side")
 
 
 def _card_names(value: Any, name: str) -> tuple[int, ...]:
@@ -372,50 +420,76 @@ def _card_names(value: Any, name: str) -> tuple[int, ...]:
         raise LogError(f"{name}: {error}") from None
 
 
-def _hands(value: Any) -> tuple[tuple[int, ...], ...]:
-    if not isinstance(value, list) or len(value) != SEAT_COUNT or not all(isinstance(v, str) for v in value):
-        raise LogError(f"hands={_short_json(value)}: allowed {_REQUIRED['hands']}")
-    hands: list[tuple[int, ...]] = []
+def _seat_cards(value: Any, name: str, seat_count: int | None = None) -> tuple[tuple[int, ...], ...]:
+    """Parse ``hands`` (2-5 strings) or ``discards`` (one string per seat of ``hands``)."""
+    lengths = range(MIN_SEATS, MAX_SEATS + 1) if seat_count is None else range(seat_count, seat_count + 1)
+    if not isinstance(value, list) or len(value) not in lengths or not all(isinstance(v, str) for v in value):
+        allowed = (
+            _REQUIRED["hands"] if seat_count is None else f"a list of {seat_count} strings of cards, as hands"
+        )
+        raise LogError(f"{name}={_short_json(value)}: allowed {allowed}")
+    seats: list[tuple[int, ...]] = []
     for seat_index, text in enumerate(value):
         try:
-            hands.append(cards.parse_cards(text, unique=False))
+            seats.append(cards.parse_cards(text, unique=False))
         except cards.CardError as error:
-            raise LogError(f"hands[{seat_index}]: {error}") from None
-    try:
-        check_deal(hands)
-    except ValueError as error:
-        raise LogError(str(error)) from None
-    return tuple(hands)
+            raise LogError(f"{name}[{seat_index}]: {error}") from None
+    return tuple(seats)
 
 
-def check_deal(hands: Sequence[Sequence[int]]) -> None:
-    """Raise ValueError unless ``hands`` holds 4 seats of 13 card ids and no card twice.
+def check_deal(
+    hands: Sequence[Sequence[int]],
+    hand_size: int | None = HAND_SIZE,
+    seat_count: int | None = SEAT_COUNT,
+    discards: Sequence[Sequence[int]] | None = None,
+) -> None:
+    """Raise ValueError unless ``hands`` holds ``seat_count`` seats of ``hand_size`` card ids
+    and no card twice; ``discards`` (two-player), when given, has one list of ``hand_size``
+    card ids per seat, and no card is both held and discarded.
 
-    Shared by the log reader and :class:`spades_sim.referee.Hand`; which
-    cards belong to the deck is the referee's check.
+    ``None`` leaves a count unchecked beyond what any table mode allows (2-5 seats).
+    Shared by the log reader, which does not know the table mode, and
+    :class:`spades_sim.referee.Hand`, which checks every count and which cards
+    belong to the deck.
 
     >>> check_deal([range(0, 13), range(13, 26), range(26, 39), range(39, 51)])
     Traceback (most recent call last):
     ...
     ValueError: hands[3] has 12 cards: allowed 13
+    >>> check_deal([range(0, 13), range(13, 26)], seat_count=2, discards=[range(26, 39), range(12, 25)])
+    Traceback (most recent call last):
+    ...
+    ValueError: discards: card AC dealt twice (hands[0] and discards[1]): each card is dealt once
     """
-    if len(hands) != SEAT_COUNT:
-        raise ValueError(f"hands has {len(hands)} seats: allowed {SEAT_COUNT}")
-    holder: dict[int, int] = {}
-    for seat_index, seat_cards in enumerate(hands):
-        if len(seat_cards) != HAND_SIZE:
-            raise ValueError(f"hands[{seat_index}] has {len(seat_cards)} cards: allowed {HAND_SIZE}")
-        for card in seat_cards:
-            if card in holder:
-                seats = (
-                    f"seat {seat_index}"
-                    if holder[card] == seat_index
-                    else f"seats {holder[card]} and {seat_index}"
-                )
-                raise ValueError(
-                    f"hands: card {cards.format_card(card)} dealt twice ({seats}): each card is dealt once"
-                )
-            holder[card] = seat_index
+    if seat_count is None:
+        if not MIN_SEATS <= len(hands) <= MAX_SEATS:
+            raise ValueError(f"hands has {len(hands)} seats: allowed {_SEATS}")
+    elif len(hands) != seat_count:
+        raise ValueError(f"hands has {len(hands)} seats: allowed {seat_count}")
+    fields = [("hands", hands)]
+    if discards is not None:
+        if len(discards) != len(hands):
+            raise ValueError(f"discards has {len(discards)} seats: allowed {len(hands)}, as hands")
+        fields.append(("discards", discards))
+    holder: dict[int, tuple[str, int]] = {}
+    for name, seats in fields:
+        for seat_index, seat_cards in enumerate(seats):
+            if hand_size is not None and len(seat_cards) != hand_size:
+                raise ValueError(f"{name}[{seat_index}] has {len(seat_cards)} cards: allowed {hand_size}")
+            for card in seat_cards:
+                if card in holder:
+                    raise ValueError(
+                        f"{name}: card {cards.format_card(card)} dealt twice "
+                        f"({_holders(holder[card], (name, seat_index))}): each card is dealt once"
+                    )
+                holder[card] = name, seat_index
+
+
+def _holders(first: tuple[str, int], second: tuple[str, int]) -> str:
+    """The two places of a card dealt twice: ``seats 0 and 1`` within hands, else by field."""
+    if first[0] == second[0] == "hands":
+        return f"seat {first[1]}" if first[1] == second[1] else f"seats {first[1]} and {second[1]}"
+    return f"{first[0]}[{first[1]}] and {second[0]}[{second[1]}]"
 
 
 def _short_json(value: Any, limit: int = 60) -> str:
@@ -423,11 +497,11 @@ def _short_json(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _actions(value: Any, line_number: int | None) -> tuple[str, ...]:
+def _actions(value: Any, line_number: int | None, seat_count: int) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise LogError(f"actions={_short_json(value)}: allowed {_REQUIRED['actions']}")
     for text in value:
-        parse_action(text, line_number)  # syntax only; legality is the referee's
+        parse_action(text, line_number, seat_count)  # syntax only; legality is the referee's
     return tuple(value)
 
 
@@ -445,7 +519,7 @@ def _check_keys(value: Any, name: str, keys: Sequence[str], required: Sequence[s
     return value
 
 
-def _tricks(value: Any) -> tuple[Trick, ...]:
+def _tricks(value: Any, seat_count: int) -> tuple[Trick, ...]:
     if not isinstance(value, list):
         raise LogError(f"tricks: allowed a list of trick objects, got {_json_type(value)}")
     tricks = []
@@ -455,44 +529,45 @@ def _tricks(value: Any) -> tuple[Trick, ...]:
         raw = _check_keys(raw_trick, name, keys, keys)
         tricks.append(
             Trick(
-                leader=_seat(raw["leader"], f"{name}.leader"),
-                winner=_seat(raw["winner"], f"{name}.winner"),
+                leader=_seat(raw["leader"], f"{name}.leader", seat_count),
+                winner=_seat(raw["winner"], f"{name}.winner", seat_count),
                 cards=_card_names(raw["cards"], f"{name}.cards"),
             )
         )
     return tuple(tricks)
 
 
-def _result(value: Any) -> HandResult:
+def _result(value: Any, seat_count: int) -> HandResult:
     raw = _check_keys(value, "result", RESULT_FIELDS, RESULT_FIELDS)
     nil = raw["nil"]
     if (
         not isinstance(nil, list)
-        or len(nil) != SEAT_COUNT
+        or len(nil) != seat_count
         or any(v not in (None, NIL_MADE, NIL_SET) for v in nil)
     ):
         raise LogError(
-            f'result.nil={json.dumps(nil)}: allowed a list of {SEAT_COUNT} of null, "made" or "set"'
+            f'result.nil={json.dumps(nil)}: allowed a list of {seat_count} of null, "made" or "set"'
         )
     return HandResult(
-        tricks=_int_list(raw["tricks"], "result.tricks", SEAT_COUNT, "one per seat"),
+        tricks=_int_list(raw["tricks"], "result.tricks", range(seat_count, seat_count + 1), "one per seat"),
         nil=tuple(nil),
-        **{name: _int_pair(raw[name], f"result.{name}") for name in RESULT_FIELDS[2:]},
+        **{name: _side_list(raw[name], f"result.{name}") for name in RESULT_FIELDS[2:]},
     )
 
 
-def _game_over(value: Any) -> dict[str, Any]:
+def _game_over(value: Any, seat_count: int) -> dict[str, Any]:
     raw = _check_keys(value, "game_over", ("winner", "reason"), ("winner",))
     winner = raw["winner"]
+    # A table has at most one side per seat; which sides this one has is the referee's check.
     if winner is None:
         valid = raw.get("reason") == HAND_CAP
     else:
         # A finished game may say why it ended; only its winner is checked.
-        valid = _is_int(winner) and 0 <= winner < SIDE_COUNT and isinstance(raw.get("reason", ""), str)
+        valid = _is_int(winner) and 0 <= winner < seat_count and isinstance(raw.get("reason", ""), str)
     if not valid:
         raise LogError(
             f"game_over={json.dumps(raw)}: allowed "
-            f'{{"winner": 0 or 1}} or {{"winner": null, "reason": "{HAND_CAP}"}}'
+            f'{{"winner": a side 0-{seat_count - 1}}} or {{"winner": null, "reason": "{HAND_CAP}"}}'
         )
     return dict(raw)
 

@@ -35,9 +35,11 @@ from .rules import (
     FirstLead,
     ForcedMode,
     JokerDeuces,
+    Mode,
     NilTricks,
     RuleSet,
     SpadesLead,
+    TwoPlayerFirst,
 )
 
 _BLIND_CODES = {
@@ -48,15 +50,24 @@ _BLIND_CODES = {
 }
 
 
-_FIRST_LEAD = {
-    FirstLead.DEALER_LEFT_NO_SPADE: (1, LEAD_NO_TRUMP),
-    FirstLead.TWO_OF_CLUBS: (1, LEAD_LOWEST_CLUB),  # the seat is found from the deal
-    FirstLead.DEALER_RIGHT: (3, LEAD_ORDINARY),
+_FIRST_LEAD_MODE = {
+    FirstLead.DEALER_LEFT_NO_SPADE: LEAD_NO_TRUMP,
+    FirstLead.TWO_OF_CLUBS: LEAD_LOWEST_CLUB,  # the seat is found from the deal
+    FirstLead.DEALER_RIGHT: LEAD_ORDINARY,
+}
+_JOKER_DEUCES_REMOVED = {
+    JokerDeuces.CLUBS_DIAMONDS: (CLUBS, DIAMONDS), JokerDeuces.CLUBS_HEARTS: (CLUBS, HEARTS),
+    JokerDeuces.ALL: (CLUBS, DIAMONDS, HEARTS, SPADES), JokerDeuces.NONE: (),
 }
 _FORCED = {ForcedMode.NONE: FORCED_NONE, ForcedMode.SUICIDE: FORCED_SUICIDE,
            ForcedMode.MIRROR: FORCED_MIRROR, ForcedMode.WHIZ: FORCED_WHIZ}
 _BID_THIRTEEN = {BidThirteen.OFF: 0, BidThirteen.WINS_GAME: 0, BidThirteen.SCORES_500: 500,
                  BidThirteen.SCORES_200: 200}
+# A card wins more often at a smaller table: 4 / seats, except that the two-player draw keeps
+# strong cards, so both hands are stronger than dealt ones (1.0 brings the two basic bids to
+# about 12 of the 13 tricks, as 4 / seats does at the other tables).
+_TRICK_SCALE = {Mode.PARTNERSHIP: 1.0, Mode.SOLO: 1.0, Mode.TWO_PLAYER: 1.0,
+                Mode.THREE_PLAYER: 4 / 3, Mode.FIVE_PLAYER: 4 / 5}
 NO_ELIMINATION = -(2**62)
 """The elimination score when elimination is off: no side ever falls that low."""
 
@@ -73,9 +84,10 @@ def deck_suits(rules: RuleSet) -> tuple[tuple[int, ...], ...]:
     removed: set[int] = set()
     promoted: list[int] = []  # deuces that become top trumps, lowest power first
     jokers: list[int] = []
+    if rules.mode == Mode.THREE_PLAYER and rules.deck != Deck.JOKERS:
+        removed = {card_id(CLUBS, 0)}  # 51 cards, 17 each
     if rules.deck == Deck.JOKERS:
-        other = DIAMONDS if rules.joker_deuces == JokerDeuces.CLUBS_DIAMONDS else HEARTS
-        removed = {card_id(CLUBS, 0), card_id(other, 0)}
+        removed = {card_id(suit, 0) for suit in _JOKER_DEUCES_REMOVED[rules.joker_deuces]}
         jokers = [LITTLE_JOKER, BIG_JOKER]
     elif rules.deck == Deck.JOKER_JOKER_DEUCE_DEUCE:
         removed = {card_id(HEARTS, 0), card_id(CLUBS, 0)}
@@ -99,7 +111,19 @@ class PackedRules(NamedTuple):
     """A rule set as the kernel reads it (numba accepts a NamedTuple argument)."""
 
     seat_count: int
+    side_count: int
+    """2 in partnership; in the individual modes one side per seat (side = seat % side_count)."""
+    partner: np.ndarray
+    """ndarray(int64, ndim=1), one per seat: the partner's seat, -1 when playing alone."""
     hand_size: int
+    draw_deal: bool
+    """Two-player keep-or-discard draw instead of a deal."""
+    draw_second_seen: bool
+    """In the draw, a player who keeps the first card sees the second."""
+    blind_pass: int
+    """Cards exchanged each way between partners after a blind nil."""
+    trick_scale: float
+    """What a seat's four-player trick estimate is multiplied by at this table."""
     deck_slots: np.ndarray
     """ndarray(int64, ndim=1): the slots of the cards in play, in deck order."""
     slot_card: np.ndarray
@@ -124,7 +148,8 @@ class PackedRules(NamedTuple):
     bag_penalty: int
     target: int
     first_bid_offset: int
-    """Seats after the dealer of the first bidder: 1 (dealer's left) or 3 (dealer's right)."""
+    """Seats after the dealer of the first bidder: 1 (dealer's left), n - 1 (dealer's right), or
+    in two-player 1 (non-dealer) or 0 (dealer)."""
     first_lead_offset: int
     first_lead_mode: int
     """LEAD_NO_TRUMP, LEAD_LOWEST_CLUB (the holder of the deck's lowest club leads it) or LEAD_ORDINARY."""
@@ -174,10 +199,23 @@ def pack_rules(rules: RuleSet) -> PackedRules:
             if card < 52 and card % 13 == 11:
                 king_mask |= 1 << slot
             slot += 1
-    lead_offset, lead_mode = _FIRST_LEAD[rules.first_lead]
+    n = rules.seat_count
+    if rules.mode == Mode.TWO_PLAYER:
+        first_offset = 1 if rules.two_player_first == TwoPlayerFirst.NON_DEALER else 0
+        bid_offset = lead_offset = first_offset
+    else:
+        bid_offset = 1 if rules.first_bidder == FirstBidder.DEALER_LEFT else n - 1
+        lead_offset = n - 1 if rules.first_lead == FirstLead.DEALER_RIGHT else 1
+    partner = [(seat + 2) % n if rules.partnership else -1 for seat in range(n)]
     return PackedRules(
-        seat_count=rules.seat_count,
+        seat_count=n,
+        side_count=rules.team_count,
+        partner=np.array(partner, dtype=np.int64),
         hand_size=rules.hand_size,
+        draw_deal=rules.mode == Mode.TWO_PLAYER,
+        draw_second_seen=rules.draw_second_card_seen,
+        blind_pass=rules.blind_nil_pass,
+        trick_scale=_TRICK_SCALE[rules.mode],
         deck_slots=np.arange(slot, dtype=np.int64),
         slot_card=slot_card,
         suit_masks=suit_masks,
@@ -195,9 +233,9 @@ def pack_rules(rules: RuleSet) -> PackedRules:
         bag_limit=rules.bag_limit,
         bag_penalty=rules.bag_penalty,
         target=rules.target,
-        first_bid_offset=1 if rules.first_bidder == FirstBidder.DEALER_LEFT else 3,
+        first_bid_offset=bid_offset,
         first_lead_offset=lead_offset,
-        first_lead_mode=lead_mode,
+        first_lead_mode=_FIRST_LEAD_MODE[rules.first_lead],
         lead_any_time=rules.spades_lead == SpadesLead.ANY_TIME,
         nil_counts_for_partner=rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER,
         forbid_double_nil=rules.both_partners_nil == BothPartnersNil.FORBIDDEN,

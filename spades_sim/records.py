@@ -1,7 +1,8 @@
 """Kernel records ↔ DataFrames and files, and kernel traces → hand logs.
 
 ``hand_frame`` is tidy: one row per seat and hand, with the side's columns
-(contract, points, bags, …) repeated on both partners' rows. ``game_frame`` has
+(contract, points, bags, …) repeated on both partners' rows (in the individual
+modes a seat is its own side). ``game_frame`` has
 one row per game. ``write_frame`` picks Parquet or CSV from the file name.
 """
 
@@ -32,7 +33,7 @@ def hand_frame(records) -> pd.DataFrame:
     """One row per seat-hand from ``HandRecords``."""
     n, seats = records.bid.shape
     seat = np.tile(np.arange(seats), n)
-    side = seat % 2
+    side = seat % records.contract.shape[1]
     row = np.repeat(np.arange(n), seats)
     frame = pd.DataFrame({
         "game": np.repeat(records.game, seats),
@@ -63,7 +64,7 @@ def game_frame(games, start: int = 0) -> pd.DataFrame:
     })
     for name in _GAME_SIDE_COLUMNS:
         values = getattr(games, name)
-        for side in range(2):
+        for side in range(values.shape[1]):
             frame[f"{name}_{side}"] = values[:, side]
     return frame
 
@@ -93,11 +94,36 @@ def _cards(slots, slot_card) -> tuple[int, ...]:
     return tuple(int(slot_card[s]) for s in slots)
 
 
-def _first_leader(packed, dealer: int, dealt) -> int:
+def _mask_cards(mask, slot_card) -> tuple[int, ...]:
+    return _cards([s for s in range(64) if int(mask) >> s & 1], slot_card)
+
+
+def _exchange(packed, bid_order, blind, dealt, given, slot_card) -> tuple[list[str], list[int]]:
+    """The ``g`` actions of the blind-nil exchange (in the order of docs/scoring.md) and the
+    hands, as slot masks, that play starts with."""
+    actions: list[str] = []
+    held = [int(mask) for mask in dealt]
+    exchanged = set()
+    for seat in bid_order:
+        side = seat % packed.side_count
+        if not blind[seat] or side in exchanged or not packed.blind_pass:
+            continue
+        exchanged.add(side)
+        partner = int(packed.partner[seat])
+        for giver, taker in ((partner, seat), (seat, partner)):
+            passed = int(given[giver])
+            held[giver] &= ~passed
+            held[taker] |= passed
+            actions += [f"{giver} g {format_card(card)}"
+                        for card in _mask_cards(passed, slot_card)]
+    return actions, held
+
+
+def _first_leader(packed, dealer: int, held) -> int:
     """The seat that led the first trick (the same rule as the kernel's ``_play_tricks``)."""
     if packed.first_lead_mode == LEAD_LOWEST_CLUB:
         lowest_club = 1 << int(packed.suit_low[0])
-        return next(seat for seat in range(packed.seat_count) if int(dealt[seat]) & lowest_club)
+        return next(seat for seat in range(packed.seat_count) if int(held[seat]) & lowest_club)
     return (dealer + packed.first_lead_offset) % packed.seat_count
 
 
@@ -111,8 +137,8 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
     slot_card = packed.slot_card
     seats, hand_size = packed.seat_count, packed.hand_size
     logs = []
-    score_before = np.zeros(2, dtype=np.int64)
-    bags_before = np.zeros(2, dtype=np.int64)
+    score_before = np.zeros(packed.side_count, dtype=np.int64)
+    bags_before = np.zeros(packed.side_count, dtype=np.int64)
     game_row = -1
     for row in range(records.game.size):
         hand_index = int(records.hand[row])
@@ -121,18 +147,21 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
             bags_before[:] = 0
             game_row += 1
         dealer = int(records.dealer[row])
-        hands = tuple(
-            _cards([s for s in range(64) if int(trace.hands[row, seat]) >> s & 1], slot_card)
-            for seat in range(seats))
+        hands = tuple(_mask_cards(trace.hands[row, seat], slot_card) for seat in range(seats))
+        discards = (tuple(_mask_cards(trace.discards[row, seat], slot_card) for seat in range(seats))
+                    if packed.draw_deal else None)
         actions = []
-        for k in range(seats):
-            seat = (dealer + packed.first_bid_offset + k) % seats
+        bid_order = [(dealer + packed.first_bid_offset + k) % seats for k in range(seats)]
+        for seat in bid_order:
             if records.blind[row, seat]:
                 actions.append(f"{seat} bn")
             else:
                 actions.append(f"{seat} b {int(records.bid[row, seat])}")
+        passes, held = _exchange(packed, bid_order, records.blind[row], trace.hands[row],
+                                 trace.given[row], slot_card)
+        actions += passes
         tricks = []
-        leader = _first_leader(packed, dealer, trace.hands[row])
+        leader = _first_leader(packed, dealer, held)
         for t in range(hand_size):
             cards = _cards(trace.plays[row, t * seats:(t + 1) * seats], slot_card)
             for k, card in enumerate(cards):
@@ -160,11 +189,11 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
             game_over = ({"winner": winner} if winner >= 0
                          else {"winner": None, "reason": "hand_cap"})
         logs.append(HandLog(
-            rules=rules_name, dealer=dealer, hands=hands, actions=tuple(actions),
+            rules=rules_name, dealer=dealer, hands=hands, discards=discards, actions=tuple(actions),
             game=int(records.game[row]) if in_game else None,
             hand=hand_index if in_game else None,
-            score_before=(int(score_before[0]), int(score_before[1])),
-            bags_before=(int(bags_before[0]), int(bags_before[1])),
+            score_before=tuple(int(x) for x in score_before),
+            bags_before=tuple(int(x) for x in bags_before),
             tricks=tuple(tricks), result=result, game_over=game_over))
         score_before[:] = records.score[row]
         bags_before[:] = records.bag_total[row]

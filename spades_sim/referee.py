@@ -2,15 +2,19 @@
 
 This module is the test oracle for the numba kernel, so it shares no code with
 it and uses no numpy. A :class:`Hand` is an explicit state machine in the
-manner of pokerkit's ``State``: it moves BID → PLAY → SCORE, each transition
-in one ``_end_<phase>`` method, and every action comes as three methods,
-``verify_*`` (raises :class:`IllegalMove` with a sentence saying why),
+manner of pokerkit's ``State``: it moves BID → EXCHANGE (the blind-nil card
+passing, when there is one) → PLAY → SCORE, each transition in one
+``_end_<phase>`` or ``_begin_<phase>`` method, and every action comes as three
+methods, ``verify_*`` (raises :class:`IllegalMove` with a sentence saying why),
 ``can_*`` (the same as a bool) and the action itself, which returns a frozen
 record and appends it to :attr:`Hand.operations`.
 
-A :class:`Game` carries score and bags from hand to hand and applies the end
-of game rule (target, ``bid_thirteen = "wins_game"``, ``elimination``,
-``hand_limit``). :func:`deck_of` gives a rule set's deck: its 52 cards and its
+Every table mode of docs/scoring.md "Table modes" is played: the rule set
+gives the seats (2-5), the hand size, the sides (two partnerships, or one side
+per seat) and who is whose partner. A :class:`Game` carries score and bags
+from hand to hand and applies the end of game rule (target,
+``bid_thirteen = "wins_game"``, ``elimination``, ``hand_limit``, for any number
+of sides). :func:`deck_of` gives a rule set's deck: its cards (50-54) and its
 trumps, high to low (jokers and promoted deuces are "spades" for following,
 leading and breaking). :func:`replay_hand` and :func:`score_file` check hand logs
 (``docs/hand-log.md``) move by move and compare every recorded field.
@@ -29,7 +33,7 @@ from __future__ import annotations
 import enum
 import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -44,6 +48,7 @@ from spades_sim.handlog import (
     Action,
     Bid,
     BlindNilBid,
+    CardPass,
     CardPlay,
     HandLog,
     HandResult,
@@ -67,20 +72,25 @@ from spades_sim.rules import (
     FirstLead,
     ForcedMode,
     JokerDeuces,
+    Mode,
     NilTricks,
     RuleSet,
     SpadesLead,
+    TwoPlayerFirst,
     resolve_rules,
 )
 
 MAX_BID = HAND_SIZE
-"""The highest bid: every trick of the hand."""
+"""The highest bid with 13 cards a seat: every trick (bids run up to the rules' hand size)."""
 
 TRUMP_SUIT = cards.SPADES
 """Spades are always trump (RULES.md baseline); jokers and promoted deuces join them."""
 
 DECK_SIZE = SEAT_COUNT * HAND_SIZE
-"""Cards in play with four seats: 52 in every deck."""
+"""Cards of every four-seat (and two-player) deck: 52. Three players play 51 or 54, five 50."""
+
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+"""Seat counts as the messages write them ("the four bids")."""
 
 BidValue = int | str
 """A seat's bid: a number of tricks (0 is nil) or :data:`~spades_sim.handlog.BLIND_NIL`."""
@@ -102,8 +112,10 @@ class Phase(enum.StrEnum):
 
     BID = "bid"
     """Each seat bids once, clockwise from the first bidder (the dealer's left by default)."""
+    EXCHANGE = "exchange"
+    """The blind-nil exchange (``blind_nil_pass`` > 0 and a blind nil bid): partners pass cards."""
     PLAY = "play"
-    """Thirteen tricks are played."""
+    """The tricks are played, one per card a seat holds."""
     SCORE = "score"
     """All cards are played and :attr:`Hand.result` is known: the hand is done."""
 
@@ -113,7 +125,7 @@ class Phase(enum.StrEnum):
 
 @dataclass(frozen=True)
 class DeckSpec:
-    """One deck of docs/scoring.md "Decks": the 52 cards in play and the trumps, high to low.
+    """One deck of docs/scoring.md "Decks": the cards in play and the trumps, high to low.
 
     Every card that is not a trump belongs to its printed suit and ranks by its
     printed rank (A high); a trump ranks by its place in :attr:`trumps`.
@@ -126,14 +138,14 @@ class DeckSpec:
     name: str
     """The ``deck`` value."""
     cards: frozenset[int]
-    """The card ids in play (52)."""
+    """The card ids in play (52; 51 or 54 with three players, 50 with five)."""
     trumps: tuple[int, ...]
     """The trumps ("spades"), highest first."""
     note: str
     """What sets the deck apart from 52 plain cards, for messages."""
 
     def __post_init__(self) -> None:
-        assert len(self.cards) == DECK_SIZE and set(self.trumps) <= self.cards, self.name
+        assert set(self.trumps) <= self.cards, self.name
 
     @functools.cached_property
     def _trump_power(self) -> dict[int, int]:
@@ -165,47 +177,66 @@ class DeckSpec:
 def _deck(name: str, removed: str, trumps: str) -> DeckSpec:
     removed_ids = cards.parse_cards(removed)
     trump_ids = cards.parse_cards(trumps)
-    in_play = (set(range(52)) - set(removed_ids)) | {c for c in trump_ids if c >= 52}
-    note = (
-        "52 cards, no jokers"
-        if not removed_ids
-        else f"{' and '.join(cards.format_cards(removed_ids).split())} removed, BJ and LJ added"
-    )
+    jokers = {c for c in trump_ids if c >= 52}
+    in_play = (set(range(52)) - set(removed_ids)) | jokers
+    removed_names = cards.format_cards(removed_ids).split()
+    size = f"{_and_list(removed_names)} removed" if removed_names else f"{len(in_play)} cards"
+    note = f"{size}, BJ and LJ added" if jokers else f"{size}, no jokers"
     return DeckSpec(name, frozenset(in_play), trump_ids, note)
+
+
+def _and_list(names: Sequence[str]) -> str:
+    """``2C``, ``2C and 2D``, ``2C, 2D, 2H and 2S``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 _SPADES_A_TO_3 = "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S"
 
+_JOKER_DEUCES_REMOVED = {
+    JokerDeuces.CLUBS_DIAMONDS: "2C 2D",
+    JokerDeuces.CLUBS_HEARTS: "2C 2H",
+    JokerDeuces.ALL: "2C 2D 2H 2S",  # five players: 50 cards
+    JokerDeuces.NONE: "",  # three players: 54 cards
+}
+"""The deuces the ``jokers`` deck removes (RULES.md "deck")."""
+
 
 @functools.cache
-def _deck_table(deck: Deck, joker_deuces: JokerDeuces) -> DeckSpec:
+def _deck_table(deck: Deck, joker_deuces: JokerDeuces, three_player: bool) -> DeckSpec:
+    # Three players without jokers play 51 cards: 2C is removed (RULES.md "Table and deck").
+    short = "2C" if three_player else ""
     match deck:
         case Deck.STANDARD:
-            return _deck(deck.value, "", _SPADES_A_TO_3 + " 2S")
+            return _deck(deck.value, short, _SPADES_A_TO_3 + " 2S")
         case Deck.JOKERS:
-            removed = "2C 2D" if joker_deuces == JokerDeuces.CLUBS_DIAMONDS else "2C 2H"
-            return _deck(deck.value, removed, "BJ LJ " + _SPADES_A_TO_3 + " 2S")
+            removed = _JOKER_DEUCES_REMOVED[joker_deuces]
+            lowest_trump = "" if "2S" in removed else " 2S"
+            return _deck(deck.value, removed, "BJ LJ " + _SPADES_A_TO_3 + lowest_trump)
         case Deck.JOKER_JOKER_DEUCE_DEUCE:
             return _deck(deck.value, "2H 2C", "BJ LJ 2D 2S " + _SPADES_A_TO_3)
         case Deck.JOKER_JOKER_DEUCE_ACE:
             return _deck(deck.value, "2H 2D", "BJ LJ 2S " + _SPADES_A_TO_3)
         case Deck.DEUCE_HIGH:
-            return _deck(deck.value, "", "2S " + _SPADES_A_TO_3)
+            return _deck(deck.value, short, "2S " + _SPADES_A_TO_3)
     raise AssertionError(f"unhandled deck {deck!r}")
 
 
 def deck_of(rules: RuleSet) -> DeckSpec:
-    """Return the deck a rule set plays (``deck``, and ``joker_deuces`` for the jokers deck).
+    """Return the deck a rule set plays (``deck``, ``joker_deuces`` for the jokers deck, and the
+    mode: three players without jokers remove 2C).
 
     >>> [len(deck_of(RuleSet(deck=d)).trumps) for d in Deck]
     [13, 15, 16, 15, 13]
     >>> deck_of(RuleSet(deck="jokers")).note
     '2C and 2D removed, BJ and LJ added'
+    >>> five = deck_of(RuleSet(mode="five-player", deck="jokers", joker_deuces="all", blind_nil="off"))
+    >>> len(five.cards), len(five.trumps), five.note
+    (50, 14, '2C, 2D, 2H and 2S removed, BJ and LJ added')
     """
-    return _deck_table(rules.deck, rules.joker_deuces)
+    return _deck_table(rules.deck, rules.joker_deuces, rules.mode == Mode.THREE_PLAYER)
 
 
-STANDARD_DECK = _deck_table(Deck.STANDARD, JokerDeuces.CLUBS_DIAMONDS)
+STANDARD_DECK = _deck_table(Deck.STANDARD, JokerDeuces.CLUBS_DIAMONDS, False)
 """The 52-card deck with the 13 spades as trumps."""
 
 
@@ -213,12 +244,27 @@ STANDARD_DECK = _deck_table(Deck.STANDARD, JokerDeuces.CLUBS_DIAMONDS)
 
 
 def side_of(seat_index: int) -> int:
-    """Return the side of a seat: partners sit opposite (seats 0+2 are side 0, 1+3 side 1).
+    """Return the side of a seat at a partnership table: partners sit opposite (seats 0+2 are
+    side 0, 1+3 side 1). Any mode: :meth:`RuleSet.seat_team <spades_sim.rules.RuleSet.seat_team>`.
 
     >>> [side_of(seat) for seat in range(4)]
     [0, 1, 0, 1]
     """
     return seat_index % SIDE_COUNT
+
+
+def partner_of(rules: RuleSet, seat_index: int) -> int | None:
+    """Return a seat's partner: the seat opposite in partnership; None in the individual modes.
+
+    >>> partner_of(RuleSet(), 1), partner_of(RuleSet(mode="solo", blind_nil="off"), 1)
+    (3, None)
+    """
+    return (seat_index + 2) % SEAT_COUNT if rules.partnership else None
+
+
+def _zeros(rules: RuleSet) -> tuple[int, ...]:
+    """A per-side list of zeros: the score and bags a game starts from."""
+    return (0,) * rules.team_count
 
 
 def trick_winner_index(trick_cards: Sequence[int], rules: RuleSet | None = None) -> int:
@@ -258,21 +304,24 @@ def score_hand(
     rules: RuleSet,
     bids: Sequence[BidValue],
     tricks_taken: Sequence[int],
-    score_before: Sequence[int] = (0, 0),
-    bags_before: Sequence[int] = (0, 0),
+    score_before: Sequence[int] | None = None,
+    bags_before: Sequence[int] | None = None,
 ) -> HandResult:
     """Score one hand from the bids and the tricks each seat took (docs/scoring.md, steps 1-5).
+
+    Every side is scored alike: a partnership, or in the individual modes one
+    seat, whose contract is its own bid and whose nil tricks are its own bags.
 
     Parameters
     ----------
     rules : RuleSet
-        The scoring options.
+        The scoring options and the table mode (which seats make a side).
     bids : sequence of int or "bn", one per seat
         Tricks bid (0 is nil) or :data:`~spades_sim.handlog.BLIND_NIL`.
     tricks_taken : sequence of int, one per seat
-        Tricks each seat took; they sum to 13.
-    score_before, bags_before : pair of int
-        Each side's score and carried bags before the hand.
+        Tricks each seat took; they sum to the hand size.
+    score_before, bags_before : sequence of int, one per side
+        Each side's score and carried bags before the hand (all 0 if None).
 
     Returns
     -------
@@ -290,10 +339,17 @@ def score_hand(
 
     >>> score_hand(RuleSet(ten_for_two_hundred=True), (6, 1, 4, 1), (6, 1, 5, 1)).points
     (201, 20)
+
+    Solo: every seat alone; seat 1's nil (worth 50 here) is made, seat 2 bid 4 and took 6.
+
+    >>> score_hand(RuleSet(mode="solo", blind_nil="off", nil_value=50), (3, 0, 4, 5), (3, 0, 6, 4)).points
+    (30, 50, 42, -50)
     """
-    nil: list[NilOutcome] = [None] * SEAT_COUNT
-    points, bags, penalty, score, bag_total = ([0, 0] for _ in range(5))
-    for side in range(SIDE_COUNT):
+    score_before = _zeros(rules) if score_before is None else score_before
+    bags_before = _zeros(rules) if bags_before is None else bags_before
+    nil: list[NilOutcome] = [None] * len(bids)
+    points, bags, penalty, score, bag_total = ([0] * rules.team_count for _ in range(5))
+    for side in range(rules.team_count):
         contract, contract_tricks, nil_seats = side_contract(rules, bids, tricks_taken, side)
         # Step 1: the contract (a contract of 0, both partners nil, is always made).
         made = contract_tricks >= contract
@@ -327,11 +383,11 @@ def score_hand(
     return HandResult(
         tricks=tuple(tricks_taken),
         nil=tuple(nil),
-        points=_pair(points),
-        bags=_pair(bags),
-        penalty=_pair(penalty),
-        score=_pair(score),
-        bag_total=_pair(bag_total),
+        points=tuple(points),
+        bags=tuple(bags),
+        penalty=tuple(penalty),
+        score=tuple(score),
+        bag_total=tuple(bag_total),
     )
 
 
@@ -342,14 +398,17 @@ def side_contract(
 
     The contract is the sum of the side's non-nil bids. Contract tricks are the
     tricks of its non-nil bidders, or all the side's tricks with
-    ``nil_tricks = "count_for_partner"``.
+    ``nil_tricks = "count_for_partner"``. In the individual modes a side is one
+    seat: its contract is its own bid (0 when it bid nil).
 
     >>> side_contract(RuleSet(), (0, 1, 4, 1), (2, 4, 2, 5), 0)
     (4, 2, [0])
     >>> side_contract(RuleSet(nil_tricks="count_for_partner"), (0, 1, 4, 1), (2, 4, 2, 5), 0)
     (4, 4, [0])
+    >>> side_contract(RuleSet(mode="three-player", blind_nil="off"), (5, 0, 9), (6, 2, 9), 1)
+    (0, 0, [1])
     """
-    seats = [seat for seat in range(SEAT_COUNT) if side_of(seat) == side]
+    seats = [seat for seat in range(len(bids)) if rules.seat_team(seat) == side]
     nil_seats = [seat for seat in seats if is_nil(bids[seat])]
     contract_seats = [seat for seat in seats if not is_nil(bids[seat])]
     contract = sum(int(bids[seat]) for seat in contract_seats)
@@ -368,10 +427,6 @@ def _made_contract_points(rules: RuleSet, contract: int) -> int:
     return 10 * contract
 
 
-def _pair(values: Sequence[int]) -> tuple[int, int]:
-    return values[0], values[1]
-
-
 def thirteen_winner(rules: RuleSet, bids: Sequence[BidValue], tricks_taken: Sequence[int]) -> int | None:
     """Return the side that made a contract of 13 under ``bid_thirteen = "wins_game"``, else None.
 
@@ -382,7 +437,7 @@ def thirteen_winner(rules: RuleSet, bids: Sequence[BidValue], tricks_taken: Sequ
     """
     if rules.bid_thirteen != BidThirteen.WINS_GAME:
         return None
-    for side in range(SIDE_COUNT):
+    for side in range(rules.team_count):
         contract, contract_tricks, _ = side_contract(rules, bids, tricks_taken, side)
         if contract == MAX_BID and contract_tricks >= contract:
             return side
@@ -397,46 +452,52 @@ def game_winner(
 ) -> int | None:
     """Return the side that has won after a hand, or None while the game goes on.
 
-    docs/scoring.md "End of a game, all together": ``thirteen_side`` (the side
-    that made a contract of 13 under ``bid_thirteen = "wins_game"``) wins.
-    Otherwise a side has a claim when its score is at or over the target, or
-    the other side's is at or below ``elimination``; one claim wins, two: the
-    higher score wins and equal scores play on. With no claim, once
-    ``hands_played`` reaches ``hand_limit`` the higher score wins (equal scores
-    play on). ``hands_played=None`` leaves the hand limit out.
+    docs/scoring.md "End of a game with more than two sides": ``thirteen_side``
+    (the side that made a contract of 13 under ``bid_thirteen = "wins_game"``)
+    wins. Otherwise the game is over when some side's score is at or over the
+    target, or some side's is at or below ``elimination``, or ``hands_played``
+    has reached ``hand_limit``; then the one highest score wins, and a highest
+    score shared by two or more sides plays another hand. With two sides this
+    is the rule of "End of a game, all together" (a side's claim to the target
+    or to the other's elimination is always the higher score).
+    ``hands_played=None`` leaves the hand limit out.
 
     >>> rules = RuleSet()
     >>> game_winner(rules, (510, 480)), game_winner(rules, (510, 530)), game_winner(rules, (510, 510))
     (0, 1, None)
     >>> game_winner(RuleSet(elimination=-200), (100, -200)), game_winner(RuleSet(hand_limit=8), (90, 80), 8)
     (0, 0)
+    >>> game_winner(RuleSet(mode="three-player", blind_nil="off"), (520, 520, 300)) is None  # shared top
+    True
     """
     if thirteen_side is not None:
         return thirteen_side
-    claims = [
-        side
-        for side in range(SIDE_COUNT)
-        if score[side] >= rules.target
-        or (rules.elimination is not None and score[1 - side] <= rules.elimination)
-    ]
-    if len(claims) == 1:
-        return claims[0]
-    if not claims and (rules.hand_limit is None or hands_played is None or hands_played < rules.hand_limit):
+    elimination = rules.elimination
+    over = (
+        max(score) >= rules.target
+        or (elimination is not None and min(score) <= elimination)
+        or (rules.hand_limit is not None and hands_played is not None and hands_played >= rules.hand_limit)
+    )
+    if not over:
         return None
-    # Both sides claim, or the hand limit is reached: the higher score wins, a tie plays on.
-    if score[0] != score[1]:
-        return 0 if score[0] > score[1] else 1
-    return None
+    top = max(score)
+    leaders = [side for side, points in enumerate(score) if points == top]
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def blind_nil_refusal(rules: RuleSet, side: int, score_before: Sequence[int], hand_index: int) -> str | None:
     """Return why a side may not bid blind nil in this hand, or None when it may.
+
+    ``when_behind`` measures the side against the leader: the highest score of
+    any other side (the other side, with two).
 
     >>> rules = RuleSet()
     >>> blind_nil_refusal(rules, 1, (140, 40), 0) is None
     True
     >>> blind_nil_refusal(rules, 1, (80, 40), 0)
     'side 1 trails by 40 (needs 100)'
+    >>> blind_nil_refusal(RuleSet(mode="solo", blind_nil_solo=True), 3, (0, 150, 20, 60), 0)
+    'side 3 trails the leader by 90 (needs 100)'
     """
     match rules.blind_nil:
         case BlindNil.ANYTIME:
@@ -450,14 +511,19 @@ def blind_nil_refusal(rules: RuleSet, side: int, score_before: Sequence[int], ha
                 else "this is the first hand of the game (allowed after the first hand)"
             )
         case BlindNil.WHEN_BEHIND:
-            deficit = score_before[1 - side] - score_before[side]
+            leader = max(points for other, points in enumerate(score_before) if other != side)
+            deficit = leader - score_before[side]
             needed = rules.blind_nil_threshold
+            # With more than two sides, name whom the side is measured against.
+            two_sides = len(score_before) == 2
+            trails = "trails" if two_sides else "trails the leader"
+            level = "is level" if two_sides else "is level with the leader"
             if deficit >= needed:
                 return None
             if deficit > 0:
-                return f"side {side} trails by {deficit} (needs {needed})"
+                return f"side {side} {trails} by {deficit} (needs {needed})"
             if deficit == 0:
-                return f"side {side} is level (needs to trail by {needed})"
+                return f"side {side} {level} (needs to trail by {needed})"
             return f"side {side} leads by {-deficit} (needs to trail by {needed})"
     raise AssertionError(f"unhandled blind_nil option {rules.blind_nil!r}")
 
@@ -466,28 +532,39 @@ def blind_nil_refusal(rules: RuleSet, side: int, score_before: Sequence[int], ha
 
 
 class Hand:
-    """One hand of partnership Spades as a state machine: BID → PLAY → SCORE.
+    """One hand of Spades as a state machine: BID → EXCHANGE → PLAY → SCORE.
+
+    The table is the rules' mode (docs/scoring.md "Table modes"): n = 2 to 5
+    seats, each holding the hand size; two partnerships or one side per seat.
+    The EXCHANGE phase happens only with ``blind_nil_pass`` > 0 and a blind nil
+    bid (docs/scoring.md "The blind-nil exchange").
 
     Parameters
     ----------
     rules : RuleSet
         The rules played.
     dealer : int
-        The dealer's seat, 0-3. The dealer's left bids first (the dealer's right
-        with ``first_bidder = "dealer_right"``); ``first_lead`` says who leads first.
-    hands : sequence of 4 card sequences
-        The cards dealt to seats 0-3: card ids or a string such as ``"AS 10H 2C ..."``,
-        13 each, together exactly the 52 cards of the rules' deck (:func:`deck_of`).
-    score_before, bags_before : pair of int
-        Each side's score and carried bags before the hand (for blind nil and the result).
+        The dealer's seat, 0 to n - 1. The dealer's left bids first (the dealer's right
+        with ``first_bidder = "dealer_right"``; in two-player the seat ``two_player_first``
+        names); ``first_lead`` says who leads first.
+    hands : sequence of n card sequences
+        The cards each seat holds after the deal (two-player: the cards it kept in the
+        draw): card ids or a string such as ``"AS 10H 2C ..."``, the hand size each, together
+        exactly the rules' deck (:func:`deck_of`), with the discards in two-player.
+    score_before, bags_before : sequence of int, one per side
+        Each side's score and carried bags before the hand (for blind nil and the result);
+        all 0 if None.
     hand_index : int
         The hand's index in its game, from 0 (for ``blind_nil = "after_first_hand"``).
+    discards : sequence of 2 card sequences, optional
+        Two-player only, and required there: the 13 cards each seat discarded in the draw.
 
     Raises
     ------
     ValueError
-        A deal that is not 13 cards a seat of the rules' deck, each card once
-        (a removed deuce, or a joker in a deck without jokers, is refused).
+        A deal that is not the hand size a seat of the rules' deck, each card once
+        (a removed deuce, or a joker in a deck without jokers, is refused); discards
+        missing in two-player or given in another mode.
     """
 
     def __init__(
@@ -495,21 +572,25 @@ class Hand:
         rules: RuleSet,
         dealer: int,
         hands: Sequence[Sequence[int] | str],
-        score_before: Sequence[int] = (0, 0),
-        bags_before: Sequence[int] = (0, 0),
+        score_before: Sequence[int] | None = None,
+        bags_before: Sequence[int] | None = None,
         hand_index: int = 0,
+        discards: Sequence[Sequence[int] | str] | None = None,
     ) -> None:
         self.rules = rules
         """The rules played."""
+        self.seat_count = rules.seat_count
+        """Seats at the table (2 to 5)."""
         self.deck = deck_of(rules)
         """The deck played: its cards and its trumps."""
-        self.dealer_index = _check_seat("dealer", dealer, ValueError)
+        self.dealer_index = _check_seat("dealer", dealer, self.seat_count, ValueError)
         """The dealer's seat."""
-        self.hands: tuple[tuple[int, ...], ...] = _check_deal(hands, self.deck)
-        """The cards dealt to each seat, as given."""
-        self.score_before = _check_pair("score_before", score_before, minimum=None)
+        self.hands, self.discards = _check_deal(rules, self.deck, hands, discards)
+        """The cards each seat held after the deal, as given (before any blind-nil exchange);
+        in two-player, the cards each seat discarded in the draw (else None)."""
+        self.score_before = _check_sides(rules, "score_before", score_before, minimum=None)
         """Each side's score before the hand."""
-        self.bags_before = _check_pair("bags_before", bags_before, minimum=0)
+        self.bags_before = _check_sides(rules, "bags_before", bags_before, minimum=0)
         """Each side's bags carried into the hand."""
         if isinstance(hand_index, bool) or not isinstance(hand_index, int) or hand_index < 0:
             raise ValueError(f"hand_index={hand_index!r}: allowed a whole number 0 or more")
@@ -526,13 +607,16 @@ class Hand:
         self.first_bidder_index = first_bidder(rules, self.dealer_index)
         """The seat that bids first."""
         self.turn_index: int | None = self.first_bidder_index
-        """The seat to bid or play next; None once the hand is over."""
+        """The seat to bid, pass or play next; None once the hand is over."""
         self.leader_index: int = first_leader(rules, self.dealer_index, self.hands)
-        """The seat that leads (or led) the trick in progress; before play, the first leader."""
+        """The seat that leads (or led) the trick in progress; before play, the first leader
+        as the cards are held (a blind-nil exchange may move the lowest club under
+        ``first_lead = "two_of_clubs"``; play starts from the hands after it)."""
         self._holdings = [set(seat_cards) for seat_cards in self.hands]
-        self._bids: list[BidValue | None] = [None] * SEAT_COUNT
+        self._bids: list[BidValue | None] = [None] * self.seat_count
+        self._passers: list[int] = []  # the exchange still to come: one passing seat per card
         self._trick_cards: list[int] = []
-        self._tricks_taken = [0] * SEAT_COUNT
+        self._tricks_taken = [0] * self.seat_count
         self._result: HandResult | None = None
 
     # --- views ---
@@ -555,11 +639,11 @@ class Hand:
     @property
     def trick_number(self) -> int:
         """The number of the trick in progress (or last played), from 1."""
-        return min(len(self.tricks) + 1, HAND_SIZE)
+        return min(len(self.tricks) + 1, self.rules.hand_size)
 
     @property
     def result(self) -> HandResult:
-        """What the hand scored; only once all 52 cards are played.
+        """What the hand scored; only once every card is played.
 
         :raises ValueError: the hand is not over.
         """
@@ -568,46 +652,62 @@ class Hand:
         return self._result
 
     def holding(self, seat: int) -> tuple[int, ...]:
-        """The cards seat ``seat`` still holds, lowest id first."""
+        """The cards seat ``seat`` holds now, lowest id first (after any blind-nil passes)."""
         return tuple(sorted(self._holdings[seat]))
+
+    def waiting_for(self) -> str:
+        """What the hand waits for, as messages say it: ``"seat 2 is to bid"``,
+        ``"seat 3 is to pass 2 cards to seat 1"``, ``"seat 0 is to play"``; empty once over.
+        """
+        match self.phase:
+            case Phase.BID | Phase.PLAY:
+                return f"seat {self.turn_index} is to {self.phase}"
+            case Phase.EXCHANGE:
+                passer = self._passers[0]
+                run = next((i for i, seat in enumerate(self._passers) if seat != passer), len(self._passers))
+                noun = "card" if run == 1 else "cards"
+                return f"seat {passer} is to pass {run} {noun} to seat {partner_of(self.rules, passer)}"
+        return ""
 
     # --- bidding ---
 
     def _verify_bidder(self, seat: int, what: str) -> None:
-        _check_seat("seat", seat, IllegalMove)
+        _check_seat("seat", seat, self.seat_count, IllegalMove)
         if self.phase != Phase.BID:
             raise IllegalMove(f"seat {seat} {what} after bidding was over")
         if seat != self.turn_index:
-            raise IllegalMove(f"seat {seat} {what} out of turn (seat {self.turn_index} is to bid)")
+            raise IllegalMove(f"seat {seat} {what} out of turn ({self.waiting_for()})")
+
+    def _partner_bid(self, seat: int) -> tuple[int | None, BidValue | None]:
+        """A seat's partner and the partner's bid so far; (None, None) with no partner."""
+        partner = partner_of(self.rules, seat)
+        return partner, None if partner is None else self._bids[partner]
 
     def verify_bid(self, seat: int, tricks: int) -> None:
-        """Raise :class:`IllegalMove` unless seat ``seat`` may bid ``tricks`` now (0 is nil)."""
+        """Raise :class:`IllegalMove` unless seat ``seat`` may bid ``tricks`` now (0 is nil).
+
+        Bids run from ``min_bid`` to the hand size (13; 17 or 18 with three players,
+        10 with five).
+        """
         self._verify_bidder(seat, "bid")
-        if (
-            isinstance(tricks, bool)
-            or not isinstance(tricks, int)
-            or not self.rules.min_bid <= tricks <= MAX_BID
-        ):
-            raise IllegalMove(f"seat {seat} bid {tricks}: allowed {self.rules.min_bid}-{MAX_BID}")
+        top = self.rules.hand_size
+        if isinstance(tricks, bool) or not isinstance(tricks, int) or not self.rules.min_bid <= tricks <= top:
+            raise IllegalMove(f"seat {seat} bid {tricks}: allowed {self.rules.min_bid}-{top}")
         if self.rules.forced_mode != ForcedMode.NONE:
             self._verify_forced_bid(seat, tricks)
         if tricks == 0:
             self._verify_partner_not_nil(seat, "nil")
             self._verify_nil_constraints(seat, "nil")
             return
-        partner = (seat + 2) % SEAT_COUNT
-        partner_bid = self._bids[partner]
+        partner, partner_bid = self._partner_bid(seat)
         minimum = self.rules.team_min_bid
         if partner_bid is not None and tricks + _count(partner_bid) < minimum:
             raise IllegalMove(
-                f"seat {seat} bid {tricks}: side {side_of(seat)} needs at least {minimum} "
+                f"seat {seat} bid {tricks}: side {self.rules.seat_team(seat)} needs at least {minimum} "
                 f"(team_min_bid={minimum}; partner seat {partner} bid {_bid_name(partner_bid)})"
             )
         if self._sum_would_be_hand_size(seat, tricks):
-            raise IllegalMove(
-                f"seat {seat} bid {tricks}: the four bids would add up to {HAND_SIZE} "
-                "(sum_of_bids_not_hand_size)"
-            )
+            raise IllegalMove(f"seat {seat} bid {tricks}: {self._sum_rule_text()}")
 
     def _verify_forced_bid(self, seat: int, tricks: int) -> None:
         """``forced_mode`` (docs/scoring.md "Forced-bid modes"): the bids a forced mode allows.
@@ -618,17 +718,17 @@ class Hand:
         count, nil only with none.
         """
         mode = self.rules.forced_mode
-        if mode == ForcedMode.SUICIDE:
-            partner = (seat + 2) % SEAT_COUNT
-            partner_bid = self._bids[partner]
+        top = self.rules.hand_size
+        if mode == ForcedMode.SUICIDE:  # partnership only (the rule set refuses it elsewhere)
+            partner, partner_bid = self._partner_bid(seat)
             if partner_bid is None:
                 if tricks == 0 or tricks >= 4:
                     return
-                allowed, why = f"nil or 4-{MAX_BID}", f"first of side {side_of(seat)} to bid"
+                allowed, why = f"nil or 4-{top}", f"first of side {self.rules.seat_team(seat)} to bid"
             elif is_nil(partner_bid):
                 if tricks >= 4:
                     return
-                allowed, why = f"4-{MAX_BID}", f"partner seat {partner} bid nil"
+                allowed, why = f"4-{top}", f"partner seat {partner} bid nil"
             else:
                 if tricks == 0:
                     return
@@ -648,8 +748,7 @@ class Hand:
 
     def _verify_nil_constraints(self, seat: int, what: str) -> None:
         """``team_min_bid`` and ``sum_of_bids_not_hand_size`` for a nil or blind nil (counted 0)."""
-        partner = (seat + 2) % SEAT_COUNT
-        partner_bid = self._bids[partner]
+        partner, partner_bid = self._partner_bid(seat)
         minimum = self.rules.team_min_bid
         if partner_bid is not None and _count(partner_bid) < minimum:
             raise IllegalMove(
@@ -657,24 +756,27 @@ class Hand:
                 f"below team_min_bid={minimum}"
             )
         if self._sum_would_be_hand_size(seat, 0):
-            raise IllegalMove(
-                f"seat {seat} may not bid {what}: the four bids would add up to {HAND_SIZE} "
-                "(sum_of_bids_not_hand_size)"
-            )
+            raise IllegalMove(f"seat {seat} may not bid {what}: {self._sum_rule_text()}")
 
     def _sum_would_be_hand_size(self, seat: int, tricks: int) -> bool:
-        """Whether the last bidder's ``tricks`` would make the four bids add up to 13 (nil counts 0)."""
+        """Whether the last bidder's ``tricks`` would make all n bids add up to the hand size
+        (nil counts 0)."""
         if not self.rules.sum_of_bids_not_hand_size:
             return False
         others = [bid for index, bid in enumerate(self._bids) if index != seat]
         if any(bid is None for bid in others):
             return False  # not the last bidder
-        return tricks + sum(_count(bid) for bid in others) == HAND_SIZE
+        return tricks + sum(_count(bid) for bid in others) == self.rules.hand_size
+
+    def _sum_rule_text(self) -> str:
+        return (
+            f"the {_NUMBER_WORDS[self.seat_count]} bids would add up to {self.rules.hand_size} "
+            "(sum_of_bids_not_hand_size)"
+        )
 
     def _verify_partner_not_nil(self, seat: int, what: str) -> None:
         """``both_partners_nil = "forbidden"``: no nil (or blind nil) beside a partner's nil."""
-        partner = (seat + 2) % SEAT_COUNT
-        partner_bid = self._bids[partner]
+        partner, partner_bid = self._partner_bid(seat)
         if self.rules.both_partners_nil == BothPartnersNil.FORBIDDEN and is_nil(partner_bid):
             partner_what = "blind nil" if partner_bid == BLIND_NIL else "nil"
             raise IllegalMove(
@@ -694,7 +796,8 @@ class Hand:
     def verify_blind_nil(self, seat: int) -> None:
         """Raise :class:`IllegalMove` unless seat ``seat`` may bid blind nil now."""
         self._verify_bidder(seat, "bid blind nil")
-        refusal = blind_nil_refusal(self.rules, side_of(seat), self.score_before, self.hand_index)
+        side = self.rules.seat_team(seat)
+        refusal = blind_nil_refusal(self.rules, side, self.score_before, self.hand_index)
         if refusal is not None:
             raise IllegalMove(f"seat {seat} bid blind nil but {refusal}")
         self._verify_partner_not_nil(seat, "blind nil")
@@ -712,17 +815,106 @@ class Hand:
     def _record_bid(self, record: _BidRecord, value: BidValue) -> _BidRecord:
         self._bids[record.seat_index] = value
         self.operations.append(record)
-        self.turn_index = (record.seat_index + 1) % SEAT_COUNT
+        self.turn_index = (record.seat_index + 1) % self.seat_count
         if all(bid is not None for bid in self._bids):
             self._end_bid()
         return record
 
     def _end_bid(self) -> None:
-        # leader_index has pointed at the first trick's leader since the deal.
+        self._passers = self._exchange_order()
+        if self._passers:
+            self.phase = Phase.EXCHANGE
+            self.turn_index = self._passers[0]
+        else:
+            self._begin_play()
+
+    def _exchange_order(self) -> list[int]:
+        """The passing seat of each card of the blind-nil exchange, in order.
+
+        For each blind nil in bidding order: the partner passes ``blind_nil_pass``
+        cards, then the blind-nil bidder as many back. One exchange a side: when
+        both partners bid blind nil, only the first of them (in bidding order) receives.
+        """
+        count = self.rules.blind_nil_pass
+        order: list[int] = []
+        served: set[int] = set()
+        if not count:
+            return order
+        for offset in range(self.seat_count):
+            seat = (self.first_bidder_index + offset) % self.seat_count
+            side = self.rules.seat_team(seat)
+            if self._bids[seat] == BLIND_NIL and side not in served:
+                partner = partner_of(self.rules, seat)
+                assert partner is not None, "blind_nil_pass needs partners (the rule set refuses it alone)"
+                served.add(side)
+                order += [partner] * count + [seat] * count
+        return order
+
+    # --- the blind-nil exchange ---
+
+    def verify_pass_card(self, seat: int, card: int) -> None:
+        """Raise :class:`IllegalMove` unless seat ``seat`` may pass ``card`` to its partner now.
+
+        Checks that there is a blind-nil exchange in progress, that it is the
+        seat's turn (the partner's ``blind_nil_pass`` cards first, then the
+        blind-nil bidder's as many back) and that the seat holds the card at
+        this moment (a card just received may be passed back).
+        """
+        name = self._verify_card_action(seat, card, "passed")
+        if self.phase != Phase.EXCHANGE:
+            raise IllegalMove(f"seat {seat} passed {name} {self._no_exchange_reason()}")
+        if seat != self.turn_index:
+            raise IllegalMove(f"seat {seat} passed {name} out of turn ({self.waiting_for()})")
+        if card not in self._holdings[seat]:
+            raise IllegalMove(f"seat {seat} passed {name}, which it does not hold")
+
+    def _no_exchange_reason(self) -> str:
+        """Why no card may be passed now, outside the EXCHANGE phase."""
+        if self.phase == Phase.BID:
+            return f"during bidding ({self.waiting_for()})"
+        if self.phase == Phase.SCORE:
+            return "after the hand was over"
+        if any(isinstance(operation, CardPass) for operation in self.operations):
+            return f"after the blind-nil exchange was over ({self.waiting_for()})"
+        if not self.rules.blind_nil_pass:
+            return "but no cards are passed (blind_nil_pass=0)"
+        return "but nobody bid blind nil (cards are passed only after a blind nil)"
+
+    def can_pass_card(self, seat: int, card: int) -> bool:
+        """Whether seat ``seat`` may pass ``card`` to its partner now."""
+        return _allowed(self.verify_pass_card, seat, card)
+
+    def pass_card(self, seat: int, card: int) -> CardPass:
+        """Seat ``seat`` passes ``card`` face down to its partner; return the :class:`CardPass` record."""
+        self.verify_pass_card(seat, card)
+        record = CardPass(seat, card)
+        partner = partner_of(self.rules, seat)
+        assert partner is not None
+        self._holdings[seat].remove(card)
+        self._holdings[partner].add(card)
+        self.operations.append(record)
+        self._passers.pop(0)
+        if self._passers:
+            self.turn_index = self._passers[0]
+        else:
+            self._begin_play()
+        return record
+
+    def _begin_play(self) -> None:
+        # The first lead is decided on the hands as held now, after any exchange: under
+        # two_of_clubs the lowest club may have changed hands (docs/scoring.md).
+        self.leader_index = first_leader(self.rules, self.dealer_index, self._holdings)
         self.phase = Phase.PLAY
         self.turn_index = self.leader_index
 
     # --- play ---
+
+    def _verify_card_action(self, seat: int, card: int, verb: str) -> str:
+        """The seat and card id checks shared by passes and plays; return the card's name."""
+        _check_seat("seat", seat, self.seat_count, IllegalMove)
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < cards.CARD_COUNT:
+            raise IllegalMove(f"seat {seat} {verb} card id {card!r}: allowed 0-{cards.CARD_COUNT - 1}")
+        return cards.format_card(card)
 
     def verify_play(self, seat: int, card: int) -> None:
         """Raise :class:`IllegalMove` unless seat ``seat`` may play ``card`` now.
@@ -733,16 +925,17 @@ class Hand:
         followed when possible. Trumps ("spades") are the spade suit, the jokers
         and any promoted deuce (:func:`deck_of`).
         """
-        _check_seat("seat", seat, IllegalMove)
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < cards.CARD_COUNT:
-            raise IllegalMove(f"seat {seat} played card id {card!r}: allowed 0-{cards.CARD_COUNT - 1}")
-        name = cards.format_card(card)
+        name = self._verify_card_action(seat, card, "played")
         if self.phase == Phase.BID:
-            raise IllegalMove(f"seat {seat} played {name} during bidding (seat {self.turn_index} is to bid)")
+            raise IllegalMove(f"seat {seat} played {name} during bidding ({self.waiting_for()})")
+        if self.phase == Phase.EXCHANGE:
+            raise IllegalMove(
+                f"seat {seat} played {name} during the blind-nil exchange ({self.waiting_for()})"
+            )
         if self.phase == Phase.SCORE:
             raise IllegalMove(f"seat {seat} played {name} after the hand was over")
         if seat != self.turn_index:
-            raise IllegalMove(f"seat {seat} played {name} out of turn (seat {self.turn_index} is to play)")
+            raise IllegalMove(f"seat {seat} played {name} out of turn ({self.waiting_for()})")
         holding = self._holdings[seat]
         if card not in holding:
             raise IllegalMove(f"seat {seat} played {name}, not in hand")
@@ -814,18 +1007,19 @@ class Hand:
             self.spades_broken_status |= led_suit != TRUMP_SUIT
         self._trick_cards.append(card)
         self.operations.append(record)
-        self.turn_index = (seat + 1) % SEAT_COUNT
-        if len(self._trick_cards) == SEAT_COUNT:
+        self.turn_index = (seat + 1) % self.seat_count
+        if len(self._trick_cards) == self.seat_count:
             self._end_trick()
         return record
 
     def _end_trick(self) -> None:
-        winner = (self.leader_index + trick_winner_index(self._trick_cards, self.rules)) % SEAT_COUNT
+        position = trick_winner_index(self._trick_cards, self.rules)
+        winner = (self.leader_index + position) % self.seat_count
         self.tricks.append(Trick(self.leader_index, winner, tuple(self._trick_cards)))
         self._tricks_taken[winner] += 1
         self._trick_cards = []
         self.leader_index = self.turn_index = winner
-        if len(self.tricks) == HAND_SIZE:
+        if len(self.tricks) == self.rules.hand_size:
             self._end_play()
 
     def _end_play(self) -> None:
@@ -843,6 +1037,8 @@ class Hand:
                 return self.bid(seat, tricks)
             case BlindNilBid(seat):
                 return self.blind_nil(seat)
+            case CardPass(seat, card):
+                return self.pass_card(seat, card)
             case CardPlay(seat, card):
                 return self.play(seat, card)
         raise TypeError(f"not an action record: {action!r}")
@@ -869,65 +1065,116 @@ def _bid_name(bid: BidValue) -> str:
     return "nil" if is_nil(bid) else str(bid)
 
 
-def _check_seat(name: str, seat: object, error: type[ValueError]) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEAT_COUNT:
-        raise error(f"{name} {seat!r}: allowed 0-{SEAT_COUNT - 1}")
+def _check_seat(name: str, seat: object, seat_count: int, error: type[ValueError]) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seat_count:
+        raise error(f"{name} {seat!r}: allowed 0-{seat_count - 1}")
     return seat
 
 
-def _check_pair(name: str, values: Sequence[int], minimum: int | None) -> tuple[int, int]:
+def _check_sides(
+    rules: RuleSet, name: str, values: Sequence[int] | None, minimum: int | None
+) -> tuple[int, ...]:
+    """One whole number per side of the rules' table (all 0 if None), each ``minimum`` or more."""
+    if values is None:
+        return _zeros(rules)
+    count = rules.team_count
     if (
-        len(values) != SIDE_COUNT
+        len(values) != count
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
         or (minimum is not None and min(values) < minimum)
     ):
         floor = "" if minimum is None else f" {minimum} or more"
-        raise ValueError(f"{name}={list(values)!r}: allowed {SIDE_COUNT} whole numbers{floor}, one per side")
-    return _pair(values)
+        raise ValueError(f"{name}={list(values)!r}: allowed {count} whole numbers{floor}, one per side")
+    return tuple(values)
 
 
-def _check_deal(raw_hands: Sequence[Sequence[int] | str], deck: DeckSpec) -> tuple[tuple[int, ...], ...]:
-    """The deal must be 13 cards a seat, each card once, every one of them in ``deck``.
+def _check_deal(
+    rules: RuleSet,
+    deck: DeckSpec,
+    raw_hands: Sequence[Sequence[int] | str],
+    raw_discards: Sequence[Sequence[int] | str] | None,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...] | None]:
+    """The deal must be the hand size a seat, each card once, every one of them in ``deck``;
+    in two-player (and only there) the discards of the draw complete it.
 
-    Four seats of 13 distinct cards of the deck's 52 are exactly the deck.
+    n seats of the hand size in distinct cards of the deck are exactly the deck (50-54 cards);
+    in two-player, 2 x 13 kept and 2 x 13 discarded are its 52.
     """
-    hands = tuple(
-        cards.parse_cards(raw, unique=False) if isinstance(raw, str) else tuple(raw) for raw in raw_hands
+    two_player = rules.mode == Mode.TWO_PLAYER
+    if two_player and raw_discards is None:
+        raise ValueError(
+            "discards missing: required with mode='two-player', allowed 2 strings of 13 cards "
+            "(the cards each player discarded in the draw)"
+        )
+    if raw_discards is not None and not two_player:
+        raise ValueError(
+            f"discards: allowed only with mode='two-player' (mode={str(rules.mode)!r} deals every card)"
+        )
+    hands = _card_ids(raw_hands)
+    discards = None if raw_discards is None else _card_ids(raw_discards)
+    # The table first (seats, cards a seat, each card once), then the cards themselves.
+    check_deal(hands, rules.hand_size, rules.seat_count, discards)
+    for name, seats in (("hands", hands), ("discards", discards or ())):
+        _check_in_deck(name, seats, deck)
+    assert set().union(*hands, *(discards or ())) == deck.cards, "the counts of RuleSet and deck_of disagree"
+    return hands, discards
+
+
+def _card_ids(raw_seats: Sequence[Sequence[int] | str]) -> tuple[tuple[int, ...], ...]:
+    """Card ids per seat from strings or ids."""
+    return tuple(
+        cards.parse_cards(raw, unique=False) if isinstance(raw, str) else tuple(raw) for raw in raw_seats
     )
-    for seat, seat_cards in enumerate(hands):
+
+
+def _check_in_deck(name: str, seats: Sequence[Sequence[int]], deck: DeckSpec) -> None:
+    """Every card of ``hands`` (or ``discards``) must be a card id of ``deck``."""
+    for seat, seat_cards in enumerate(seats):
         for card in seat_cards:
             if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < cards.CARD_COUNT:
-                raise ValueError(f"hands[{seat}] holds {card!r}: allowed a card id 0-{cards.CARD_COUNT - 1}")
+                raise ValueError(f"{name}[{seat}] holds {card!r}: allowed a card id 0-{cards.CARD_COUNT - 1}")
             if card not in deck.cards:
                 raise ValueError(
-                    f"hands[{seat}] holds {cards.format_card(card)}: allowed a card of the "
+                    f"{name}[{seat}] holds {cards.format_card(card)}: allowed a card of the "
                     f"{deck.name} deck ({deck.note})"
                 )
-    check_deal(hands)
-    return hands
+
+
+def _left_of_dealer(rules: RuleSet, dealer: int) -> int:
+    """The dealer's left (dealer + 1). Two-player: the seat ``two_player_first`` names, the
+    non-dealer (the dealer's left) by default, which draws, bids and leads first there."""
+    if rules.mode == Mode.TWO_PLAYER and rules.two_player_first == TwoPlayerFirst.DEALER:
+        return dealer
+    return (dealer + 1) % rules.seat_count
 
 
 def first_bidder(rules: RuleSet, dealer: int) -> int:
     """Return the seat that bids first: the dealer's left, or right with ``first_bidder = "dealer_right"``.
 
+    The dealer's right is dealer - 1 at any table size; in two-player, ``two_player_first`` decides.
+
     >>> first_bidder(RuleSet(), 0), first_bidder(RuleSet(first_bidder="dealer_right"), 0)
     (1, 3)
+    >>> first_bidder(RuleSet(mode="three-player", blind_nil="off", first_bidder="dealer_right"), 0)
+    2
     """
-    offset = 1 if rules.first_bidder == FirstBidder.DEALER_LEFT else SEAT_COUNT - 1
-    return (dealer + offset) % SEAT_COUNT
+    if rules.first_bidder == FirstBidder.DEALER_LEFT:
+        return _left_of_dealer(rules, dealer)
+    return (dealer - 1) % rules.seat_count
 
 
-def first_leader(rules: RuleSet, dealer: int, hands: Sequence[Sequence[int]]) -> int:
+def first_leader(rules: RuleSet, dealer: int, hands: Sequence[Collection[int]]) -> int:
     """Return the seat that leads the first trick (``first_lead``).
 
-    The dealer's left; the dealer's right with ``dealer_right``; with
-    ``two_of_clubs`` the holder of the deck's lowest club (2C, or 3C where 2C is removed).
+    The dealer's left (in two-player the seat ``two_player_first`` names); the
+    dealer's right with ``dealer_right``; with ``two_of_clubs`` the holder in
+    ``hands`` of the deck's lowest club (2C, or 3C where 2C is removed).
     """
     match rules.first_lead:
         case FirstLead.DEALER_LEFT_NO_SPADE:
-            return (dealer + 1) % SEAT_COUNT
+            return _left_of_dealer(rules, dealer)
         case FirstLead.DEALER_RIGHT:
-            return (dealer + SEAT_COUNT - 1) % SEAT_COUNT
+            return (dealer - 1) % rules.seat_count
         case FirstLead.TWO_OF_CLUBS:
             lowest = deck_of(rules).lowest_club
             return next(seat for seat, seat_cards in enumerate(hands) if lowest in seat_cards)
@@ -942,16 +1189,16 @@ class Game:
 
     After each hand :func:`game_winner` decides: a made contract of 13 under
     ``bid_thirteen = "wins_game"``, the target, ``elimination`` and ``hand_limit``
-    (docs/scoring.md "End of a game, all together").
+    (docs/scoring.md "End of a game, all together" and "with more than two sides").
 
     Parameters
     ----------
     rules : RuleSet
         The rules played.
     dealer : int
-        The dealer of the next hand; the deal passes clockwise each hand.
-    score, bags : pair of int
-        Each side's score and carried bags before the next hand.
+        The dealer of the next hand; the deal passes clockwise (dealer + 1 mod n) each hand.
+    score, bags : sequence of int, one per side
+        Each side's score and carried bags before the next hand (all 0 if None).
     hand_index : int
         The index of the next hand in the game (so also the hands played so far).
     """
@@ -960,17 +1207,17 @@ class Game:
         self,
         rules: RuleSet,
         dealer: int = 0,
-        score: Sequence[int] = (0, 0),
-        bags: Sequence[int] = (0, 0),
+        score: Sequence[int] | None = None,
+        bags: Sequence[int] | None = None,
         hand_index: int = 0,
     ) -> None:
         self.rules = rules
         """The rules played."""
-        self.dealer_index = _check_seat("dealer", dealer, ValueError)
+        self.dealer_index = _check_seat("dealer", dealer, rules.seat_count, ValueError)
         """The dealer of the next hand."""
-        self.score = _check_pair("score", score, minimum=None)
+        self.score = _check_sides(rules, "score", score, minimum=None)
         """Each side's score now."""
-        self.bags = _check_pair("bags", bags, minimum=0)
+        self.bags = _check_sides(rules, "bags", bags, minimum=0)
         """Each side's bags carried into the next hand."""
         self.hand_index = hand_index
         """The index of the next hand."""
@@ -993,10 +1240,15 @@ class Game:
                 f"dealer={dealer}: allowed {self.dealer_index} (the deal passes clockwise each hand)"
             )
 
-    def start_hand(self, hands: Sequence[Sequence[int] | str]) -> Hand:
-        """Deal the next hand (dealer, score, bags and index from the game); :meth:`record` it when done."""
+    def start_hand(
+        self, hands: Sequence[Sequence[int] | str], discards: Sequence[Sequence[int] | str] | None = None
+    ) -> Hand:
+        """Deal the next hand (dealer, score, bags and index from the game); :meth:`record` it when done.
+
+        ``discards``: the two-player draw's discards (two-player only).
+        """
         self.verify_next(self.dealer_index)
-        return Hand(self.rules, self.dealer_index, hands, self.score, self.bags, self.hand_index)
+        return Hand(self.rules, self.dealer_index, hands, self.score, self.bags, self.hand_index, discards)
 
     def record(self, hand: Hand) -> int | None:
         """Add a finished hand to the game; return the winning side, or None if the game goes on.
@@ -1015,7 +1267,7 @@ class Game:
         self.results.append(result)
         self.score, self.bags = result.score, result.bag_total
         self.hand_index += 1
-        self.dealer_index = (self.dealer_index + 1) % SEAT_COUNT
+        self.dealer_index = (self.dealer_index + 1) % self.rules.seat_count
         bids = [bid for bid in hand.bids if bid is not None]
         self.winner = game_winner(
             self.rules,
@@ -1067,24 +1319,24 @@ def _replay(
     bags_before: Sequence[int] | None,
     hand_index: int | None,
 ) -> Hand:
-    carried_score = None if score_before is None else _pair(score_before)
-    carried_bags = None if bags_before is None else _pair(bags_before)
+    carried_score = None if score_before is None else tuple(score_before)
+    carried_bags = None if bags_before is None else tuple(bags_before)
     hand = Hand(
         rules,
         log.dealer,
         log.hands,
-        _carried("score_before", log.score_before, carried_score, (0, 0)),
-        _carried("bags_before", log.bags_before, carried_bags, (0, 0)),
+        _carried("score_before", log.score_before, carried_score, _zeros(rules)),
+        _carried("bags_before", log.bags_before, carried_bags, _zeros(rules)),
         _carried("hand", log.hand, hand_index, 0),
+        log.discards,
     )
     for text in log.actions:
         hand.apply(parse_action(text))
     if hand.phase != Phase.SCORE:
-        step = "bid" if hand.phase == Phase.BID else f"play to trick {hand.trick_number}"
-        raise LogError(
-            f"actions: the hand is unfinished after {len(log.actions)} actions "
-            f"(seat {hand.turn_index} is to {step})"
-        )
+        step = hand.waiting_for()
+        if hand.phase == Phase.PLAY:
+            step += f" to trick {hand.trick_number}"
+        raise LogError(f"actions: the hand is unfinished after {len(log.actions)} actions ({step})")
     _check_recorded(hand, log)
     return hand
 
@@ -1192,11 +1444,13 @@ def score_file(path: str | Path, rules: RuleSet | None = None) -> list[ScoredHan
                     games_seen[log.game] = line_number
                 if rules is None and log.rules not in rules_cache:
                     rules_cache[log.rules] = resolve_rules(log.rules)
+                game_rules = rules or rules_cache[log.rules]
                 game = Game(
-                    rules or rules_cache[log.rules],
+                    game_rules,
                     log.dealer,
-                    log.score_before or (0, 0),
-                    log.bags_before or (0, 0),
+                    # Checked here so that a message names the log's field.
+                    _check_sides(game_rules, "score_before", log.score_before, minimum=None),
+                    _check_sides(game_rules, "bags_before", log.bags_before, minimum=0),
                     log.hand or 0,
                 )
                 track = _GameTrack(log.game, log.rules, game)

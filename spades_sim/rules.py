@@ -23,10 +23,13 @@ from typing import Any
 import tomli_w
 
 SEAT_COUNT = 4
-"""Seats at a partnership table (issue 3 adds other table modes)."""
+"""Seats at a partnership (or solo) table."""
 
 HAND_SIZE = 13
 """Cards per seat with the standard deck and four seats."""
+
+MAX_SEATS = 5
+"""The most seats of any table mode (five-player)."""
 
 MAX_POINTS = 10_000
 """Largest nil, blind-nil or bag-penalty value a rule set may give."""
@@ -50,9 +53,17 @@ class RulesError(ValueError):
 
 
 class Mode(enum.StrEnum):
-    """Table mode (RULES.md "mode")."""
+    """Table mode (RULES.md "mode"); docs/scoring.md "Table modes" has the details."""
 
     PARTNERSHIP = "partnership"
+    SOLO = "solo"
+    TWO_PLAYER = "two-player"
+    THREE_PLAYER = "three-player"
+    FIVE_PLAYER = "five-player"
+
+
+_MODE_SEATS = {Mode.PARTNERSHIP: 4, Mode.SOLO: 4, Mode.TWO_PLAYER: 2, Mode.THREE_PLAYER: 3,
+               Mode.FIVE_PLAYER: 5}
 
 
 class Deck(enum.StrEnum):
@@ -66,10 +77,19 @@ class Deck(enum.StrEnum):
 
 
 class JokerDeuces(enum.StrEnum):
-    """Which two deuces the ``jokers`` deck removes for four players."""
+    """Which deuces the ``jokers`` deck removes: two for 2 and 4 players, all for 5, none for 3."""
 
     CLUBS_DIAMONDS = "clubs_diamonds"
     CLUBS_HEARTS = "clubs_hearts"
+    ALL = "all"
+    NONE = "none"
+
+
+class TwoPlayerFirst(enum.StrEnum):
+    """Who draws, bids and leads first in the two-player game."""
+
+    NON_DEALER = "non_dealer"
+    DEALER = "dealer"
 
 
 class FirstBidder(enum.StrEnum):
@@ -158,7 +178,8 @@ class RuleSet:
     """One line saying what the rule set is (the default describes the ``standard`` preset)."""
 
     mode: Mode = Mode.PARTNERSHIP
-    """Table mode; partners sit opposite (seats 0+2 against 1+3)."""
+    """Table mode [partnership: partners sit opposite, seats 0+2 against 1+3]; solo,
+    two-player, three-player and five-player score each seat on its own."""
 
     deck: Deck = Deck.STANDARD
     """Deck and trump order; standard: 52 cards, spades always trump, A high."""
@@ -194,7 +215,8 @@ class RuleSet:
     """Points that win the game [500]; both sides over: higher wins; a tie plays on."""
 
     joker_deuces: JokerDeuces = JokerDeuces.CLUBS_DIAMONDS
-    """With ``deck = "jokers"``: the two deuces removed [clubs_diamonds] or clubs_hearts."""
+    """With ``deck = "jokers"``: the deuces removed: [clubs_diamonds] or clubs_hearts for 2 and 4
+    players, all for five-player, none for three-player."""
 
     first_bidder: FirstBidder = FirstBidder.DEALER_LEFT
     """Who bids first [dealer_left]; bidding goes clockwise from there."""
@@ -231,6 +253,19 @@ class RuleSet:
 
     hand_limit: int | None = None
     """After this many hands the higher score wins [None: off]; a tie plays another hand."""
+
+    blind_nil_pass: int = 0
+    """Cards exchanged between partners after a blind nil: [0], 1, 2 or 3 each way."""
+
+    blind_nil_solo: bool = False
+    """Allow blind nil in the individual modes (solo, two-, three-, five-player) [false]."""
+
+    draw_second_card_seen: bool = True
+    """Two-player draw: a player who keeps the first card looks at the second before
+    discarding it [true], or discards it unseen."""
+
+    two_player_first: TwoPlayerFirst = TwoPlayerFirst.NON_DEALER
+    """Two-player: who draws, bids and leads first [non_dealer] or dealer."""
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -277,29 +312,116 @@ class RuleSet:
             raise RulesError(
                 "blind_nil", str(self.blind_nil), "'off' when min_bid=1 (no nil means no blind nil)"
             )
+        _check_range("blind_nil_pass", self.blind_nil_pass, 0, 3)
+        self._check_mode()
+
+    def _check_mode(self) -> None:
+        """Refuse options that the table mode cannot play (docs/scoring.md "Table modes")."""
+        mode = str(self.mode)
+        with_mode = f" with mode={mode!r}"
+        decks = _MODE_DECKS[self.mode]
+        if self.deck not in decks:
+            raise RulesError("deck", str(self.deck), _either(decks) + with_mode)
+        if self.deck == Deck.JOKERS:
+            removals = _MODE_JOKER_DEUCES[self.mode]
+            if self.joker_deuces not in removals:
+                raise RulesError("joker_deuces", str(self.joker_deuces),
+                                 f"{_either(removals)} with deck='jokers' and mode={mode!r}"
+                                 f" ({self.seat_count} players)")
+        if self.blind_nil_pass and self.blind_nil == BlindNil.OFF:
+            raise RulesError("blind_nil_pass", self.blind_nil_pass, "0 when blind_nil='off'")
+        if self.bid_thirteen != BidThirteen.OFF and self.hand_size != HAND_SIZE:
+            raise RulesError("bid_thirteen", str(self.bid_thirteen),
+                             f"'off'{with_mode} ({self.hand_size} tricks a hand)")
+        if self.mode != Mode.TWO_PLAYER:
+            for name, value, default in (
+                    ("draw_second_card_seen", self.draw_second_card_seen, True),
+                    ("two_player_first", self.two_player_first, TwoPlayerFirst.NON_DEALER)):
+                if value != default:
+                    raise RulesError(name, _plain(value),
+                                     f"{_plain(default)!r}{with_mode} (a two-player option)")
+        else:
+            for name, value, default in (
+                    ("first_bidder", self.first_bidder, FirstBidder.DEALER_LEFT),
+                    ("first_lead", self.first_lead, FirstLead.DEALER_LEFT_NO_SPADE)):
+                if value != default:
+                    raise RulesError(name, _plain(value),
+                                     f"{_plain(default)!r}{with_mode} (two_player_first chooses"
+                                     " who bids and leads first)")
+        if self.mode == Mode.PARTNERSHIP:
+            if self.blind_nil_solo:
+                raise RulesError("blind_nil_solo", True,
+                                 "false with mode='partnership' (an individual-mode option)")
+            return
+        for name, value, default in (
+                ("team_min_bid", self.team_min_bid, 0),
+                ("nil_tricks", self.nil_tricks, NilTricks.BAGS_ONLY),
+                ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
+                ("blind_nil_pass", self.blind_nil_pass, 0)):
+            if value != default:
+                raise RulesError(name, _plain(value),
+                                 f"{_plain(default)!r}{with_mode} (no partners)")
+        if self.forced_mode == ForcedMode.SUICIDE:
+            raise RulesError("forced_mode", "suicide",
+                             f"'none', 'mirror' or 'whiz'{with_mode} (suicide needs partners)")
+        if self.blind_nil != BlindNil.OFF and not self.blind_nil_solo:
+            raise RulesError("blind_nil", str(self.blind_nil),
+                             f"'off'{with_mode} unless blind_nil_solo=true")
 
     @property
     def seat_count(self) -> int:
-        """Number of seats at the table."""
-        return SEAT_COUNT
+        """Number of seats at the table.
+
+        >>> RuleSet(mode="three-player", blind_nil="off").seat_count
+        3
+        """
+        return _MODE_SEATS[self.mode]
+
+    @property
+    def partnership(self) -> bool:
+        """Whether partners score together (else every seat is its own side)."""
+        return self.mode == Mode.PARTNERSHIP
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck after the removals of ``deck`` and the mode (52 in the two-player
+        draw, of which 26 are kept).
+
+        >>> alone = RuleSet(blind_nil="off")
+        >>> alone.replace(mode="three-player").deck_size, alone.replace(
+        ...     mode="five-player", deck="jokers", joker_deuces="all").deck_size
+        (51, 50)
+        """
+        if self.deck == Deck.JOKERS:
+            return 54 - _JOKER_REMOVALS[self.joker_deuces]
+        return 51 if self.mode == Mode.THREE_PLAYER else 52
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each seat, and tricks in a hand."""
-        return HAND_SIZE
+        """Cards each seat holds when play starts, and tricks in a hand.
+
+        >>> [RuleSet(mode=m, blind_nil="off").hand_size
+        ...  for m in ("partnership", "two-player", "three-player")]
+        [13, 13, 17]
+        """
+        if self.mode == Mode.TWO_PLAYER:
+            return HAND_SIZE
+        return self.deck_size // self.seat_count
 
     @property
     def team_count(self) -> int:
-        """Number of scoring sides."""
-        return 2
+        """Number of scoring sides: 2 in partnership, else one per seat."""
+        return 2 if self.partnership else self.seat_count
 
     def seat_team(self, seat_index: int) -> int:
-        """Return the side of a seat: partners sit opposite.
+        """Return the side of a seat: partners sit opposite; alone, a seat is its own side.
 
         >>> [RuleSet().seat_team(s) for s in range(4)]
         [0, 1, 0, 1]
+        >>> RuleSet(mode="solo", blind_nil="off").seat_team(3)
+        3
         """
-        return seat_index % 2
+        return seat_index % self.team_count
 
     def replace(self, **changes: Any) -> RuleSet:
         """Return a copy with some fields changed (and validated).
@@ -331,7 +453,27 @@ _ENUM_FIELDS: dict[str, type[enum.StrEnum]] = {
     "both_partners_nil": BothPartnersNil,
     "bid_thirteen": BidThirteen,
     "forced_mode": ForcedMode,
+    "two_player_first": TwoPlayerFirst,
 }
+
+_ALL_DECKS = tuple(Deck)
+_MODE_DECKS: dict[Mode, tuple[Deck, ...]] = {
+    Mode.PARTNERSHIP: _ALL_DECKS, Mode.SOLO: _ALL_DECKS, Mode.TWO_PLAYER: _ALL_DECKS,
+    # Three players: 2♣ out (51 cards) or jokers in (54); five: jokers in, all deuces out (50).
+    Mode.THREE_PLAYER: (Deck.STANDARD, Deck.JOKERS, Deck.DEUCE_HIGH),
+    Mode.FIVE_PLAYER: (Deck.JOKERS,),
+}
+"""The decks each table mode can deal evenly (docs/scoring.md "Table modes")."""
+
+_TWO_DEUCES = (JokerDeuces.CLUBS_DIAMONDS, JokerDeuces.CLUBS_HEARTS)
+_MODE_JOKER_DEUCES: dict[Mode, tuple[JokerDeuces, ...]] = {
+    Mode.PARTNERSHIP: _TWO_DEUCES, Mode.SOLO: _TWO_DEUCES, Mode.TWO_PLAYER: _TWO_DEUCES,
+    Mode.THREE_PLAYER: (JokerDeuces.NONE,), Mode.FIVE_PLAYER: (JokerDeuces.ALL,),
+}
+"""The deuces the jokers deck removes at each table size (RULES.md "deck")."""
+
+_JOKER_REMOVALS = {JokerDeuces.CLUBS_DIAMONDS: 2, JokerDeuces.CLUBS_HEARTS: 2,
+                   JokerDeuces.ALL: 4, JokerDeuces.NONE: 0}
 
 
 def _plain(value: Any) -> Any:
@@ -339,6 +481,10 @@ def _plain(value: Any) -> Any:
 
 
 
+
+
+def _either(choices: tuple[enum.StrEnum, ...]) -> str:
+    return " or ".join(repr(str(choice)) for choice in choices)
 
 
 def _coerce_enum(name: str, value: Any, enum_type: type[enum.StrEnum]) -> enum.StrEnum:

@@ -62,7 +62,8 @@ def set_threads(threads: int | None) -> int:
 
 def seat_strategies(raw_strategies: str | Strategy | Sequence[str | Strategy],
                     seat_count: int = 4) -> list[Strategy]:
-    """One strategy per seat from one strategy (everyone), or one per side (partners share).
+    """One strategy per seat from one (everyone), two (taking turns round the table, so
+    partners share one) or one per seat.
 
     >>> [s.name for s in seat_strategies(["basic", "random"])]
     ['basic', 'random', 'basic', 'random']
@@ -70,8 +71,9 @@ def seat_strategies(raw_strategies: str | Strategy | Sequence[str | Strategy],
     if isinstance(raw_strategies, str | Strategy):
         raw_strategies = [raw_strategies]
     chosen = [get_strategy(s) for s in raw_strategies]
-    if len(chosen) not in (1, 2):
-        raise RunError(f"strategies={len(chosen)}: allowed one (all seats) or two (one per side)")
+    if len(chosen) not in (1, 2, seat_count):
+        raise RunError(f"strategies={len(chosen)}: allowed one (all seats), two (seats take turns:"
+                       f" one per side in partnership) or {seat_count} (one per seat)")
     return [chosen[seat % len(chosen)] for seat in range(seat_count)]
 
 
@@ -175,11 +177,11 @@ def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
     rules, strategies, packed, strat, seed = _prepare(raw_rules, raw_strategies, "games", n, seed,
                                                       threads)
     _check_count("max_hands", max_hands, MAX_HANDS_CAP)
-    run = Run("games", rules, strategies, seed, n, totals=GameTotals())
+    run = Run("games", rules, strategies, seed, n, totals=GameTotals(sides=packed.side_count, seats=packed.seat_count))
     no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
 
     def play_block(start: int, count: int):
-        games = engine._empty_game_records(count)
+        games = engine._empty_game_records(count, packed.side_count)
         engine._simulate_games(packed, strat.bid_policy, strat.play_policy, strat.params,
                                seed, start, count, CHUNK_GAMES, max_hands, games,
                                no_hands, no_trace)
@@ -204,7 +206,7 @@ def trace_games(raw_rules: str | RuleSet, raw_strategies, game_ids: Sequence[int
     """Replay games ``game_ids``; returns (GameRecords, HandRecords, HandTrace, PackedRules)."""
     _, _, packed, strat = _pack(raw_rules, raw_strategies)
     ids = np.asarray(game_ids, dtype=np.int64)
-    games = engine._empty_game_records(ids.size)
+    games = engine._empty_game_records(ids.size, packed.side_count)
     args = (packed, strat.bid_policy, strat.play_policy, strat.params, seed, ids, max_hands, games)
     rows = engine._trace_games(*args, False, *engine._empty_hand_outputs(packed, 0))
     out, trace = engine._empty_hand_outputs(packed, rows)

@@ -41,6 +41,9 @@ PARAMS: tuple[ParamSpec, ...] = (
               "... and only if the opponents are within this many points of the target"),
     ParamSpec("cover_bonus", _policy.P_COVER_BONUS, 1.0, 0.0, 4.0,
               "added to the bid when the partner has bid nil"),
+    ParamSpec("solo_nil_threshold", _policy.P_SOLO_NIL_THRESHOLD, -1.0, -1.0, 5.0,
+              "nil_threshold for a seat without a partner (-1: never bid nil alone; even a hand "
+              "with no high card sets ~70% of its nils in solo, as no one covers it)"),
 )
 """Every parameter, its slot in the kernel's vector, default, range and meaning."""
 

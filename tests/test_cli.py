@@ -304,7 +304,8 @@ BAD_SIMULATE = [
     (["--out", "x.txt"], "out='x.txt': allowed a file ending in .parquet or .csv"),
     (["--strategy", "nosuch"], "strategy='nosuch': allowed random, basic"),
     (["--strategy", "basic", "--strategy", "random", "--strategy", "basic"],
-     "strategies=3: allowed one (all seats) or two (one per side)"),
+     "strategies=3: allowed one (all seats), two (seats take turns: one per side in partnership)"
+     " or 4 (one per seat)"),
     (["--threads", "99"], f"threads=99: allowed 1 to {numba.config.NUMBA_NUM_THREADS} on this machine"),
     (["--threads", "0"], f"threads=0: allowed 1 to {numba.config.NUMBA_NUM_THREADS} on this machine"),
     (["--seed", "-1"], "seed=-1: allowed a whole number from 0 to 2**63-1"),

@@ -38,7 +38,7 @@ from spades_sim.rules import RuleSet, load_preset, preset_names
 from spades_sim.simulate import trace_games, trace_hands
 
 STANDARD = RuleSet()
-MIXED = ["basic", "random"]  # side 0 (seats 0+2) basic, side 1 (seats 1+3) random
+MIXED = ["basic", "random"]  # seats take turns: side 0 (seats 0+2) basic, side 1 (seats 1+3) random
 HAND_CHUNK = 1_000
 GAME_CHUNK = 50
 
@@ -121,15 +121,17 @@ def compare_hands(rules: RuleSet, out, scored: list[ScoredHand], tally: Tally) -
     nil = np.where(bids == 0, np.where(tricks == 0, "made", "set"), "none")
     np.testing.assert_array_equal(nil, [[v or "none" for v in s.result.nil] for s in scored])
     # Contract and made, recomputed from the referee's bids and tricks (docs/scoring.md step 1).
-    for side in range(2):
-        side_bids, side_tricks = bids[:, side::2], tricks[:, side::2]
+    sides = rules.team_count
+    for side in range(sides):
+        side_bids, side_tricks = bids[:, side::sides], tricks[:, side::sides]
         contract = side_bids.sum(axis=1)
         contract_tricks = _contract_tricks(rules, side_bids, side_tricks)
         np.testing.assert_array_equal(out.contract[:, side], contract)
         np.testing.assert_array_equal(out.made[:, side], contract_tricks >= contract)
         c = tally.counts
         c["set contracts"] += int(((contract_tricks < contract) & (contract > 0)).sum())
-        c["both partners nil"] += int(((side_bids == 0).all(axis=1)).sum())
+        if rules.partnership:
+            c["both partners nil"] += int(((side_bids == 0).all(axis=1)).sum())
         c["nil beside set contract"] += int(
             ((side_bids == 0).any(axis=1) & (contract_tricks < contract)).sum())
     c = tally.counts
@@ -168,8 +170,8 @@ def compare_games(rules: RuleSet, games, out, scored: list[ScoredHand], tally: T
         else:
             tally.finished += 1
         # The game record's counts, recomputed from the referee's hands.
-        for side in range(2):
-            seats = range(side, 4, 2)
+        for side in range(rules.team_count):
+            seats = range(side, rules.seat_count, rules.team_count)
             nil = [(h, s) for h in hands for s in seats if h.bids[s] == 0]
             blind = [(h, s) for h in hands for s in seats if h.bids[s] == "bn"]
             contracts = [h for h in hands if sum(h.bids[s] for s in seats if h.bids[s] != "bn") > 0]
@@ -283,6 +285,27 @@ OPTION_SETS = {
     "options-e": RuleSet(name="options-e", team_min_bid=2, sum_of_bids_not_hand_size=True,
                          first_bidder="dealer_right", blind_nil="after_first_hand",
                          blind_nil_threshold=0),
+    # Table modes and the blind-nil exchange (docs/scoring.md, fourth part).
+    "options-f": RuleSet(name="options-f", mode="solo", deck="jokers", joker_deuces="clubs_hearts",
+                         blind_nil="anytime", blind_nil_solo=True, sum_of_bids_not_hand_size=True,
+                         first_lead="two_of_clubs", nil_value=50),
+    "options-g": RuleSet(name="options-g", mode="two-player", deck="joker-joker-deuce-deuce",
+                         two_player_first="dealer", draw_second_card_seen=False,
+                         blind_nil="when_behind", blind_nil_threshold=50, blind_nil_solo=True,
+                         elimination=-100, target=300),
+    "options-h": RuleSet(name="options-h", mode="three-player", deck="jokers", joker_deuces="none",
+                         first_bidder="dealer_right", first_lead="dealer_right",
+                         blind_nil="after_first_hand", blind_nil_solo=True, hand_limit=10),
+    "options-i": RuleSet(name="options-i", blind_nil="anytime", blind_nil_pass=3,
+                         first_lead="two_of_clubs"),
+    "options-j": RuleSet(name="options-j", mode="five-player", deck="jokers", joker_deuces="all",
+                         forced_mode="whiz", blind_nil="off", bag_limit=5, bag_penalty=50),
+    "options-k": RuleSet(name="options-k", mode="solo", forced_mode="mirror", blind_nil="off",
+                         ten_for_two_hundred=True, bid_thirteen="scores_200",
+                         failed_contract="zero", overtrick_points=-1),
+    "options-l": RuleSet(name="options-l", mode="three-player", deck="deuce-high",
+                         blind_nil="off", sum_of_bids_not_hand_size=True, min_bid=1,
+                         spades_lead="any_time", first_lead="two_of_clubs"),
 }
 
 

@@ -15,6 +15,7 @@ from spades_sim.cards import format_card, parse_card
 from spades_sim.handlog import (
     Bid,
     BlindNilBid,
+    CardPass,
     CardPlay,
     HandLog,
     LogError,
@@ -27,7 +28,7 @@ from spades_sim.referee import Game, Hand, replay_hand, score_file
 from spades_sim.rules import RuleSet
 
 STANDARD = RuleSet()
-CODES = "'S b N' (bid), 'S bn' (blind nil) or 'S p CARD' (play)"
+CODES = "'S b N' (bid), 'S bn' (blind nil), 'S g CARD' (pass) or 'S p CARD' (play)"
 """What an action-code error says is allowed."""
 
 # The play-test deal C: dealer 1, so seat 2 leads; seat 2 cashes AH KH, then may not lead a spade.
@@ -147,8 +148,10 @@ def test_parse_action_codes() -> None:
     assert parse_action("1 b 4") == Bid(1, 4)
     assert parse_action("3 b 0") == Bid(3, 0)
     assert parse_action("2 bn") == BlindNilBid(2)
+    assert parse_action("0 g 3C") == CardPass(0, parse_card("3C"))
     assert parse_action("1 p QS") == CardPlay(1, parse_card("QS"))
-    for action in (Bid(0, 13), BlindNilBid(3), CardPlay(2, 0)):
+    assert parse_action("4 p LJ") == CardPlay(4, parse_card("LJ"))  # a five-player seat
+    for action in (Bid(0, 13), BlindNilBid(3), CardPass(1, 53), CardPlay(2, 0)):
         assert parse_action(format_action(action)) == action
 
 
@@ -156,15 +159,86 @@ def test_parse_action_codes() -> None:
     ("text", "message"),
     [
         ("1 x 4", f"line 9: action '1 x 4': unknown code 'x': allowed {CODES}"),
-        ("4 b 3", "line 9: action '4 b 3': seat '4': allowed 0-3"),
+        ("5 b 3", "line 9: action '5 b 3': seat '5': allowed 0-4"),  # five seats at most
         ("1 b", f"line 9: action '1 b': wrong number of tokens for code 'b': allowed {CODES}"),
         ("1 b four", "line 9: action '1 b four': bid 'four': allowed a whole number"),
+        ("1 g", f"line 9: action '1 g': wrong number of tokens for code 'g': allowed {CODES}"),
+        ("1 g 1C", "line 9: action '1 g 1C': card '1C': allowed a rank 2-10, J, Q, K, A (or T) followed by "
+                   "a suit C, D, H, S, or BJ / LJ for the jokers"),
     ],
 )  # fmt: skip
 def test_parse_action_errors(text: str, message: str) -> None:
     with pytest.raises(LogError) as raised:
         parse_action(text, 9)
     assert str(raised.value) == message
+
+
+# --- other table modes: 2-5 seats, per-side lists, discards, passes ---
+
+THREE_HANDS = tuple(tuple(range(17 * seat, 17 * seat + 17)) for seat in range(3))
+"""Three seats of 17 cards: all the structure needs (which cards the deck has is the referee's)."""
+TWO_KEPT = (tuple(range(0, 13)), tuple(range(13, 26)))
+TWO_THROWN = (tuple(range(26, 39)), tuple(range(39, 52)))
+
+
+def test_round_trip_discards_written_after_hands() -> None:
+    log = HandLog(rules="head-to-head", dealer=1, hands=TWO_KEPT, discards=TWO_THROWN, actions=("0 b 4",))
+    raw = raw_of(log)
+    assert list(raw) == ["rules", "dealer", "hands", "discards", "actions"]
+    assert raw["discards"][0] == "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"
+    assert HandLog.loads(log.dumps()) == log
+    assert HandLog(rules="r", dealer=0, hands=TWO_KEPT, actions=()).discards is None
+
+
+def test_loads_three_seats_and_three_sides() -> None:
+    result = {"tricks": [6, 2, 9], "nil": [None, "set", None], "points": [51, -98, 90], "bags": [1, 2, 0],
+              "penalty": [0, 0, 0], "score": [51, -98, 90], "bag_total": [1, 2, 0]}
+    log = HandLog(rules="three-player", dealer=2, hands=THREE_HANDS, actions=("0 b 5", "1 b 0", "2 b 9"),
+                  score_before=(0, 0, 0), game_over={"winner": 2})
+    raw = raw_of(log) | {"result": result}
+    loaded = HandLog.loads(json.dumps(raw))
+    assert loaded.result is not None and loaded.result.points == (51, -98, 90)
+    assert HandLog.loads(loaded.dumps()) == loaded
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"dealer": 3}, "dealer=3: allowed a seat 0-2"),
+        ({"actions": ["3 b 2"]}, "action '3 b 2': seat '3': allowed 0-2"),
+        ({"tricks": [{"leader": 3, "winner": 0, "cards": ["2C", "3C", "4C"]}]},
+         "tricks[0].leader=3: allowed a seat 0-2"),
+        ({"score_before": [0, 0, 0, 0, 0, 0]},
+         "score_before=[0, 0, 0, 0, 0, 0]: allowed a list of 2-5 whole numbers (one per side)"),
+        ({"game_over": {"winner": 3}},
+         'game_over={"winner": 3}: allowed {"winner": a side 0-2} or {"winner": null, "reason": "hand_cap"}'),
+        ({"hands": ["2C 3C"]}, 'hands=["2C 3C"]: allowed a list of 2-5 strings of cards, one per seat'),
+        ({"discards": ["AS", "KS"]}, 'discards=["AS", "KS"]: allowed a list of 3 strings of cards, as hands'),
+    ],
+    ids=["dealer", "action-seat", "trick-seat", "six-sides", "winner", "one-seat", "discards-seats"],
+)  # fmt: skip
+def test_loads_seat_numbers_of_a_three_seat_line(change: dict[str, Any], message: str) -> None:
+    raw = raw_of(HandLog(rules="three-player", dealer=2, hands=THREE_HANDS, actions=())) | change
+    with pytest.raises(LogError) as raised:
+        HandLog.loads(json.dumps(raw), 5)
+    assert str(raised.value) == f"line 5: {message}"
+
+
+def test_loads_five_seats_five_sides() -> None:
+    hands = tuple(tuple(range(10 * seat, 10 * seat + 10)) for seat in range(5))
+    log = HandLog(rules="five-player", dealer=4, hands=hands, actions=("4 b 2",),
+                  score_before=(1, 2, 3, 4, 5), game_over={"winner": 4})
+    assert HandLog.loads(log.dumps()) == log
+
+
+def test_loads_card_both_kept_and_discarded(tmp_path: Path) -> None:
+    raw = raw_of(HandLog(rules="head-to-head", dealer=0, hands=TWO_KEPT, discards=TWO_THROWN, actions=()))
+    raw["discards"][1] = raw["discards"][1].replace("AS", "AC")  # seat 0 kept AC
+    assert score_error(tmp_path, [raw]) == (
+        "line 1: discards: card AC dealt twice (hands[0] and discards[1]): each card is dealt once"
+    )
+    raw["discards"][1] = "1X"
+    assert score_error(tmp_path, [raw]).startswith("line 1: discards[1]: card '1X': allowed a rank")
 
 
 def test_write_log_read_log(tmp_path: Path) -> None:
@@ -320,7 +394,7 @@ def test_wrong_type(tmp_path: Path) -> None:
     raw["score_before"] = [0]
     assert (
         score_error(tmp_path, [raw])
-        == "line 1: score_before=[0]: allowed a list of 2 whole numbers (one per side)"
+        == "line 1: score_before=[0]: allowed a list of 2-5 whole numbers (one per side)"
     )
 
 

@@ -171,7 +171,8 @@ def test_resolve_rules_layers_preset_file_and_overrides(tmp_path: Path) -> None:
     ({"blind_nil_value": 0}, "blind_nil_value=0: allowed 1 to 10000"),
     ({"blind_nil_threshold": -1}, "blind_nil_threshold=-1: allowed 0 to 1000000"),
     ({"failed_contract": "half"}, "failed_contract='half': allowed minus_ten_per_bid, zero"),
-    ({"mode": "solo"}, "mode='solo': allowed partnership"),
+    ({"mode": "cutthroat"},
+     "mode='cutthroat': allowed partnership, solo, two-player, three-player, five-player"),
     ({"deck": "pinochle"},
      "deck='pinochle': allowed standard, jokers, joker-joker-deuce-deuce, joker-joker-deuce-ace, deuce-high"),
     ({"name": 5}, "name=5: allowed a string"),
@@ -299,3 +300,101 @@ def test_impossible_bidding_combinations_refused(changes: dict, message: str) ->
     with pytest.raises(RulesError) as raised:
         RuleSet(**changes)
     assert str(raised.value) == message
+
+
+# --- table modes (docs/scoring.md, fourth part): what each mode cannot play ---
+
+ALONE = {"blind_nil": "off"}
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"mode": "solo"},
+     "blind_nil='when_behind': allowed 'off' with mode='solo' unless blind_nil_solo=true"),
+    ({"mode": "three-player", "blind_nil": "anytime"},
+     "blind_nil='anytime': allowed 'off' with mode='three-player' unless blind_nil_solo=true"),
+    ({"mode": "three-player", "deck": "jokers", **ALONE},
+     "joker_deuces='clubs_diamonds': allowed 'none' with deck='jokers' and mode='three-player'"
+     " (3 players)"),
+    ({"mode": "five-player", "deck": "jokers", "joker_deuces": "clubs_hearts", **ALONE},
+     "joker_deuces='clubs_hearts': allowed 'all' with deck='jokers' and mode='five-player'"
+     " (5 players)"),
+    ({"deck": "jokers", "joker_deuces": "all"},
+     "joker_deuces='all': allowed 'clubs_diamonds' or 'clubs_hearts' with deck='jokers' and"
+     " mode='partnership' (4 players)"),
+    ({"mode": "two-player", "deck": "jokers", "joker_deuces": "none", **ALONE},
+     "joker_deuces='none': allowed 'clubs_diamonds' or 'clubs_hearts' with deck='jokers' and"
+     " mode='two-player' (2 players)"),
+    ({"mode": "five-player", **ALONE}, "deck='standard': allowed 'jokers' with mode='five-player'"),
+    ({"mode": "three-player", "deck": "joker-joker-deuce-deuce", **ALONE},
+     "deck='joker-joker-deuce-deuce': allowed 'standard' or 'jokers' or 'deuce-high'"
+     " with mode='three-player'"),
+    ({"mode": "solo", "team_min_bid": 2, **ALONE},
+     "team_min_bid=2: allowed 0 with mode='solo' (no partners)"),
+    ({"mode": "two-player", "nil_tricks": "count_for_partner", **ALONE},
+     "nil_tricks='count_for_partner': allowed 'bags_only' with mode='two-player' (no partners)"),
+    ({"mode": "solo", "both_partners_nil": "forbidden", **ALONE},
+     "both_partners_nil='forbidden': allowed 'allowed' with mode='solo' (no partners)"),
+    ({"mode": "solo", "blind_nil": "anytime", "blind_nil_solo": True, "blind_nil_pass": 1},
+     "blind_nil_pass=1: allowed 0 with mode='solo' (no partners)"),
+    ({"mode": "solo", "forced_mode": "suicide", **ALONE},
+     "forced_mode='suicide': allowed 'none', 'mirror' or 'whiz' with mode='solo'"
+     " (suicide needs partners)"),
+    ({"blind_nil_solo": True},
+     "blind_nil_solo=True: allowed false with mode='partnership' (an individual-mode option)"),
+    ({"blind_nil_pass": 4}, "blind_nil_pass=4: allowed 0 to 3"),
+    ({"blind_nil_pass": 2, "blind_nil": "off"}, "blind_nil_pass=2: allowed 0 when blind_nil='off'"),
+    ({"mode": "three-player", "bid_thirteen": "wins_game", **ALONE},
+     "bid_thirteen='wins_game': allowed 'off' with mode='three-player' (17 tricks a hand)"),
+    ({"mode": "five-player", "deck": "jokers", "joker_deuces": "all", "bid_thirteen": "scores_200",
+      **ALONE},
+     "bid_thirteen='scores_200': allowed 'off' with mode='five-player' (10 tricks a hand)"),
+    ({"draw_second_card_seen": False},
+     "draw_second_card_seen=False: allowed True with mode='partnership' (a two-player option)"),
+    ({"mode": "solo", "two_player_first": "dealer", **ALONE},
+     "two_player_first='dealer': allowed 'non_dealer' with mode='solo' (a two-player option)"),
+    ({"mode": "two-player", "first_lead": "two_of_clubs", **ALONE},
+     "first_lead='two_of_clubs': allowed 'dealer_left_no_spade' with mode='two-player'"
+     " (two_player_first chooses who bids and leads first)"),
+    ({"mode": "two-player", "first_bidder": "dealer_right", **ALONE},
+     "first_bidder='dealer_right': allowed 'dealer_left' with mode='two-player'"
+     " (two_player_first chooses who bids and leads first)"),
+    ({"hand_limit": 0}, "hand_limit=0: allowed 1 to 10000"),
+    ({"forced_mode": "mirror", "min_bid": 1, "blind_nil": "off"},
+     "min_bid=1: allowed 0 with forced_mode='mirror' (a forced mode sets every bid itself)"),
+])
+def test_mode_refusals(changes: dict[str, Any], message: str) -> None:
+    with pytest.raises(RulesError) as raised:
+        RuleSet(**changes)
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize(("changes", "shape"), [
+    ({}, (4, 13, 2, 52)),
+    ({"mode": "solo", **ALONE}, (4, 13, 4, 52)),
+    ({"mode": "two-player", **ALONE}, (2, 13, 2, 52)),
+    ({"mode": "three-player", **ALONE}, (3, 17, 3, 51)),
+    ({"mode": "three-player", "deck": "deuce-high", **ALONE}, (3, 17, 3, 51)),
+    ({"mode": "three-player", "deck": "jokers", "joker_deuces": "none", **ALONE}, (3, 18, 3, 54)),
+    ({"mode": "five-player", "deck": "jokers", "joker_deuces": "all", **ALONE}, (5, 10, 5, 50)),
+    ({"mode": "solo", "blind_nil": "when_behind", "blind_nil_solo": True}, (4, 13, 4, 52)),
+])
+def test_mode_table_shape(changes: dict[str, Any], shape: tuple[int, int, int, int]) -> None:
+    """(seats, hand size, sides, cards in the deck), counted by hand from RULES.md."""
+    rules = RuleSet(**changes)
+    assert (rules.seat_count, rules.hand_size, rules.team_count, rules.deck_size) == shape
+
+
+def test_new_presets_say_what_rules_md_asks() -> None:
+    solo = load_preset("solo")
+    assert (solo.mode, solo.nil_value, solo.blind_nil) == ("solo", 50, "off")
+    h2h = load_preset("head-to-head")
+    assert (h2h.mode, h2h.target, h2h.bag_limit, h2h.bag_penalty) == ("two-player", 300, 5, 50)
+    three = load_preset("three-player")
+    assert (three.mode, three.hand_size, three.deck_size) == ("three-player", 17, 51)
+    five = load_preset("five-player")
+    assert (five.mode, five.deck, five.joker_deuces, five.hand_size) == (
+        "five-player", "jokers", "all", 10)
+    app = load_preset("app-settings")
+    assert (app.blind_nil, app.blind_nil_threshold, app.blind_nil_pass) == ("when_behind", 200, 1)
+    assert {"solo", "head-to-head", "three-player", "five-player", "app-settings"} <= set(
+        preset_names())

@@ -17,7 +17,15 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import _highest_bit, _popcount
-from .policy import _blind_nil_allowed, _choose_bid, _choose_card, _nil_risk, _wants_blind_nil
+from .policy import (
+    _blind_nil_allowed,
+    _choose_bid,
+    _choose_card,
+    _keep_first,
+    _nil_risk,
+    _pass_card,
+    _wants_blind_nil,
+)
 from .rng import _below, _key3, _next
 from .scoring import _score_side
 from .trick import _follow_mask, _lead_mask, _seat_after
@@ -41,7 +49,10 @@ FORCED_NONE, FORCED_SUICIDE, FORCED_MIRROR, FORCED_WHIZ = 0, 1, 2, 3
 
 
 class HandRecords(NamedTuple):
-    """Per-hand records; row = hand. Seat columns are (n, seats), side columns (n, 2)."""
+    """Per-hand records; row = hand. Seat columns are (n, seats), side columns (n, sides).
+
+    Hand features (spades … nil_risk) describe the cards as dealt, before any exchange.
+    """
 
     game: np.ndarray  # int64 (n,)
     hand: np.ndarray  # int32 (n,): index within the game
@@ -55,44 +66,49 @@ class HandRecords(NamedTuple):
     kings: np.ndarray  # int8 (n, seats)
     voids: np.ndarray  # int8 (n, seats): suits with no card
     nil_risk: np.ndarray  # float32 (n, seats): the basic policy's nil-risk score
-    contract: np.ndarray  # int8 (n, 2)
-    made: np.ndarray  # int8 (n, 2)
-    points: np.ndarray  # int32 (n, 2): score change, penalty included
-    bags: np.ndarray  # int8 (n, 2): bags taken this hand
-    penalty: np.ndarray  # int32 (n, 2)
-    score: np.ndarray  # int32 (n, 2): after the hand
-    bag_total: np.ndarray  # int8 (n, 2): after the hand
+    contract: np.ndarray  # int8 (n, sides)
+    made: np.ndarray  # int8 (n, sides)
+    points: np.ndarray  # int32 (n, sides): score change, penalty included
+    bags: np.ndarray  # int8 (n, sides): bags taken this hand
+    penalty: np.ndarray  # int32 (n, sides)
+    score: np.ndarray  # int32 (n, sides): after the hand
+    bag_total: np.ndarray  # int8 (n, sides): after the hand
 
 
 class HandTrace(NamedTuple):
     """Everything needed to write a hand log; row = hand."""
 
-    hands: np.ndarray  # uint64 (n, seats): slots dealt
+    hands: np.ndarray  # uint64 (n, seats): slots dealt (kept, in the two-player draw)
+    discards: np.ndarray  # uint64 (n, seats): slots discarded in the two-player draw
+    given: np.ndarray  # uint64 (n, seats): slots passed in the blind-nil exchange
     plays: np.ndarray  # int8 (n, seats * hand_size): slots in play order
     winners: np.ndarray  # int8 (n, hand_size): seat winning each trick
 
 
 class GameRecords(NamedTuple):
-    """Per-game records; row = game. Side columns are (n, 2) and count over the game's hands."""
+    """Per-game records; row = game. Side columns are (n, sides) and count over the game's hands."""
 
     first_dealer: np.ndarray  # int8 (n,)
     hands: np.ndarray  # int32 (n,): hands played
     winner: np.ndarray  # int8 (n,): side, or UNFINISHED
-    score: np.ndarray  # int32 (n, 2): final
-    bag_total: np.ndarray  # int8 (n, 2): final
-    contracts: np.ndarray  # int32 (n, 2): hands with a contract > 0
-    made: np.ndarray  # int32 (n, 2): of those, made
-    nil_bids: np.ndarray  # int32 (n, 2): nil bids (not blind)
-    nil_made: np.ndarray  # int32 (n, 2)
-    blind_bids: np.ndarray  # int32 (n, 2)
-    blind_made: np.ndarray  # int32 (n, 2)
-    bags: np.ndarray  # int32 (n, 2): bags taken
-    penalty: np.ndarray  # int32 (n, 2): points lost to bag penalties
+    score: np.ndarray  # int32 (n, sides): final
+    bag_total: np.ndarray  # int8 (n, sides): final
+    contracts: np.ndarray  # int32 (n, sides): hands with a contract > 0
+    made: np.ndarray  # int32 (n, sides): of those, made
+    nil_bids: np.ndarray  # int32 (n, sides): nil bids (not blind)
+    nil_made: np.ndarray  # int32 (n, sides)
+    blind_bids: np.ndarray  # int32 (n, sides)
+    blind_made: np.ndarray  # int32 (n, sides)
+    bags: np.ndarray  # int32 (n, sides): bags taken
+    penalty: np.ndarray  # int32 (n, sides): points lost to bag penalties
 
 
 class _Scratch(NamedTuple):
     cards: np.ndarray  # int64 (deck,)
-    hands: np.ndarray  # uint64 (seats,)
+    hands: np.ndarray  # uint64 (seats,): as dealt (kept, in the draw)
+    discards: np.ndarray  # uint64 (seats,): two-player draw
+    known: np.ndarray  # uint64 (seats,): discards the seat saw, out of play
+    given: np.ndarray  # uint64 (seats,): passed in the blind-nil exchange
     remaining: np.ndarray  # uint64 (seats,)
     rng: np.ndarray  # uint64 (seats,)
     bids: np.ndarray  # int64 (seats,)
@@ -100,20 +116,22 @@ class _Scratch(NamedTuple):
     tricks: np.ndarray  # int64 (seats,)
     plays: np.ndarray  # int64 (seats * hand_size,)
     winners: np.ndarray  # int64 (hand_size,)
-    score: np.ndarray  # int64 (2,)
-    bag_total: np.ndarray  # int64 (2,)
-    side: np.ndarray  # int64 (5, 2): points, bags, penalty, made, contract of the last hand
+    score: np.ndarray  # int64 (sides,)
+    bag_total: np.ndarray  # int64 (sides,)
+    side: np.ndarray  # int64 (5, sides): points, bags, penalty, made, contract of the last hand
 
 
 @njit(cache=True)
-def _new_scratch(deck_size, seat_count, hand_size):
+def _new_scratch(rules):
+    n, sides, hand_size = rules.seat_count, rules.side_count, rules.hand_size
     return _Scratch(
-        np.empty(deck_size, np.int64), np.zeros(seat_count, np.uint64),
-        np.zeros(seat_count, np.uint64), np.zeros(seat_count, np.uint64),
-        np.zeros(seat_count, np.int64), np.zeros(seat_count, np.int64),
-        np.zeros(seat_count, np.int64), np.zeros(seat_count * hand_size, np.int64),
-        np.zeros(hand_size, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
-        np.zeros((5, 2), np.int64),
+        np.empty(rules.deck_slots.shape[0], np.int64), np.zeros(n, np.uint64),
+        np.zeros(n, np.uint64), np.zeros(n, np.uint64), np.zeros(n, np.uint64),
+        np.zeros(n, np.uint64), np.zeros(n, np.uint64),
+        np.zeros(n, np.int64), np.zeros(n, np.int64),
+        np.zeros(n, np.int64), np.zeros(n * hand_size, np.int64),
+        np.zeros(hand_size, np.int64), np.zeros(sides, np.int64), np.zeros(sides, np.int64),
+        np.zeros((5, sides), np.int64),
     )
 
 
@@ -123,8 +141,8 @@ def _first_dealer(seed, game, seat_count):
 
 
 @njit(cache=True, inline='always')
-def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
-    """Shuffle the deck (Fisher-Yates from ``key``) and deal ``hand_size`` cards a seat."""
+def _shuffle(deck_slots, key, cards):
+    """Put the deck into ``cards`` in the Fisher-Yates order drawn from ``key``."""
     n = deck_slots.shape[0]
     for k in range(n):
         cards[k] = deck_slots[k]
@@ -133,6 +151,12 @@ def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
         state, bits = _next(state)
         j = _below(bits, k + 1)
         cards[k], cards[j] = cards[j], cards[k]
+
+
+@njit(cache=True, inline='always')
+def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
+    """Shuffle the deck and deal ``hand_size`` cards a seat."""
+    _shuffle(deck_slots, key, cards)
     for seat in range(seat_count):
         hands[seat] = 0
     k = 0
@@ -143,14 +167,80 @@ def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
 
 
 @njit(cache=True, inline='always')
+def _draw_deal(rules, play_policy, key, first, s):
+    """The two-player keep-or-discard draw (docs/scoring.md); ``first`` draws first.
+
+    Writes ``s.hands`` (kept), ``s.discards`` and ``s.known`` (discards the drawer saw).
+    """
+    _shuffle(rules.deck_slots, key, s.cards)
+    for seat in range(2):
+        s.hands[seat] = 0
+        s.discards[seat] = 0
+        s.known[seat] = 0
+    one = np.uint64(1)
+    for turn in range(rules.deck_slots.shape[0] // 2):
+        seat = (first + turn) % 2
+        top, below = s.cards[2 * turn], s.cards[2 * turn + 1]
+        keep, s.rng[seat] = _keep_first(play_policy[seat], top, rules.slot_suit, rules.suit_masks,
+                                        rules.suit_low, rules.trump_suit, s.rng[seat])
+        if keep:
+            s.hands[seat] |= one << np.uint64(top)
+            s.discards[seat] |= one << np.uint64(below)
+            if rules.draw_second_seen:
+                s.known[seat] |= one << np.uint64(below)
+        else:
+            s.hands[seat] |= one << np.uint64(below)
+            s.discards[seat] |= one << np.uint64(top)
+            s.known[seat] |= one << np.uint64(top)
+
+
+@njit(cache=True, inline='always')
+def _pass_cards(rules, play_policy, giver, taker, to_blind_nil, s):
+    """``giver`` passes ``rules.blind_pass`` cards of its remaining hand to ``taker``."""
+    for _ in range(rules.blind_pass):
+        slot, s.rng[giver] = _pass_card(play_policy[giver], s.remaining[giver], to_blind_nil,
+                                        rules.suit_masks, rules.suit_low, rules.trump_suit,
+                                        s.rng[giver])
+        bit = np.uint64(1) << np.uint64(slot)
+        s.remaining[giver] &= ~bit
+        s.remaining[taker] |= bit
+        s.given[giver] |= bit
+
+
+@njit(cache=True, inline='always')
+def _exchange(rules, play_policy, dealer, s):
+    """Set ``s.remaining`` to the hands play starts with, after any blind-nil exchange.
+
+    Each side exchanges once, for its first blind nil in bidding order: the partner
+    passes, then the blind-nil bidder passes back (docs/scoring.md).
+    """
+    n = rules.seat_count
+    for seat in range(n):
+        s.remaining[seat] = s.hands[seat]
+        s.given[seat] = 0
+    if rules.blind_pass == 0:
+        return
+    exchanged = 0  # bit per side
+    for k in range(n):
+        seat = (dealer + rules.first_bid_offset + k) % n
+        side = seat % rules.side_count
+        if s.blind[seat] == 1 and not (exchanged >> side) & 1:
+            exchanged |= 1 << side
+            partner = rules.partner[seat]
+            _pass_cards(rules, play_policy, partner, seat, True, s)
+            _pass_cards(rules, play_policy, seat, partner, False, s)
+
+
+@njit(cache=True, inline='always')
 def _allowed_bids(rules, bids, seat, position, trumps_held):
-    """Bit b set when ``seat``, bidding ``position``-th (0-3), may bid b (0 = nil) now.
+    """Bit b set when ``seat``, bidding ``position``-th (from 0), may bid b (0 = nil) now.
 
     A forced mode decides alone; otherwise min_bid, both_partners_nil, team_min_bid and
     sum_of_bids_not_hand_size together (docs/scoring.md "Bidding constraints", "Forced-bid modes").
     """
     n = rules.seat_count
-    partner_bid = bids[(seat + 2) % n]
+    partner = rules.partner[seat]
+    partner_bid = bids[partner] if partner >= 0 else -1
     all_bids = (1 << (rules.max_bid + 1)) - 1
     if rules.forced_mode == FORCED_MIRROR:
         return 1 << trumps_held
@@ -179,6 +269,16 @@ def _allowed_bids(rules, bids, seat, position, trumps_held):
 
 
 @njit(cache=True, inline='always')
+def _leading_other(score, side):
+    """The highest score of any side but ``side``: the one "behind" is measured against."""
+    best = -(2**62)
+    for other in range(score.shape[0]):
+        if other != side and score[other] > best:
+            best = score[other]
+    return best
+
+
+@njit(cache=True, inline='always')
 def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
     """One round of bids from the first bidder, clockwise; writes ``s.bids`` and ``s.blind``."""
     n = rules.seat_count
@@ -187,36 +287,37 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
         s.blind[seat] = 0
     for k in range(n):
         seat = (dealer + rules.first_bid_offset + k) % n
-        side = seat % 2
-        partner_bid = s.bids[(seat + 2) % n]
+        side = seat % rules.side_count
+        partner = rules.partner[seat]
+        partner_bid = s.bids[partner] if partner >= 0 else -1
         allowed = _allowed_bids(rules, s.bids, seat, k,
                                 _popcount(s.hands[seat] & rules.suit_masks[rules.trump_suit]))
-        deficit = s.score[1 - side] - s.score[side]
+        leader = _leading_other(s.score, side)
         if (allowed & 1
                 and _blind_nil_allowed(rules.blind_mode, rules.blind_threshold,
-                                       s.score[side], s.score[1 - side], hand_index)
-                and _wants_blind_nil(bid_policy[seat], params[seat], partner_bid, deficit,
-                                     s.score[1 - side], rules.target)):
+                                       s.score[side], leader, hand_index)
+                and _wants_blind_nil(bid_policy[seat], params[seat], partner_bid,
+                                     leader - s.score[side], leader, rules.target)):
             s.bids[seat] = 0
             s.blind[seat] = 1
         else:
             s.bids[seat], s.rng[seat] = _choose_bid(
-                bid_policy[seat], params[seat], s.hands[seat], partner_bid, allowed,
-                rules.max_bid, rules.suit_masks, rules.suit_low, rules.trump_suit, s.rng[seat])
+                bid_policy[seat], params[seat], s.hands[seat], partner, partner_bid, allowed,
+                rules.max_bid, rules.trick_scale, rules.suit_masks, rules.suit_low,
+                rules.trump_suit, s.rng[seat])
 
 
 @njit(cache=True, inline='always')
 def _play_tricks(rules, play_policy, dealer, s):
-    """Play every trick; writes ``s.plays``, ``s.winners`` and ``s.tricks``."""
+    """Play every trick from ``s.remaining``; writes ``s.plays``, ``s.winners`` and ``s.tricks``."""
     # Arrays are bound to locals once: reading them through the tuples inside the loop
     # costs a reference-count update per access.
     n = rules.seat_count
     trump = rules.trump_suit
     suit_masks, suit_low, slot_suit = rules.suit_masks, rules.suit_low, rules.slot_suit
     remaining, rng, bids, tricks = s.remaining, s.rng, s.bids, s.tricks
-    plays, winners = s.plays, s.winners
+    plays, winners, known, partners = s.plays, s.winners, s.known, rules.partner
     for seat in range(n):
-        remaining[seat] = s.hands[seat]
         tricks[seat] = 0
     played = np.uint64(0)
     broken = False
@@ -244,8 +345,9 @@ def _play_tricks(rules, play_policy, dealer, s):
             else:
                 legal = _follow_mask(hand, led_suit, suit_masks)
             slot, rng[seat] = _choose_card(
-                play_policy[seat], seat, legal, hand, k, win_slot, win_seat, win_suit,
-                played, bids, tricks, n, suit_masks, suit_low, trump, rng[seat])
+                play_policy[seat], seat, partners[seat], legal, hand, k, win_slot, win_seat,
+                win_suit, played | known[seat], bids, tricks, n, suit_masks, suit_low, trump,
+                rng[seat])
             bit = np.uint64(1) << np.uint64(slot)
             remaining[seat] = hand & ~bit
             played |= bit
@@ -267,15 +369,16 @@ def _play_tricks(rules, play_policy, dealer, s):
 
 @njit(cache=True, inline='always')
 def _score_hand(rules, s):
-    """Score both sides; updates ``s.score``, ``s.bag_total`` and ``s.side``."""
+    """Score every side; updates ``s.score``, ``s.bag_total`` and ``s.side``."""
     n = rules.seat_count
-    for side in range(2):
+    sides = rules.side_count
+    for side in range(sides):
         contract = 0
         contract_tricks = 0
         nil_tricks = 0
         nil_won = 0
         nil_lost = 0
-        for seat in range(side, n, 2):
+        for seat in range(side, n, sides):  # partners are side_count seats apart
             if s.bids[seat] > 0:
                 contract += s.bids[seat]
                 contract_tricks += s.tricks[seat]
@@ -311,12 +414,16 @@ def _score_hand(rules, s):
 @njit(cache=True, inline='always')
 def _play_hand(rules, bid_policy, play_policy, params, seed, game, hand_index, dealer, s):
     """Deal, bid, play and score hand ``hand_index`` of ``game``, from the state in ``s``."""
-    _deal(rules.deck_slots, rules.seat_count, rules.hand_size, _key3(seed, game, hand_index),
-          s.cards, s.hands)
     policy_key = _key3(np.uint64(seed) ^ _POLICY_SALT, game, hand_index)
     for seat in range(rules.seat_count):
         s.rng[seat] = _key3(policy_key, seat, 0)
+    deal_key = _key3(seed, game, hand_index)
+    if rules.draw_deal:
+        _draw_deal(rules, play_policy, deal_key, (dealer + rules.first_bid_offset) % 2, s)
+    else:
+        _deal(rules.deck_slots, rules.seat_count, rules.hand_size, deal_key, s.cards, s.hands)
     _bid_round(rules, bid_policy, params, dealer, hand_index, s)
+    _exchange(rules, play_policy, dealer, s)
     _play_tricks(rules, play_policy, dealer, s)
     _score_hand(rules, s)
 
@@ -343,7 +450,7 @@ def _write_hand(rules, s, game, hand_index, dealer, row, out):
         out.kings[row, seat] = _popcount(hand & rules.king_mask)
         out.voids[row, seat] = voids
         out.nil_risk[row, seat] = _nil_risk(hand, rules.suit_masks, rules.suit_low, trump)
-    for side in range(2):
+    for side in range(rules.side_count):
         out.points[row, side] = s.side[0, side]
         out.bags[row, side] = s.side[1, side]
         out.penalty[row, side] = s.side[2, side]
@@ -357,6 +464,8 @@ def _write_hand(rules, s, game, hand_index, dealer, row, out):
 def _write_trace(s, row, trace):
     for seat in range(s.hands.shape[0]):
         trace.hands[row, seat] = s.hands[seat]
+        trace.discards[row, seat] = s.discards[seat]
+        trace.given[row, seat] = s.given[seat]
     for k in range(s.plays.shape[0]):
         trace.plays[row, k] = s.plays[k]
     for t in range(s.winners.shape[0]):
@@ -367,20 +476,24 @@ def _write_trace(s, row, trace):
 def _game_over(score, target, elimination, hand_limit, hands_played, thirteen_side):
     """Winning side after a hand, or -1 to play on (docs/scoring.md "End of a game").
 
-    ``thirteen_side`` is the side that just made a contract of 13 that wins the game, or -1.
+    The game is over when a side reaches ``target``, a side falls to ``elimination``
+    or ``hand_limit`` hands are played; then the one highest score wins, and a shared
+    top score plays on. ``thirteen_side`` is the side that just made a contract of 13
+    that wins the game, or -1.
     """
     if thirteen_side >= 0:
         return thirteen_side
-    claim0 = score[0] >= target or score[1] <= elimination
-    claim1 = score[1] >= target or score[0] <= elimination
-    if claim0 != claim1:
-        return 0 if claim0 else 1
-    if claim0 or (hand_limit > 0 and hands_played >= hand_limit):
-        if score[0] > score[1]:
-            return 0
-        if score[1] > score[0]:
-            return 1
-    return -1
+    over = hand_limit > 0 and hands_played >= hand_limit
+    best = 0
+    shared = False
+    for side in range(score.shape[0]):
+        if score[side] >= target or score[side] <= elimination:
+            over = True
+        if side > 0 and score[side] == score[best]:
+            shared = True
+        elif score[side] > score[best]:
+            best, shared = side, False
+    return best if over and not shared else -1
 
 
 @njit(cache=True, inline='always')
@@ -391,11 +504,11 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
     Returns the number of hands played.
     """
     n = rules.seat_count
+    sides = rules.side_count
     first = _first_dealer(seed, game, n)
-    for side in range(2):
+    for side in range(sides):
         s.score[side] = 0
         s.bag_total[side] = 0
-    for side in range(2):
         games.contracts[game_row, side] = 0
         games.made[game_row, side] = 0
         games.nil_bids[game_row, side] = 0
@@ -413,7 +526,7 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
             _write_hand(rules, s, game, played, dealer, hand_row + played, hands_out)
             _write_trace(s, hand_row + played, trace_out)
         for seat in range(n):
-            side = seat % 2
+            side = seat % sides
             if s.bids[seat] == 0:
                 made_nil = 1 if s.tricks[seat] == 0 else 0
                 if s.blind[seat] == 1:
@@ -422,7 +535,7 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
                 else:
                     games.nil_bids[game_row, side] += 1
                     games.nil_made[game_row, side] += made_nil
-        for side in range(2):
+        for side in range(sides):
             if s.side[4, side] > 0:
                 games.contracts[game_row, side] += 1
                 games.made[game_row, side] += s.side[3, side]
@@ -431,7 +544,7 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
         played += 1
         thirteen_side = -1
         if rules.thirteen_wins:
-            for side in range(2):
+            for side in range(sides):
                 if s.side[4, side] == 13 and s.side[3, side] == 1:
                     thirteen_side = side
         winner = _game_over(s.score, rules.target, rules.elimination, rules.hand_limit, played,
@@ -439,7 +552,7 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
     games.first_dealer[game_row] = first
     games.hands[game_row] = played
     games.winner[game_row] = winner
-    for side in range(2):
+    for side in range(sides):
         games.score[game_row, side] = s.score[side]
         games.bag_total[game_row, side] = s.bag_total[side]
     return played
@@ -457,7 +570,7 @@ def _hands_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, s,
     for i in range(lo, hi):
         game = start + i
         dealer = _first_dealer(seed, game, rules.seat_count)
-        for side in range(2):
+        for side in range(rules.side_count):
             s.score[side] = 0
             s.bag_total[side] = 0
         _play_hand(rules, bid_policy, play_policy, params, seed, game, 0, dealer, s)
@@ -477,7 +590,7 @@ def _simulate_hands(rules, bid_policy, play_policy, params, seed, start, count, 
     """
     n_chunks = (count + chunk - 1) // chunk
     for c in prange(n_chunks):
-        s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
+        s = _new_scratch(rules)
         _hands_chunk(rules, bid_policy, play_policy, params, seed, start,
                      c * chunk, min(count, (c + 1) * chunk), s, out, trace, write_trace)
 
@@ -500,7 +613,7 @@ def _simulate_games(rules, bid_policy, play_policy, params, seed, start, count, 
     """
     n_chunks = (count + chunk - 1) // chunk
     for c in prange(n_chunks):
-        s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
+        s = _new_scratch(rules)
         _games_chunk(rules, bid_policy, play_policy, params, seed, start,
                      c * chunk, min(count, (c + 1) * chunk), max_hands, s, games, hands_out,
                      trace_out)
@@ -509,18 +622,19 @@ def _simulate_games(rules, bid_policy, play_policy, params, seed, start, count, 
 @njit(cache=True)
 def _empty_hand_outputs(rules, rows):
     """Allocate hand records and traces for ``rows`` hands."""
-    n = rules.seat_count
+    n, sides = rules.seat_count, rules.side_count
     i8, i32 = np.int8, np.int32
     hands_out = HandRecords(
         np.zeros(rows, np.int64), np.zeros(rows, i32), np.zeros(rows, i8),
         np.zeros((rows, n), i8), np.zeros((rows, n), i8), np.zeros((rows, n), i8),
         np.zeros((rows, n), i8), np.zeros((rows, n), i8), np.zeros((rows, n), i8),
         np.zeros((rows, n), i8), np.zeros((rows, n), i8), np.zeros((rows, n), np.float32),
-        np.zeros((rows, 2), i8), np.zeros((rows, 2), i8), np.zeros((rows, 2), i32),
-        np.zeros((rows, 2), i8), np.zeros((rows, 2), i32), np.zeros((rows, 2), i32),
-        np.zeros((rows, 2), i8),
+        np.zeros((rows, sides), i8), np.zeros((rows, sides), i8), np.zeros((rows, sides), i32),
+        np.zeros((rows, sides), i8), np.zeros((rows, sides), i32), np.zeros((rows, sides), i32),
+        np.zeros((rows, sides), i8),
     )
     trace_out = HandTrace(
+        np.zeros((rows, n), np.uint64), np.zeros((rows, n), np.uint64),
         np.zeros((rows, n), np.uint64), np.zeros((rows, n * rules.hand_size), i8),
         np.zeros((rows, rules.hand_size), i8),
     )
@@ -528,22 +642,23 @@ def _empty_hand_outputs(rules, rows):
 
 
 @njit(cache=True)
-def _empty_game_records(rows):
-    """Allocate game records for ``rows`` games."""
+def _empty_game_records(rows, sides):
+    """Allocate game records for ``rows`` games of ``sides`` sides."""
     i8, i32 = np.int8, np.int32
     return GameRecords(
         np.zeros(rows, i8), np.zeros(rows, i32), np.zeros(rows, i8),
-        np.zeros((rows, 2), i32), np.zeros((rows, 2), i8),
-        np.zeros((rows, 2), i32), np.zeros((rows, 2), i32), np.zeros((rows, 2), i32),
-        np.zeros((rows, 2), i32), np.zeros((rows, 2), i32), np.zeros((rows, 2), i32),
-        np.zeros((rows, 2), i32), np.zeros((rows, 2), i32),
+        np.zeros((rows, sides), i32), np.zeros((rows, sides), i8),
+        np.zeros((rows, sides), i32), np.zeros((rows, sides), i32),
+        np.zeros((rows, sides), i32), np.zeros((rows, sides), i32),
+        np.zeros((rows, sides), i32), np.zeros((rows, sides), i32),
+        np.zeros((rows, sides), i32), np.zeros((rows, sides), i32),
     )
 
 
 @njit(cache=True)
 def _trace_hands(rules, bid_policy, play_policy, params, seed, deals, hands_out, trace_out):
     """Replay the hands ``deals`` (hand-run indices) and write their records and traces."""
-    s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
+    s = _new_scratch(rules)
     for row in range(deals.shape[0]):
         _hands_chunk(rules, bid_policy, play_policy, params, seed, deals[row] - row,
                      row, row + 1, s, hands_out, trace_out, True)
@@ -557,7 +672,7 @@ def _trace_games(rules, bid_policy, play_policy, params, seed, game_ids, max_han
     ``hands_out`` must have room for all their hands: a first call without
     ``write_hands`` fills ``games.hands``, which tells how many. Returns the hand count.
     """
-    s = _new_scratch(rules.deck_slots.shape[0], rules.seat_count, rules.hand_size)
+    s = _new_scratch(rules)
     row = 0
     for g in range(game_ids.shape[0]):
         row += _play_game(rules, bid_policy, play_policy, params, seed, game_ids[g], max_hands,

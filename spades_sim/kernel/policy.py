@@ -14,6 +14,12 @@ Policies
     nil when allowed and far enough behind; adds to its bid over a partner's nil.
     Plays to make the contract with the cheapest winning card, ducks once the
     contract is made, covers a partner's nil and plays low under an opponent's nil.
+    In the two-player draw it keeps a trump or a side ace, king or queen and
+    otherwise takes the next card; in a blind-nil exchange the partner passes its
+    lowest cards and the blind-nil bidder passes back its highest.
+
+The trick estimate is made for four seats and multiplied by the table's
+``trick_scale`` (4 / seats): at two seats a card wins twice as often.
 """
 
 import numpy as np
@@ -32,7 +38,8 @@ P_NIL_THRESHOLD = 1
 P_BLIND_DEFICIT = 2
 P_COVER_BONUS = 3
 P_BLIND_NEAR = 4
-PARAM_COUNT = 5
+P_SOLO_NIL_THRESHOLD = 5
+PARAM_COUNT = 6
 
 # Blind-nil eligibility codes (``PackedRules.blind_mode``).
 BLIND_OFF, BLIND_ANYTIME, BLIND_AFTER_FIRST_HAND, BLIND_WHEN_BEHIND = 0, 1, 2, 3
@@ -138,9 +145,10 @@ def _nearest_allowed(bid, allowed, max_bid):
 
 
 @njit(cache=True, inline='always')
-def _choose_bid(policy, params, hand, partner_bid, allowed, max_bid,
+def _choose_bid(policy, params, hand, partner, partner_bid, allowed, max_bid, trick_scale,
                 suit_masks, suit_low, trump_suit, rng_state):
-    """Return (bid, rng_state); ``partner_bid`` is -1 while the partner has not bid.
+    """Return (bid, rng_state); ``partner_bid`` is -1 while the partner has not bid, or
+    when there is no partner (``partner`` = -1).
 
     ``allowed`` has bit b set when bid b (0 = nil) is allowed now: the bidding rules
     are applied by the engine, the policy only picks among what they leave.
@@ -148,10 +156,13 @@ def _choose_bid(policy, params, hand, partner_bid, allowed, max_bid,
     if policy == POLICY_RANDOM:
         rng_state, bits = _next(rng_state)
         return _nth_bit(np.uint64(allowed), _below(bits, _popcount(np.uint64(allowed)))), rng_state
+    # Alone, nobody covers a nil and every opponent attacks it: a separate, stricter threshold.
+    nil_threshold = params[P_NIL_THRESHOLD] if partner >= 0 else params[P_SOLO_NIL_THRESHOLD]
     if (allowed & 1 and partner_bid != 0
-            and _nil_risk(hand, suit_masks, suit_low, trump_suit) <= params[P_NIL_THRESHOLD]):
+            and _nil_risk(hand, suit_masks, suit_low, trump_suit) <= nil_threshold):
         return 0, rng_state
-    estimate = _estimate_tricks(hand, suit_masks, suit_low, trump_suit) + params[P_BID_OFFSET]
+    estimate = (_estimate_tricks(hand, suit_masks, suit_low, trump_suit) * trick_scale
+                + params[P_BID_OFFSET])
     if partner_bid == 0:
         estimate += params[P_COVER_BONUS]
     bid = int(np.floor(estimate + 0.5))
@@ -159,6 +170,34 @@ def _choose_bid(policy, params, hand, partner_bid, allowed, max_bid,
         bid = min(bid, max_bid - partner_bid)
     bid = _nearest_allowed(min(max(bid, 1), max_bid), allowed, max_bid)
     return (bid if bid >= 0 else 0), rng_state  # only nil is left when no count bid is allowed
+
+
+@njit(cache=True, inline='always')
+def _keep_first(policy, slot, slot_suit, suit_masks, suit_low, trump_suit, rng_state):
+    """Two-player draw: return (keep, rng_state), whether to keep the drawn card ``slot``.
+
+    Otherwise it is discarded and the next card must be kept.
+    """
+    if policy == POLICY_RANDOM:
+        rng_state, bits = _next(rng_state)
+        return (bits & np.uint64(1)) == np.uint64(1), rng_state
+    suit = slot_suit[slot]
+    from_top = suit_low[suit] + _suit_size(suit_masks, suit) - 1 - slot
+    return suit == trump_suit or from_top < 3, rng_state
+
+
+@njit(cache=True, inline='always')
+def _pass_card(policy, hand, to_blind_nil, suit_masks, suit_low, trump_suit, rng_state):
+    """Return (slot, rng_state): the card a seat passes in the blind-nil exchange.
+
+    ``to_blind_nil``: the partner passes to the blind-nil bidder (else it is the way back).
+    """
+    if policy == POLICY_RANDOM:
+        rng_state, bits = _next(rng_state)
+        return _nth_bit(hand, _below(bits, _popcount(hand))), rng_state
+    if to_blind_nil:
+        return _lowest_rank(hand, suit_masks, suit_low, trump_suit), rng_state
+    return _highest_rank(hand, suit_masks, suit_low, trump_suit), rng_state
 
 
 @njit(cache=True, inline='always')
@@ -194,7 +233,7 @@ def _highest_rank(mask, suit_masks, suit_low, trump_suit):
 
 
 @njit(cache=True, inline='always')
-def _lead_basic(legal, hand, played, need, suit_masks, suit_low, trump_suit):
+def _lead_basic(legal, hand, gone, need, suit_masks, suit_low, trump_suit):
     """Lead a boss card while the contract needs tricks, else the lowest card."""
     if need > 0:
         for suit in range(4):
@@ -202,7 +241,7 @@ def _lead_basic(legal, hand, played, need, suit_masks, suit_low, trump_suit):
             if mine == 0:
                 continue
             top = _highest_bit(mine)
-            outstanding = suit_masks[suit] & ~played & ~hand
+            outstanding = suit_masks[suit] & ~gone & ~hand
             if outstanding == 0 or top > _highest_bit(outstanding):
                 if suit != trump_suit or legal == mine or outstanding & suit_masks[trump_suit] != 0:
                     return top
@@ -217,41 +256,41 @@ def _duck(legal, beats, suit_masks, suit_low, trump_suit):
 
 
 @njit(cache=True, inline='always')
-def _choose_card(policy, seat, legal, hand, position, win_slot, win_seat, win_suit,
-                 played, bids, tricks, seat_count,
+def _choose_card(policy, seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
+                 gone, bids, tricks, seat_count,
                  suit_masks, suit_low, trump_suit, rng_state):
     """Return (slot, rng_state): the card ``seat`` plays from the ``legal`` mask.
 
-    ``position`` is 0 for the leader; then ``win_slot``/``win_seat``/``win_suit``
-    describe the card now winning the trick. ``bids`` and ``tricks`` are per seat
-    (bids -1 until made); ``played`` is the mask of cards already played this hand.
+    ``partner`` is the partner's seat, -1 when playing alone. ``position`` is 0 for
+    the leader; then ``win_slot``/``win_seat``/``win_suit`` describe the card now
+    winning the trick. ``bids`` and ``tricks`` are per seat (bids -1 until made);
+    ``gone`` is the mask of cards the seat knows are out of play: played this hand,
+    or seen discarded in the two-player draw.
     """
     if policy == POLICY_RANDOM or _popcount(legal) == 1:
         if policy == POLICY_RANDOM:
             rng_state, bits = _next(rng_state)
             return _nth_bit(legal, _below(bits, _popcount(legal))), rng_state
         return _lowest_bit(legal), rng_state
-    partner = _seat_after(seat, 2, seat_count)
     my_nil = bids[seat] == 0
-    partner_nil_alive = bids[partner] == 0 and tricks[partner] == 0
+    partner_nil_alive = partner >= 0 and bids[partner] == 0 and tricks[partner] == 0
     opp_nil_alive = False
     opp_nil_to_play = False  # a live opposing nil bidder plays after this seat in this trick
-    for other in range(1, seat_count, 2):
+    for other in range(1, seat_count):
         opponent = _seat_after(seat, other, seat_count)
-        if bids[opponent] == 0 and tricks[opponent] == 0:
+        if opponent != partner and bids[opponent] == 0 and tricks[opponent] == 0:
             opp_nil_alive = True
             if position + other < seat_count:
                 opp_nil_to_play = True
-    need = 0
-    for member in (seat, partner):
-        if bids[member] > 0:
-            need += bids[member] - tricks[member]
+    need = bids[seat] - tricks[seat] if bids[seat] > 0 else 0
+    if partner >= 0 and bids[partner] > 0:
+        need += bids[partner] - tricks[partner]
     if position == 0:
         if my_nil or opp_nil_alive:
             return _lowest_rank(legal, suit_masks, suit_low, trump_suit), rng_state
         if partner_nil_alive:
             return _highest_bit(legal), rng_state
-        return _lead_basic(legal, hand, played, need, suit_masks, suit_low, trump_suit), rng_state
+        return _lead_basic(legal, hand, gone, need, suit_masks, suit_low, trump_suit), rng_state
     beats = _beats_mask(win_slot, win_suit, suit_masks, trump_suit)
     winners = legal & beats
     if my_nil:
