@@ -63,9 +63,10 @@ _FORCED = {ForcedMode.NONE: FORCED_NONE, ForcedMode.SUICIDE: FORCED_SUICIDE,
            ForcedMode.MIRROR: FORCED_MIRROR, ForcedMode.WHIZ: FORCED_WHIZ}
 _BID_THIRTEEN = {BidThirteen.OFF: 0, BidThirteen.WINS_GAME: 0, BidThirteen.SCORES_500: 500,
                  BidThirteen.SCORES_200: 200}
-# A card wins more often at a smaller table: 4 / seats, except that the two-player draw keeps
-# strong cards, so both hands are stronger than dealt ones (1.0 brings the two basic bids to
-# about 12 of the 13 tricks, as 4 / seats does at the other tables).
+# The basic bid is a four-player trick estimate times this. A card wins more often at a smaller
+# table: 4 / seats at three and five seats. Two players would take 2, but the draw keeps strong
+# cards, so drawn hands already estimate high: 1 brings their two bids to about 12 of the 13
+# tricks, as 4 / seats does elsewhere (tests/test_modes.py checks the bid totals).
 _TRICK_SCALE = {Mode.PARTNERSHIP: 1.0, Mode.SOLO: 1.0, Mode.TWO_PLAYER: 1.0,
                 Mode.THREE_PLAYER: 4 / 3, Mode.FIVE_PLAYER: 4 / 5}
 NO_ELIMINATION = -(2**62)

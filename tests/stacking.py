@@ -140,14 +140,19 @@ def stacked_draw(
     return hands, [thrown[:13], thrown[13:]], plays
 
 
-def finish(hand: Hand, bids: Sequence[BidValue], plays: Sequence[tuple[int, int]]) -> HandResult:
-    """Bid (``"bn"`` = blind nil) in turn from the first bidder, play every card, return the result."""
+def bid_in_turn(hand: Hand, bids: Sequence[BidValue]) -> None:
+    """Bid ``bids[seat]`` (``"bn"`` = blind nil) in turn from the first bidder."""
     for offset in range(hand.seat_count):
         seat = (hand.first_bidder_index + offset) % hand.seat_count
         if bids[seat] == "bn":
             hand.blind_nil(seat)
         else:
             hand.bid(seat, int(bids[seat]))
+
+
+def finish(hand: Hand, bids: Sequence[BidValue], plays: Sequence[tuple[int, int]]) -> HandResult:
+    """Bid (``"bn"`` = blind nil) in turn from the first bidder, play every card, return the result."""
+    bid_in_turn(hand, bids)
     for seat, card in plays:
         hand.play(seat, card)
     assert hand.phase is Phase.SCORE

@@ -20,38 +20,18 @@ Seeds are fixed, so a run either always passes or always fails.
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
 import numpy as np
 import pytest
+from chisquare import P_FALSE_ALARM, chi2_sf, chi2_upper, chi_square
 
 from spades_sim.simulate import simulate_hands, trace_hands
 
-P_FALSE_ALARM = 1e-4
 SPADE_HANDS = 200_000
 SPADE_SEED = 20_240_601  # any fixed seed; chosen once, never tuned
 CARD_HANDS = 100_000
 CARD_SEED = 7_734_123
 TOTAL = math.comb(52, 13)
-
-
-def chi2_upper(df: int, p: float = P_FALSE_ALARM) -> float:
-    """Upper ``p`` point of chi-square with ``df`` degrees of freedom (Wilson–Hilferty)."""
-    z = NormalDist().inv_cdf(1 - p)
-    h = 2 / (9 * df)
-    return df * (1 - h + z * math.sqrt(h)) ** 3
-
-
-def chi2_sf(x: float, df: int) -> float:
-    """Exact upper tail of chi-square: 1 - P(df/2, x/2), the regularized gamma by its series."""
-    a, half = df / 2, x / 2
-    term = total = 1.0 / a
-    n = 0
-    while term > 1e-17 * total:
-        n += 1
-        term *= half / (a + n)
-        total += term
-    return 1.0 - math.exp(a * math.log(half) - half - math.lgamma(a)) * total
 
 
 @pytest.mark.parametrize("df", [3, 4, 8, 9, 12, 153])
@@ -65,10 +45,6 @@ def hypergeometric(k: int, successes: int, draws: int = 13, population: int = 52
     """Chance of exactly ``k`` of ``successes`` special cards among ``draws`` from ``population``."""
     return math.comb(successes, k) * math.comb(population - successes, draws - k) / math.comb(
         population, draws)
-
-
-def chi_square(observed: np.ndarray, expected: np.ndarray) -> float:
-    return float(((observed - expected) ** 2 / expected).sum())
 
 
 @pytest.fixture(scope="module")

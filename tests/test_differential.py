@@ -36,9 +36,13 @@ from spades_sim.records import trace_logs
 from spades_sim.referee import ScoredHand, game_winner, replay_hand, score_file
 from spades_sim.rules import RuleSet, load_preset, preset_names
 from spades_sim.simulate import trace_games, trace_hands
+from spades_sim.strategies import Strategy
 
 STANDARD = RuleSet()
 MIXED = ["basic", "random"]  # seats take turns: side 0 (seats 0+2) basic, side 1 (seats 1+3) random
+# Only the basic bidder bids blind nil; with random card play on side 1 both ways of passing
+# cards in the blind-nil exchange are compared.
+EXCHANGE_MIX = ["basic", Strategy("basic-bids-random-play", "basic", "random")]
 HAND_CHUNK = 1_000
 GAME_CHUNK = 50
 
@@ -130,6 +134,7 @@ def compare_hands(rules: RuleSet, out, scored: list[ScoredHand], tally: Tally) -
         np.testing.assert_array_equal(out.made[:, side], contract_tricks >= contract)
         c = tally.counts
         c["set contracts"] += int(((contract_tricks < contract) & (contract > 0)).sum())
+        c[f"blind nil by side {side}"] += int(blind[:, side::sides].sum())
         if rules.partnership:
             c["both partners nil"] += int(((side_bids == 0).all(axis=1)).sum())
         c["nil beside set contract"] += int(
@@ -309,21 +314,38 @@ OPTION_SETS = {
 }
 
 
-def _option_rule_sets() -> dict[str, RuleSet]:
-    presets = {name: load_preset(name) for name in preset_names()}
-    return {**presets, **OPTION_SETS}
+def _assert_both_exchanges(tally: Tally) -> None:
+    """Blind nils made and set, and exchanges by basic (side 0) and random (side 1) card play."""
+    c = tally.counts
+    assert c["blind nil made"] > 0 and c["blind nil set"] > 0, c
+    assert c["blind nil by side 0"] > 0 and c["blind nil by side 1"] > 0, c
 
 
-@pytest.mark.parametrize("name", sorted(_option_rule_sets()))
-def test_presets_and_options_agree_with_the_referee(pool, tmp_path: Path, name: str) -> None:
-    """5,000 random hands and 200 games (basic against random) per preset and option set."""
-    rules = _option_rule_sets()[name]
+@pytest.mark.parametrize("name", preset_names())
+def test_presets_agree_with_the_referee(pool, tmp_path: Path, name: str) -> None:
+    """5,000 random hands and 200 games (basic against random) per shipped preset."""
+    rules = load_preset(name)
     hands = differential(pool, tmp_path, rules, "random", "hands", 5_000, seed=4_001)
     assert hands.hands == 5_000
     # A 100-hand cap keeps presets whose basic play rarely reaches the target (suicide's nils
     # mostly fail) within CI's time; capped games are compared hand by hand all the same.
-    games = differential(pool, tmp_path, rules, MIXED, "games", 200, seed=4_002, max_hands=100)
+    mix = EXCHANGE_MIX if rules.blind_nil_pass else MIXED
+    games = differential(pool, tmp_path, rules, mix, "games", 200, seed=4_002, max_hands=100)
     assert games.games == 200
+    if rules.blind_nil_pass:
+        _assert_both_exchanges(games)
+
+
+@pytest.mark.parametrize("name", OPTION_SETS)
+def test_option_sets_agree_with_the_referee(pool, tmp_path: Path, name: str) -> None:
+    """Option combinations beyond the presets: 2,000 random hands and 100 games capped at 40."""
+    rules = OPTION_SETS[name]
+    assert differential(pool, tmp_path, rules, "random", "hands", 2_000, seed=4_003).hands == 2_000
+    mix = EXCHANGE_MIX if rules.blind_nil_pass else MIXED
+    games = differential(pool, tmp_path, rules, mix, "games", 100, seed=4_004, max_hands=40)
+    assert games.games == 100
+    if rules.blind_nil_pass:
+        _assert_both_exchanges(games)
 
 
 def test_large_point_values(pool, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pytest
-from test_deals import chi2_upper, chi_square
+from chisquare import chi2_upper, chi_square
 
 from spades_sim.cards import parse_cards
 from spades_sim.kernel.engine import _game_over

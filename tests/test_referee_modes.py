@@ -33,7 +33,7 @@ from spades_sim.referee import (
     trick_winner_index,
 )
 from spades_sim.rules import RuleSet
-from stacking import finish, play_game_hand, play_hand, stacked_deal, stacked_draw
+from stacking import bid_in_turn, finish, play_game_hand, play_hand, stacked_deal, stacked_draw
 
 STANDARD = RuleSet()
 SOLO = RuleSet(mode="solo", blind_nil="off", nil_value=50)
@@ -84,16 +84,6 @@ def give(hand: Hand, *moves: str) -> None:
     for move in moves:
         seat, card = move.split()
         hand.pass_card(int(seat), parse_card(card))
-
-
-def bid_in_turn(hand: Hand, bids: Sequence[int | str]) -> None:
-    """Bid ``bids[seat]`` (``"bn"`` = blind nil) in turn from the first bidder."""
-    for offset in range(hand.seat_count):
-        seat = (hand.first_bidder_index + offset) % hand.seat_count
-        if bids[seat] == "bn":
-            hand.blind_nil(seat)
-        else:
-            hand.bid(seat, int(bids[seat]))
 
 
 def auto_finish(hand: Hand) -> Hand:

@@ -19,7 +19,7 @@ Policies
     lowest cards and the blind-nil bidder passes back its highest.
 
 The trick estimate is made for four seats and multiplied by the table's
-``trick_scale`` (4 / seats): at two seats a card wins twice as often.
+``trick_scale`` (``spades_sim.packing``): 4/3 at three seats, 4/5 at five.
 """
 
 import numpy as np
