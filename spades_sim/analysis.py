@@ -24,6 +24,8 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 
     >>> [round(x, 4) for x in wilson_interval(8, 10)]
     [0.4902, 0.9433]
+    >>> wilson_interval(0, 300_000)[0]
+    0.0
     """
     if trials == 0:
         return math.nan, math.nan
@@ -31,7 +33,8 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return centre - half, centre + half
+    # At 0 or all successes the bound is exactly 0 or 1; rounding must not push it past.
+    return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
 def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float, float]:

@@ -299,15 +299,12 @@ class RuleSet:
         if self.hand_limit is not None:
             _check_range("hand_limit", self.hand_limit, 1, 10_000)
         if self.forced_mode != ForcedMode.NONE:
-            for name, value, default in (
-                    ("min_bid", self.min_bid, 0), ("blind_nil", self.blind_nil, BlindNil.OFF),
-                    ("team_min_bid", self.team_min_bid, 0),
-                    ("sum_of_bids_not_hand_size", self.sum_of_bids_not_hand_size, False),
-                    ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED)):
-                if value != default:
-                    raise RulesError(name, _plain(value),
-                                     f"{_plain(default)!r} with forced_mode={str(self.forced_mode)!r}"
-                                     " (a forced mode sets every bid itself)")
+            _require_defaults((
+                ("min_bid", self.min_bid, 0), ("blind_nil", self.blind_nil, BlindNil.OFF),
+                ("team_min_bid", self.team_min_bid, 0),
+                ("sum_of_bids_not_hand_size", self.sum_of_bids_not_hand_size, False),
+                ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
+            ), f" with forced_mode={str(self.forced_mode)!r} (a forced mode sets every bid itself)")
         if self.min_bid == 1 and self.blind_nil != BlindNil.OFF:
             raise RulesError(
                 "blind_nil", str(self.blind_nil), "'off' when min_bid=1 (no nil means no blind nil)"
@@ -334,33 +331,26 @@ class RuleSet:
             raise RulesError("bid_thirteen", str(self.bid_thirteen),
                              f"'off'{with_mode} ({self.hand_size} tricks a hand)")
         if self.mode != Mode.TWO_PLAYER:
-            for name, value, default in (
-                    ("draw_second_card_seen", self.draw_second_card_seen, True),
-                    ("two_player_first", self.two_player_first, TwoPlayerFirst.NON_DEALER)):
-                if value != default:
-                    raise RulesError(name, _plain(value),
-                                     f"{_plain(default)!r}{with_mode} (a two-player option)")
+            _require_defaults((
+                ("draw_second_card_seen", self.draw_second_card_seen, True),
+                ("two_player_first", self.two_player_first, TwoPlayerFirst.NON_DEALER),
+            ), f"{with_mode} (a two-player option)")
         else:
-            for name, value, default in (
-                    ("first_bidder", self.first_bidder, FirstBidder.DEALER_LEFT),
-                    ("first_lead", self.first_lead, FirstLead.DEALER_LEFT_NO_SPADE)):
-                if value != default:
-                    raise RulesError(name, _plain(value),
-                                     f"{_plain(default)!r}{with_mode} (two_player_first chooses"
-                                     " who bids and leads first)")
+            _require_defaults((
+                ("first_bidder", self.first_bidder, FirstBidder.DEALER_LEFT),
+                ("first_lead", self.first_lead, FirstLead.DEALER_LEFT_NO_SPADE),
+            ), f"{with_mode} (two_player_first chooses who bids and leads first)")
         if self.mode == Mode.PARTNERSHIP:
             if self.blind_nil_solo:
                 raise RulesError("blind_nil_solo", True,
                                  "false with mode='partnership' (an individual-mode option)")
             return
-        for name, value, default in (
-                ("team_min_bid", self.team_min_bid, 0),
-                ("nil_tricks", self.nil_tricks, NilTricks.BAGS_ONLY),
-                ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
-                ("blind_nil_pass", self.blind_nil_pass, 0)):
-            if value != default:
-                raise RulesError(name, _plain(value),
-                                 f"{_plain(default)!r}{with_mode} (no partners)")
+        _require_defaults((
+            ("team_min_bid", self.team_min_bid, 0),
+            ("nil_tricks", self.nil_tricks, NilTricks.BAGS_ONLY),
+            ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
+            ("blind_nil_pass", self.blind_nil_pass, 0),
+        ), f"{with_mode} (no partners)")
         if self.forced_mode == ForcedMode.SUICIDE:
             raise RulesError("forced_mode", "suicide",
                              f"'none', 'mirror' or 'whiz'{with_mode} (suicide needs partners)")
@@ -480,7 +470,14 @@ def _plain(value: Any) -> Any:
     return str(value) if isinstance(value, enum.Enum) else value
 
 
+def _require_defaults(checks: tuple[tuple[str, Any, Any], ...], reason: str) -> None:
+    """Refuse the first (field, value, default) whose value is not the default.
 
+    The message allows only the default, followed by ``reason``.
+    """
+    for name, value, default in checks:
+        if value != default:
+            raise RulesError(name, _plain(value), f"{_plain(default)!r}{reason}")
 
 
 def _either(choices: tuple[enum.StrEnum, ...]) -> str:
