@@ -21,6 +21,7 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 from .rules import RuleSet, RulesError, load_preset, load_rules, preset_names  # noqa: E402
 
 _LAZY = {
+    "compare_strategies": "compare",
     "resolve_seed": "simulate",
     "simulate_games": "simulate",
     "simulate_hands": "simulate",

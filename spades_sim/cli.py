@@ -19,11 +19,26 @@ import pandas as pd
 from . import __version__
 from . import rules as _rules
 from .cards import CardError
+from .compare import compare_strategies, plot_comparison
 from .handlog import LogError, write_log
 from .records import OutputError, check_output_path, trace_logs, write_frame
 from .referee import IllegalMove, score_file
-from .simulate import RunError, simulate_games, simulate_hands, trace_games, trace_hands
-from .strategies import STRATEGIES, StrategyError
+from .simulate import (
+    RunError,
+    seat_strategies,
+    simulate_games,
+    simulate_hands,
+    trace_games,
+    trace_hands,
+)
+from .strategies import (
+    PARAMS,
+    STRATEGIES,
+    StrategyError,
+    get_strategy,
+    override_params,
+    parse_param_override,
+)
 
 
 class InputError(click.ClickException):
@@ -136,6 +151,9 @@ def cli() -> None:
               help="Strategy for every seat; twice: the seats take turns (side 0, then side 1 "
                    "in partnership); or once per seat. "
                    f"One of: {', '.join(STRATEGIES)}. [default: basic]")
+@click.option("--param", "param_overrides", multiple=True, metavar="SIDE.NAME=VALUE",
+              help="Change one parameter of one side's strategy (a seat's, without partners), "
+                   "e.g. --param 0.bid_offset=0.5 (repeatable; spades-sim strategies show basic).")
 @click.option("--max-hands", type=int, default=1000, show_default=True,
               help="Stop a game that has not ended after this many hands (counted unfinished).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
@@ -148,7 +166,8 @@ def cli() -> None:
 @click.pass_context
 def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...], hands: int | None,
              games: int | None, seed: int | None, threads: int | None,
-             strategy_names: tuple[str, ...], max_hands: int, out: str | None,
+             strategy_names: tuple[str, ...], param_overrides: tuple[str, ...], max_hands: int,
+             out: str | None,
              log_path: str | None, log_deals: str, quiet: bool) -> None:
     """Simulate hands or games and print a summary with 95% intervals.
 
@@ -174,7 +193,9 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         deal_range = _parse_range(log_deals) if log_path else None
         kind = "games" if games is not None else "hands"
         n = games if games is not None else (hands if hands is not None else 100_000)
-        strategies = list(strategy_names) or ["basic"]
+        strategies = override_params(
+            seat_strategies(list(strategy_names) or ["basic"], rules.seat_count),
+            [parse_param_override(text) for text in param_overrides], rules.team_count)
         run_function = simulate_games if kind == "games" else simulate_hands
         extra = {"max_hands": max_hands} if kind == "games" else {}
         show_bar = not quiet and sys.stderr.isatty()
@@ -198,7 +219,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         sys.exit(130)
 
 
-def _write_logs(path: str, kind: str, rules: _rules.RuleSet, strategies: list[str], seed: int,
+def _write_logs(path: str, kind: str, rules: _rules.RuleSet, strategies: list, seed: int,
                 deal_range: range, max_hands: int) -> str | None:
     """Write the hand logs; returns the rules file written beside them, if one was needed.
 
@@ -332,3 +353,124 @@ def rules_validate(path: str) -> None:
     with _user_errors():
         rule_set = _rules.load_rules(path)
     click.echo(f"{path}: valid ({rule_set.name})")
+
+
+@cli.group()
+def strategies() -> None:
+    """List the named strategies and show their parameters.
+
+    Example:
+
+    \b
+        spades-sim strategies show basic
+    """
+
+
+@strategies.command(name="list")
+def strategies_list() -> None:
+    """List the named strategies.
+
+    Example:
+
+    \b
+        spades-sim strategies list
+    """
+    for name, strategy in STRATEGIES.items():
+        click.echo(f"{name:<14} {strategy.description}")
+
+
+@strategies.command(name="show")
+@click.argument("name")
+def strategies_show(name: str) -> None:
+    """Print a strategy's policies and every parameter: value, default, range and meaning.
+
+    Example:
+
+    \b
+        spades-sim strategies show conservative
+    """
+    with _user_errors():
+        strategy = get_strategy(name)
+    click.echo(f"{strategy.name}: {strategy.description}")
+    click.echo(f"bidding policy {strategy.bidding}, card-play policy {strategy.play}")
+    click.echo(f"{'parameter':<20} {'value':>8} {'default':>8}  {'range':<15} meaning"
+               "  (* = set by this strategy)")
+    for spec in PARAMS:
+        value = strategy.param(spec.name)
+        mark = "*" if spec.name in strategy.params else " "
+        click.echo(f"{spec.name:<20} {value:>8g}{mark}{spec.default:>8g}  "
+                   f"{f'{spec.low:g} to {spec.high:g}':<15} {spec.meaning}")
+
+
+@cli.command(name="compare-strategies")
+@click.argument("strategy_a", metavar="A")
+@click.argument("strategy_b", metavar="B")
+@_rule_options
+@click.option("--games", type=int, default=2000, show_default=True,
+              help="Deal sequences; each is played twice, seats swapped.")
+@click.option("--seed", type=int, default=None,
+              help="Seed; the same seed gives the same results. [default: random, printed]")
+@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+@click.option("--max-hands", type=int, default=1000, show_default=True,
+              help="Stop a game that has not ended after this many hands (counted as half a win).")
+@click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the figure (.png or .svg). [default: compare-A-vs-B.png]")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str,
+                               rule_overrides: tuple[str, ...], games: int, seed: int | None,
+                               threads: int | None, max_hands: int, figure_path: str | None,
+                               quiet: bool) -> None:
+    """Compare two strategies in duplicate: every deal sequence played with the seats swapped.
+
+    Prints each strategy's win share, points per hand, nil and bag figures, and the
+    difference A − B with its paired 95% interval, then how much narrower the paired
+    interval is than an unpaired one on the same games.
+
+    Example:
+
+    \b
+        spades-sim compare-strategies conservative basic --games 4000 --seed 21
+    """
+    figure_path = figure_path or f"compare-{strategy_a}-vs-{strategy_b}.png"
+    with _user_errors():
+        rules = _resolve_rules(rules_name, rule_overrides)
+        check_output_path(figure_path, "figure")
+        if not figure_path.lower().endswith((".png", ".svg")):
+            raise OutputError(f"figure={figure_path!r}: allowed a file ending in .png or .svg")
+        show_bar = not quiet and sys.stderr.isatty()
+        with _progress(2 * games, "games", show_bar) as advance:
+            result = compare_strategies(rules, strategy_a, strategy_b, games, seed, threads,
+                                        max_hands, on_block=advance)
+    label = rules.name + "".join(f" {text}" for text in rule_overrides)
+    click.echo(f"rules {label}, {result.a.name} (A) vs {result.b.name} (B), seed {result.seed}: "
+               f"{result.pairs:,} deal sequences x 2" + (" (interrupted)" if result.interrupted
+                                                         else ""))
+    if not result.pairs:
+        sys.exit(130)
+    click.echo(_format_comparison(result.summary()))
+    paired, unpaired = result.paired_interval, result.unpaired_interval
+    paired_width = paired[1] - paired[0]
+    narrower = (f"{(unpaired[1] - unpaired[0]) / paired_width:.2f}x narrower than" if paired_width > 0
+                else "of zero width (every pair split evenly: the same play both ways), against")
+    click.echo(f"A's win share: paired interval [{100 * paired[0]:.2f}%, {100 * paired[1]:.2f}%]"
+               f" is {narrower} the unpaired [{100 * unpaired[0]:.2f}%, "
+               f"{100 * unpaired[1]:.2f}%] on the same games")
+    plot_comparison(result, figure_path)
+    click.echo(f"wrote {figure_path}")
+    if result.interrupted:
+        sys.exit(130)
+
+
+def _format_comparison(summary: pd.DataFrame) -> str:
+    """The comparison table: A, B, A − B and its paired 95% interval; rates as percentages."""
+    width = max(len(m) for m in summary["metric"])
+    lines = [f"{'metric':<{width}}  {'A':>9}  {'B':>9}  {'A - B':>9}  {'paired 95% interval':>21}"]
+    for row in summary.itertuples(index=False):
+        scale, unit = (100, "%") if "share" in row.metric or "rate" in row.metric else (1, "")
+        cells = [f"{scale * v:.2f}{unit}" if not math.isnan(v) else "-"
+                 for v in (row.a, row.b, row.difference)]
+        interval = ("" if math.isnan(row.low)
+                    else f"[{scale * row.low:.2f}{unit}, {scale * row.high:.2f}{unit}]")
+        lines.append(f"{row.metric:<{width}}  {cells[0]:>9}  {cells[1]:>9}  {cells[2]:>9}  "
+                     f"{interval:>21}")
+    return "\n".join(lines)

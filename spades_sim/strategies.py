@@ -102,6 +102,21 @@ STRATEGIES: dict[str, Strategy] = {
     "basic": Strategy("basic", "basic", "basic",
                       description="trick-count bidder with a nil rule; plays to make its contract, "
                                   "ducks bags, covers a partner's nil, attacks an opponent's nil"),
+    "conservative": Strategy(
+        "conservative", params={"bid_offset": -0.25, "nil_threshold": 0.3,
+                                "blind_nil_deficit": 300.0},
+        description="basic, bidding a quarter trick lower, nil only on the safest hands, blind nil "
+                    "only when 300 behind"),
+    "aggressive": Strategy(
+        "aggressive", params={"bid_offset": 0.25, "blind_nil_deficit": 150.0,
+                              "blind_nil_near": 250.0},
+        description="basic, bidding a quarter trick higher and going blind nil sooner (150 behind, "
+                    "the leader within 250 of the target)"),
+    "nil-happy": Strategy(
+        "nil-happy", params={"nil_threshold": 1.2, "solo_nil_threshold": 0.3, "cover_bonus": 1.5,
+                             "blind_nil_deficit": 100.0, "blind_nil_near": 400.0},
+        description="basic with a loose nil rule (nil risk up to 1.2, also alone), a bigger bid "
+                    "over a partner's nil and blind nil whenever 100 behind"),
 }
 """The named strategies."""
 
@@ -114,6 +129,48 @@ def get_strategy(name: str | Strategy) -> Strategy:
         return STRATEGIES[name]
     except KeyError:
         raise StrategyError(f"strategy={name!r}: allowed " + ", ".join(STRATEGIES)) from None
+
+
+def parse_param_override(raw_override: str) -> tuple[int, str, float]:
+    """Parse ``SIDE.NAME=VALUE`` (a parameter of one side's strategy, or one seat's alone).
+
+    >>> parse_param_override("1.bid_offset=-0.5")
+    (1, 'bid_offset', -0.5)
+    """
+    target, sep, text = raw_override.partition("=")
+    side, dot, name = target.strip().partition(".")
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if not sep or not dot or not side.isdigit() or value is None:
+        raise StrategyError(f"param={raw_override!r}: allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5")
+    if name not in _PARAM_BY_NAME:
+        raise StrategyError(f"param {name}={text}: allowed a parameter " + ", ".join(_PARAM_BY_NAME))
+    return int(side), name, value
+
+
+def override_params(seats: list[Strategy], overrides: list[tuple[int, str, float]],
+                    side_count: int) -> list[Strategy]:
+    """Apply ``(side, name, value)`` overrides to the strategies of that side's seats.
+
+    Seat ``s`` belongs to side ``s % side_count``; a changed strategy's name shows what
+    changed, e.g. ``basic[bid_offset=0.5]``.
+    """
+    changes: dict[int, dict[str, float]] = {}
+    for side, name, value in overrides:
+        if not 0 <= side < side_count:
+            raise StrategyError(f"param side {side}: allowed 0 to {side_count - 1}")
+        changes.setdefault(side, {})[name] = value
+    result = []
+    for seat, strategy in enumerate(seats):
+        change = changes.get(seat % side_count)
+        if change:
+            label = ",".join(f"{k}={v:g}" for k, v in change.items())
+            strategy = Strategy(f"{strategy.name}[{label}]", strategy.bidding, strategy.play,
+                                {**strategy.params, **change}, strategy.description)
+        result.append(strategy)
+    return result
 
 
 class PackedStrategies(NamedTuple):

@@ -17,7 +17,8 @@ import numba
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from clirun import assert_ok, assert_one_line_error, invoke
+from click.testing import CliRunner
 
 from spades_sim import rules as rules_module
 from spades_sim.cli import cli
@@ -35,28 +36,6 @@ GAME_COLUMNS = ["game", "first_dealer", "hands", "winner"] + [
                  "blind_made", "bags", "penalty")
     for side in (0, 1)
 ]
-
-
-def invoke(args: list[str]) -> Result:
-    return CliRunner().invoke(cli, args)
-
-
-def assert_ok(result: Result) -> None:
-    assert result.exception is None, result.output
-    assert result.exit_code == 0, result.output
-
-
-def assert_one_line_error(result: Result, expected: str, *, prefix_only: bool = False) -> None:
-    """Exit code 2, no exception other than click's exit, and exactly one ``Error: ...`` line."""
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    lines = result.output.splitlines()
-    assert len(lines) == 1, result.output
-    if prefix_only:
-        assert lines[0].startswith(f"Error: {expected}"), lines[0]
-    else:
-        assert lines[0] == f"Error: {expected}"
 
 
 # --- help ---
@@ -302,7 +281,8 @@ BAD_SIMULATE = [
     (["--rules", "nosuch.toml"],
      "rules='nosuch.toml': allowed a readable TOML file (No such file or directory)"),
     (["--out", "x.txt"], "out='x.txt': allowed a file ending in .parquet or .csv"),
-    (["--strategy", "nosuch"], "strategy='nosuch': allowed random, basic"),
+    (["--strategy", "nosuch"],
+     "strategy='nosuch': allowed random, basic, conservative, aggressive, nil-happy"),
     (["--strategy", "basic", "--strategy", "random", "--strategy", "basic"],
      "strategies=3: allowed one (all seats), two (seats take turns: one per side in partnership)"
      " or 4 (one per seat)"),

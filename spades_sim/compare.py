@@ -1,0 +1,172 @@
+"""Duplicate comparison of two strategies: every deal sequence played twice, seats swapped.
+
+Game ``g`` of a run with seed ``s`` deals the same cards to the same seats
+whatever plays them (counter-based deals), so playing games ``0 … n-1`` once with
+strategy A on side 0 and once with A on side 1 gives each strategy both halves
+of every deal sequence; the luck of the cards cancels in the pair. Results are
+per pair, and intervals are paired: the mean of the n pair values ± 1.96 of its
+standard error. The unpaired interval of the same 2n games is reported beside it,
+to show how much the pairing sharpens the comparison.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .analysis import Z95, wilson_interval
+from .rules import RuleSet, resolve_rules
+from .simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
+from .strategies import Strategy, get_strategy
+
+
+@dataclass
+class Comparison:
+    """The outcome of :func:`compare_strategies`; ``summary()`` is the table to print."""
+
+    rules: RuleSet
+    a: Strategy
+    b: Strategy
+    seed: int
+    pairs: int
+    interrupted: bool
+    rows: list[dict]
+    share: np.ndarray
+    """A's result in each pair of games: a win 1, a loss 0, an unfinished game ½, averaged."""
+
+    def summary(self) -> pd.DataFrame:
+        """One row per metric: A's value, B's value, the difference A − B and its paired interval."""
+        return pd.DataFrame(self.rows)
+
+    @property
+    def paired_interval(self) -> tuple[float, float]:
+        """95% interval of A's win share from the pairs."""
+        return _paired(self.share)[1:]
+
+    @property
+    def unpaired_interval(self) -> tuple[float, float]:
+        """95% interval of A's win share treating the 2n games as independent (Wilson)."""
+        wins = float(self.share.sum() * 2)
+        return wilson_interval(round(wins), 2 * self.pairs)
+
+
+def _paired(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean and normal 95% interval of per-pair values."""
+    n = values.size
+    mean = float(values.mean())
+    if n < 2:
+        return mean, math.nan, math.nan
+    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def _side_view(frame: pd.DataFrame, side: int) -> dict[str, np.ndarray]:
+    """Per-game figures of one side of a game frame (``records.game_frame``)."""
+    hands = frame["hands"].to_numpy(dtype=float)
+    winner = frame["winner"].to_numpy()
+    return {
+        "share": np.where(winner == side, 1.0, np.where(winner < 0, 0.5, 0.0)),
+        "points per hand": frame[f"score_{side}"].to_numpy(dtype=float) / hands,
+        "nil bids": frame[f"nil_bids_{side}"].to_numpy(dtype=float),
+        "nil made": frame[f"nil_made_{side}"].to_numpy(dtype=float),
+        "bags": frame[f"bags_{side}"].to_numpy(dtype=float),
+        "penalty": frame[f"penalty_{side}"].to_numpy(dtype=float),
+        "hands": hands,
+    }
+
+
+def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Strategy, games: int,
+                       seed: int | None = None, threads: int | None = None,
+                       max_hands: int = DEFAULT_MAX_HANDS, on_block=None) -> Comparison:
+    """Play ``games`` deal sequences twice (A on side 0, then A on side 1) and compare A with B.
+
+    Needs a two-sided table (partnership or two-player). With ``on_block`` the two
+    runs report progress game by game (2 × ``games`` in all).
+    """
+    rules = resolve_rules(raw_rules)
+    if rules.team_count != 2:
+        raise RunError(f"rules mode={str(rules.mode)!r}: allowed a two-sided table (partnership or"
+                       " two-player) for a duplicate comparison")
+    first, second = get_strategy(a), get_strategy(b)
+    seed = resolve_seed(seed)  # one seed for both runs: the same deals
+    runs: list[Run] = []
+    for order in ([first, second], [second, first]):
+        run = simulate_games(rules, order, games, seed=seed, threads=threads, keep_records=True,
+                             max_hands=max_hands, on_block=on_block)
+        runs.append(run)
+        if run.interrupted:
+            break
+    pairs = min(run.done for run in runs) if len(runs) == 2 else 0
+    frames = [run.records().iloc[:pairs] for run in runs] if pairs else []
+    if not pairs:
+        return Comparison(rules, first, second, seed, 0, True, [], np.zeros(0))
+    # A sat on side 0 in the first run and on side 1 in the second; B the other way round.
+    a_view = [_side_view(frames[0], 0), _side_view(frames[1], 1)]
+    b_view = [_side_view(frames[0], 1), _side_view(frames[1], 0)]
+    share = (a_view[0]["share"] + a_view[1]["share"]) / 2
+    rows = [_pair_row("win share (win 1, unfinished ½)", share, 1 - share)]
+    per_hand_a = (a_view[0]["points per hand"] + a_view[1]["points per hand"]) / 2
+    per_hand_b = (b_view[0]["points per hand"] + b_view[1]["points per hand"]) / 2
+    rows.append(_pair_row("points per hand", per_hand_a, per_hand_b))
+    for name, numerator, denominator in (("nil success rate", "nil made", "nil bids"),
+                                         ("bags per hand", "bags", "hands"),
+                                         ("penalty points per hand", "penalty", "hands")):
+        rows.append(_ratio_row(name, a_view, b_view, numerator, denominator))
+    rows.append(_ratio_row("nil bids per hand", a_view, b_view, "nil bids", "hands"))
+    interrupted = any(run.interrupted for run in runs)
+    return Comparison(rules, first, second, seed, pairs, interrupted, rows, share)
+
+
+def _pair_row(metric: str, a_values: np.ndarray, b_values: np.ndarray) -> dict:
+    difference, low, high = _paired(a_values - b_values)
+    return {"metric": metric, "a": float(a_values.mean()), "b": float(b_values.mean()),
+            "difference": difference, "low": low, "high": high, "pairs": a_values.size}
+
+
+def _ratio_row(metric: str, a_view, b_view, numerator: str, denominator: str) -> dict:
+    """A ratio (sum over both runs) per strategy; the difference's interval by the delta method
+    over pairs, so pairs with no denominator (no nil bid) weigh nothing."""
+    def totals(view):
+        return (view[0][numerator] + view[1][numerator], view[0][denominator] + view[1][denominator])
+
+    (na, da), (nb, db) = totals(a_view), totals(b_view)
+    ratio_a = na.sum() / da.sum() if da.sum() else math.nan
+    ratio_b = nb.sum() / db.sum() if db.sum() else math.nan
+    difference = ratio_a - ratio_b
+    n = na.size
+    if n < 2 or math.isnan(difference):
+        low = high = math.nan
+    else:
+        # Linearised per-pair contributions of the difference of two ratio estimators.
+        z = (na - ratio_a * da) / da.mean() - (nb - ratio_b * db) / db.mean()
+        half = Z95 * float(z.std(ddof=1)) / math.sqrt(n)
+        low, high = difference - half, difference + half
+    return {"metric": metric, "a": ratio_a, "b": ratio_b, "difference": difference, "low": low,
+            "high": high, "pairs": n}
+
+
+def plot_comparison(comparison: Comparison, path: str) -> None:
+    """Bar chart of both strategies' win shares with the paired 95% interval; PNG or SVG by name."""
+    import matplotlib  # here, not at the top: importing it costs start-up time of every command
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    share = float(comparison.share.mean())
+    low, high = comparison.paired_interval
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    names = [comparison.a.name, comparison.b.name]
+    values = [share, 1 - share]
+    errors = [[share - low, (1 - share) - (1 - high)], [high - share, (1 - low) - (1 - share)]]
+    ax.bar(names, values, yerr=errors, capsize=6, color=["#3b6ea8", "#c26b2b"])
+    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win share (duplicate)")
+    ax.set_title(f"{comparison.rules.name}: {comparison.pairs:,} deal sequences, both ways",
+                 fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,29 @@
+"""Running the ``spades-sim`` command in-process, and the checks every command test makes."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner, Result
+
+from spades_sim.cli import cli
+
+
+def invoke(args: list[str]) -> Result:
+    return CliRunner().invoke(cli, args)
+
+
+def assert_ok(result: Result) -> None:
+    assert result.exception is None, result.output
+    assert result.exit_code == 0, result.output
+
+
+def assert_one_line_error(result: Result, expected: str, *, prefix_only: bool = False) -> None:
+    """Exit code 2, no exception other than click's exit, and exactly one ``Error: ...`` line."""
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1, result.output
+    if prefix_only:
+        assert lines[0].startswith(f"Error: {expected}"), lines[0]
+    else:
+        assert lines[0] == f"Error: {expected}"

@@ -1,0 +1,91 @@
+"""Duplicate comparison of strategies (issue 4, item 4)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from clirun import assert_ok, assert_one_line_error, invoke
+
+from spades_sim.compare import _paired, _ratio_row, compare_strategies
+from spades_sim.rules import RuleSet
+from spades_sim.simulate import simulate_games
+
+SEED = 515
+
+
+def test_paired_interval_by_hand() -> None:
+    # Values 0, 0.5, 1, 0.5: mean 0.5, sample sd sqrt(1/6), half-width 1.96 sqrt(1/6) / 2.
+    mean, low, high = _paired(np.array([0.0, 0.5, 1.0, 0.5]))
+    half = 1.959963984540054 * math.sqrt(1 / 6) / 2
+    assert (mean, low, high) == pytest.approx((0.5, 0.5 - half, 0.5 + half))
+
+
+def test_ratio_row_by_hand() -> None:
+    """A made 3 of 4 nils over two pairs, B 1 of 2: 75% against 50%."""
+    a_view = [{"made": np.array([1.0, 1.0]), "bids": np.array([1.0, 2.0])},
+              {"made": np.array([0.0, 1.0]), "bids": np.array([0.0, 1.0])}]
+    b_view = [{"made": np.array([0.0, 1.0]), "bids": np.array([1.0, 1.0])},
+              {"made": np.array([0.0, 0.0]), "bids": np.array([0.0, 0.0])}]
+    row = _ratio_row("nil success rate", a_view, b_view, "made", "bids")
+    assert (row["a"], row["b"], row["difference"]) == pytest.approx((0.75, 0.5, 0.25))
+    assert row["low"] < 0.25 < row["high"]
+
+
+def test_a_strategy_against_itself_scores_exactly_half() -> None:
+    """Same strategy both ways: every pair of games is split, so 50% lies inside the interval
+    (which has zero width: the two halves of a pair are the same games, sides swapped)."""
+    result = compare_strategies(RuleSet(), "basic", "basic", 300, SEED)
+    low, high = result.paired_interval
+    assert low <= 0.5 <= high
+    assert np.all(result.share == 0.5)
+    assert result.summary().set_index("metric").loc["points per hand", "difference"] == 0
+
+
+def test_duplicate_agrees_with_the_two_runs_it_is_made_of() -> None:
+    """A's win share is its wins on side 0 in the first run plus on side 1 in the second."""
+    games = 400
+    result = compare_strategies(RuleSet(), "conservative", "basic", games, SEED)
+    first = simulate_games(RuleSet(), ["conservative", "basic"], games, seed=SEED,
+                           keep_records=True).records()
+    second = simulate_games(RuleSet(), ["basic", "conservative"], games, seed=SEED,
+                            keep_records=True).records()
+    wins = (first["winner"] == 0).sum() + (second["winner"] == 1).sum()
+    unfinished = (first["winner"] < 0).sum() + (second["winner"] < 0).sum()
+    assert result.share.mean() == pytest.approx((wins + unfinished / 2) / (2 * games))
+    assert result.pairs == games
+
+
+def test_basic_beats_random_and_pairing_sharpens() -> None:
+    result = compare_strategies(RuleSet(), "basic", "random", 300, SEED)
+    low, _ = result.paired_interval
+    assert low > 0.95
+    # conservative against basic: the paired interval is narrower than the unpaired one.
+    close = compare_strategies(RuleSet(), "conservative", "basic", 600, SEED)
+    paired, unpaired = close.paired_interval, close.unpaired_interval
+    assert paired[1] - paired[0] < unpaired[1] - unpaired[0]
+
+
+def test_compare_command_prints_and_writes_the_figure(tmp_path: Path) -> None:
+    figure = tmp_path / "cmp.png"
+    result = invoke(["compare-strategies", "basic", "random", "--games", "50", "--seed", "1",
+                     "--quiet", "--figure", str(figure)])
+    assert_ok(result)
+    lines = result.output.splitlines()
+    assert lines[0] == "rules standard, basic (A) vs random (B), seed 1: 50 deal sequences x 2"
+    assert lines[2].startswith("win share (win 1, unfinished ½)")
+    assert "A's win share: paired interval" in result.output
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--rules", "solo"], "rules mode='solo': allowed a two-sided table (partnership or"
+     " two-player) for a duplicate comparison"),
+    (["--figure", "out.txt"], "figure='out.txt': allowed a file ending in .png or .svg"),
+    (["--games", "0"], "games=0: allowed a whole number of 1 or more"),
+])
+def test_compare_command_bad_input(args: list[str], message: str) -> None:
+    assert_one_line_error(invoke(["compare-strategies", "basic", "random", "--quiet", *args]),
+                          message)

@@ -1,0 +1,150 @@
+"""Named strategies, per-side parameter overrides and the ``strategies`` commands (issue 4, part)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from clirun import assert_ok, assert_one_line_error, invoke
+
+from spades_sim.rules import RuleSet
+from spades_sim.simulate import seat_strategies, simulate_hands
+from spades_sim.strategies import (
+    PARAMS,
+    STRATEGIES,
+    Strategy,
+    StrategyError,
+    get_strategy,
+    override_params,
+    parse_param_override,
+)
+
+SEED = 4_242
+
+
+def test_named_strategies_are_valid_and_distinct() -> None:
+    assert {"random", "basic", "conservative", "aggressive", "nil-happy"} <= set(STRATEGIES)
+    vectors = {name: tuple(s.vector()) for name, s in STRATEGIES.items() if s.bidding == "basic"}
+    assert len(set(vectors.values())) == len(vectors)  # no two basic-family strategies alike
+    for strategy in STRATEGIES.values():
+        assert strategy.description
+
+
+@pytest.mark.parametrize(("text", "parsed"), [
+    ("0.bid_offset=0.5", (0, "bid_offset", 0.5)),
+    ("1.nil_threshold=0", (1, "nil_threshold", 0.0)),
+    (" 3.cover_bonus=2", (3, "cover_bonus", 2.0)),
+])
+def test_parse_param_override(text: str, parsed: tuple[int, str, float]) -> None:
+    assert parse_param_override(text) == parsed
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("bid_offset=0.5", "param='bid_offset=0.5': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
+    ("a.bid_offset=1", "param='a.bid_offset=1': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
+    ("0.bid_offset=high", "param='0.bid_offset=high': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
+    ("0.boldness=1", "param boldness=1: allowed a parameter "
+     + ", ".join(spec.name for spec in PARAMS)),
+])
+def test_parse_param_override_refuses(text: str, message: str) -> None:
+    with pytest.raises(StrategyError) as raised:
+        parse_param_override(text)
+    assert str(raised.value) == message
+
+
+def test_override_params_changes_one_side_and_checks_ranges() -> None:
+    seats = seat_strategies(["basic", "random"], 4)
+    changed = override_params(seats, [(1, "bid_offset", -1.0)], 2)
+    assert [s.name for s in changed] == ["basic", "random[bid_offset=-1]", "basic",
+                                         "random[bid_offset=-1]"]
+    assert changed[3].param("bid_offset") == -1.0 and changed[2].param("bid_offset") == 0.0
+    # Without partners a side is one seat.
+    solo = override_params(seat_strategies("basic", 4), [(2, "nil_threshold", 1.0)], 4)
+    assert [s.param("nil_threshold") for s in solo] == [0.5, 0.5, 1.0, 0.5]
+    with pytest.raises(StrategyError, match=r"^param side 2: allowed 0 to 1$"):
+        override_params(seats, [(2, "bid_offset", 1.0)], 2)
+    with pytest.raises(StrategyError, match=r"^param bid_offset=4.0: allowed -3 to 3$"):
+        override_params(seats, [(0, "bid_offset", 4.0)], 2)
+
+
+def test_param_override_moves_that_sides_bids() -> None:
+    """bid_offset = -2 on side 1, same deals: side 0 bids exactly as before; a side-1 count bid
+    drops by 2, or to the lowest count bid, 1 (the offset moves the estimate before rounding;
+    nil decisions do not depend on it)."""
+    seats = override_params(seat_strategies("basic", 4), [(1, "bid_offset", -2.0)], 2)
+    changed = simulate_hands(RuleSet(), seats, 5_000, seed=SEED, keep_records=True).records()
+    plain = simulate_hands(RuleSet(), "basic", 5_000, seed=SEED, keep_records=True).records()
+    side0 = plain["side"] == 0
+    assert (changed.loc[side0, "bid"] == plain.loc[side0, "bid"]).all()
+    before = plain.loc[~side0, "bid"].to_numpy()
+    after = changed.loc[~side0, "bid"].to_numpy()
+    assert ((before == 0) == (after == 0)).all()
+    counted = before > 0
+    drop = before[counted] - after[counted]
+    assert (drop == np.minimum(2, before[counted] - 1)).mean() > 0.99  # the 13-trick cap aside
+    assert drop.min() >= 0 and drop.max() <= 2
+
+
+def test_bidding_temperament_orders_the_contract_make_rate() -> None:
+    """Same deals: conservative makes more contracts than basic, and basic more than aggressive
+    (each gap beyond the two 95% intervals)."""
+    rates = {}
+    for name in ("conservative", "basic", "aggressive"):
+        summary = simulate_hands(RuleSet(), name, 20_000, seed=SEED).summary().set_index("metric")
+        rates[name] = summary.loc["contract make rate", ["low", "high"]].to_numpy()
+    assert rates["conservative"][0] > rates["basic"][1]
+    assert rates["basic"][0] > rates["aggressive"][1]
+
+
+def test_nil_happy_bids_nil_more_often() -> None:
+    totals = {name: simulate_hands(RuleSet(), name, 10_000, seed=SEED).totals
+              for name in ("basic", "nil-happy")}
+    assert totals["nil-happy"].nil_bids > 2 * totals["basic"].nil_bids
+
+
+# --- the commands ---
+
+
+def test_strategies_list_names_every_strategy() -> None:
+    result = invoke(["strategies", "list"])
+    assert_ok(result)
+    names = [line.split()[0] for line in result.output.splitlines()]
+    assert names == list(STRATEGIES)
+
+
+def test_strategies_show_prints_every_parameter() -> None:
+    result = invoke(["strategies", "show", "conservative"])
+    assert_ok(result)
+    lines = result.output.splitlines()
+    assert lines[0].startswith("conservative: basic, bidding a quarter trick lower")
+    rows = {line.split()[0]: line.split()[1:3] for line in lines[3:]}
+    assert set(rows) == {spec.name for spec in PARAMS}
+    assert rows["bid_offset"] == ["-0.25*", "0"]  # set by the strategy, then the default
+    assert rows["cover_bonus"] == ["1", "1"]
+
+
+def test_strategies_show_unknown_name() -> None:
+    assert_one_line_error(invoke(["strategies", "show", "expertish"]),
+                          "strategy='expertish': allowed " + ", ".join(STRATEGIES))
+
+
+def test_simulate_with_param_override_names_it() -> None:
+    result = invoke(["simulate", "--hands", "2000", "--seed", "1", "--quiet",
+                     "--param", "1.bid_offset=-1"])
+    assert_ok(result)
+    assert result.output.startswith(
+        "rules standard, strategy basic vs basic[bid_offset=-1], seed 1: 2,000 hands")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--param", "2.bid_offset=1"], "param side 2: allowed 0 to 1"),
+    (["--param", "0.bid_offset=9"], "param bid_offset=9.0: allowed -3 to 3"),
+    (["--param", "x"], "param='x': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
+])
+def test_simulate_bad_param(args: list[str], message: str) -> None:
+    assert_one_line_error(invoke(["simulate", "--hands", "10", *args]), message)
+
+
+def test_get_strategy_passes_objects_through() -> None:
+    custom = Strategy("mine", params={"bid_offset": 1.0})
+    assert get_strategy(custom) is custom
+    assert np.isclose(custom.vector()[0], 1.0)
