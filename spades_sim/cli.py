@@ -20,6 +20,7 @@ from . import __version__
 from . import rules as _rules
 from .cards import CardError
 from .compare import compare_strategies, plot_comparison
+from .tune import parse_param_range, plot_tuning, tune
 from .handlog import LogError, write_log
 from .records import OutputError, check_output_path, trace_logs, write_frame
 from .referee import IllegalMove, score_file
@@ -402,6 +403,16 @@ def strategies_show(name: str) -> None:
                    f"{f'{spec.low:g} to {spec.high:g}':<15} {spec.meaning}")
 
 
+def _duplicate_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--threads`` and ``--max-hands`` of the commands that play games in duplicate."""
+    command = click.option(
+        "--max-hands", type=int, default=1000, show_default=True,
+        help="Stop a game that has not ended after this many hands (counted as half a win).",
+    )(command)
+    return click.option("--threads", type=int, default=None,
+                        help="Threads. [default: all cores]")(command)
+
+
 @cli.command(name="compare-strategies")
 @click.argument("strategy_a", metavar="A")
 @click.argument("strategy_b", metavar="B")
@@ -410,9 +421,7 @@ def strategies_show(name: str) -> None:
               help="Deal sequences; each is played twice, seats swapped.")
 @click.option("--seed", type=int, default=None,
               help="Seed; the same seed gives the same results. [default: random, printed]")
-@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
-@click.option("--max-hands", type=int, default=1000, show_default=True,
-              help="Stop a game that has not ended after this many hands (counted as half a win).")
+@_duplicate_run_options
 @click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
               help="Where to write the figure (.png or .svg). [default: compare-A-vs-B.png]")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -435,8 +444,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
         check_output_path(figure_path, "figure")
-        if not figure_path.lower().endswith((".png", ".svg")):
-            raise OutputError(f"figure={figure_path!r}: allowed a file ending in .png or .svg")
+        _check_figure_suffix(figure_path)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(2 * games, "games", show_bar) as advance:
             result = compare_strategies(rules, strategy_a, strategy_b, games, seed, threads,
@@ -474,3 +482,72 @@ def _format_comparison(summary: pd.DataFrame) -> str:
         lines.append(f"{row.metric:<{width}}  {cells[0]:>9}  {cells[1]:>9}  {cells[2]:>9}  "
                      f"{interval:>21}")
     return "\n".join(lines)
+
+
+@cli.command(name="tune")
+@click.argument("strategy_name", metavar="STRATEGY")
+@click.option("--param", "param_ranges", multiple=True, required=True, metavar="NAME=LO:HI:STEP",
+              help="A parameter to search, HI included (repeatable: a grid over all of them).")
+@click.option("--against", default="basic", show_default=True, metavar="NAME",
+              help="The opponent every setting plays in duplicate.")
+@_rule_options
+@click.option("--games", type=int, default=500, show_default=True,
+              help="Deal sequences per setting; each is played twice, seats swapped.")
+@click.option("--seed", type=int, default=None,
+              help="Seed, shared by every setting. [default: random, printed]")
+@_duplicate_run_options
+@click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
+              help="Line plot (one parameter) or heatmap (two): .png or .svg. "
+                   "[default: tune-STRATEGY.png]")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str,
+                 rules_name: str, rule_overrides: tuple[str, ...], games: int, seed: int | None,
+                 threads: int | None, max_hands: int, figure_path: str | None,
+                 quiet: bool) -> None:
+    """Grid-search a strategy's parameters against an opponent, all settings on the same deals.
+
+    Prints every setting's win share with its paired 95% interval, best first, and
+    draws the result.
+
+    Example:
+
+    \b
+        spades-sim tune basic --param bid_offset=-1:1:0.25 --against basic --games 1000
+    """
+    figure_path = figure_path or f"tune-{strategy_name}.png"
+    with _user_errors():
+        rules = _resolve_rules(rules_name, rule_overrides)
+        ranges = [parse_param_range(text) for text in param_ranges]
+        check_output_path(figure_path, "figure")
+        _check_figure_suffix(figure_path)
+        settings = math.prod(len(values) for _, values in ranges)
+        show_bar = not quiet and sys.stderr.isatty()
+        with _progress(2 * games * settings, "games", show_bar) as advance:
+            result = tune(rules, strategy_name, ranges, against, games, seed, threads, max_hands,
+                          on_block=advance)
+    label = rules.name + "".join(f" {text}" for text in rule_overrides)
+    click.echo(f"rules {label}, {result.base.name} against {result.against.name}, seed "
+               f"{result.seed}: {len(result.table)} settings x {games:,} deal sequences x 2"
+               + (" (interrupted)" if result.interrupted else ""))
+    table = result.table
+    for row in table.itertuples(index=False):
+        setting = "  ".join(f"{name}={getattr(row, name):g}" for name in result.names)
+        click.echo(f"{setting:<40} win share {100 * row.win_share:6.2f}%  "
+                   f"[{100 * row.low:6.2f}%, {100 * row.high:6.2f}%]  "
+                   f"points/hand {row.points_per_hand_diff:+7.2f}")
+    if not table.empty:
+        best = result.best
+        click.echo("best: " + ", ".join(f"{name}={best[name]:g}" for name in result.names)
+                   + f" wins {100 * best['win_share']:.2f}% [{100 * best['low']:.2f}%, "
+                   f"{100 * best['high']:.2f}%] against {result.against.name}")
+        if plot_tuning(result, figure_path):
+            click.echo(f"wrote {figure_path}")
+        else:
+            click.echo("no figure: one or two parameters can be drawn")
+    if result.interrupted:
+        sys.exit(130)
+
+
+def _check_figure_suffix(path: str) -> None:
+    if not path.lower().endswith((".png", ".svg")):
+        raise OutputError(f"figure={path!r}: allowed a file ending in .png or .svg")

@@ -1,0 +1,155 @@
+"""Grid search over strategy parameters, every setting in duplicate on the same deals.
+
+Each setting of the grid plays :func:`spades_sim.compare.compare_strategies`
+against the same opponent with the same seed, so every setting meets the same
+deal sequences (common random numbers) and differences between settings are not
+the luck of the cards.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .compare import compare_strategies
+from .rules import RuleSet, resolve_rules
+from .simulate import DEFAULT_MAX_HANDS, resolve_seed
+from .strategies import PARAMS, Strategy, StrategyError, get_strategy
+
+MAX_SETTINGS = 400
+"""The most grid points one tuning run may ask for."""
+
+_SPEC = {spec.name: spec for spec in PARAMS}
+
+
+def parse_param_range(raw_range: str) -> tuple[str, list[float]]:
+    """Parse ``NAME=LO:HI:STEP`` into the parameter name and its grid values (HI included).
+
+    >>> parse_param_range("bid_offset=-1:1:0.5")
+    ('bid_offset', [-1.0, -0.5, 0.0, 0.5, 1.0])
+    """
+    name, sep, text = raw_range.partition("=")
+    name = name.strip()
+    form = f"param={raw_range!r}: allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"
+    parts = text.split(":")
+    if not sep or len(parts) != 3:
+        raise StrategyError(form)
+    try:
+        low, high, step = (float(part) for part in parts)
+    except ValueError:
+        raise StrategyError(form) from None
+    spec = _SPEC.get(name)
+    if spec is None:
+        raise StrategyError(f"param {name}: allowed a parameter " + ", ".join(_SPEC))
+    if not all(math.isfinite(v) for v in (low, high, step)) or step <= 0 or high < low:
+        raise StrategyError(f"param {name}={text}: allowed LO <= HI and STEP > 0")
+    if low < spec.low or high > spec.high:
+        raise StrategyError(f"param {name}={text}: allowed values from {spec.low:g} to {spec.high:g}")
+    count = int(math.floor((high - low) / step + 1e-9)) + 1
+    if count > MAX_SETTINGS:
+        raise StrategyError(f"param {name}={text}: allowed at most {MAX_SETTINGS} values"
+                            f" ({count} asked)")
+    return name, [round(low + k * step, 10) for k in range(count)]
+
+
+@dataclass
+class TuneResult:
+    """Every setting's duplicate result against the opponent, best first in ``table``."""
+
+    rules: RuleSet
+    base: Strategy
+    against: Strategy
+    seed: int
+    games: int
+    names: list[str]
+    table: pd.DataFrame
+    """One row per setting: the parameters, win share with its paired 95% interval, points per hand."""
+    interrupted: bool
+
+    @property
+    def best(self) -> pd.Series:
+        """The setting with the highest win share."""
+        return self.table.iloc[0]
+
+
+def tune(raw_rules: str | RuleSet, strategy: str | Strategy, ranges: list[tuple[str, list[float]]],
+         against: str | Strategy, games: int, seed: int | None = None,
+         threads: int | None = None, max_hands: int = DEFAULT_MAX_HANDS,
+         on_block=None) -> TuneResult:
+    """Play every combination of ``ranges`` (a grid) in duplicate against ``against``.
+
+    All settings use one seed, hence the same deals. An interrupted run keeps the
+    settings that finished.
+    """
+    rules = resolve_rules(raw_rules)
+    base, opponent = get_strategy(strategy), get_strategy(against)
+    names = [name for name, _ in ranges]
+    if len(set(names)) != len(names):
+        raise StrategyError("param: allowed each parameter once (" + ", ".join(names) + ")")
+    grid = list(itertools.product(*(values for _, values in ranges)))
+    if len(grid) > MAX_SETTINGS:
+        raise StrategyError(f"param: allowed at most {MAX_SETTINGS} settings ({len(grid)} asked)")
+    seed = resolve_seed(seed)
+    rows = []
+    interrupted = False
+    for values in grid:
+        setting = dict(zip(names, values))
+        label = ",".join(f"{k}={v:g}" for k, v in setting.items())
+        candidate = Strategy(f"{base.name}[{label}]", base.bidding, base.play,
+                             {**base.params, **setting}, base.description)
+        result = compare_strategies(rules, candidate, opponent, games, seed, threads, max_hands,
+                                    on_block=on_block)
+        if result.interrupted:
+            interrupted = True
+            break
+        low, high = result.paired_interval
+        points = result.summary().set_index("metric").loc["points per hand"]
+        rows.append({**setting, "win_share": float(result.share.mean()), "low": low, "high": high,
+                     "points_per_hand_diff": points["difference"]})
+    table = pd.DataFrame(rows, columns=[*names, "win_share", "low", "high",
+                                        "points_per_hand_diff"])
+    table = table.sort_values("win_share", ascending=False, kind="stable").reset_index(drop=True)
+    return TuneResult(rules, base, opponent, seed, games, names, table, interrupted)
+
+
+def plot_tuning(result: TuneResult, path: str) -> bool:
+    """A line plot (one parameter) or heatmap (two) of the win share; False if not drawable."""
+    if len(result.names) not in (1, 2) or result.table.empty:
+        return False
+    import matplotlib  # here, not at the top: importing it costs start-up time of every command
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    table = result.table
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    if len(result.names) == 1:
+        name = result.names[0]
+        ordered = table.sort_values(name)
+        ax.errorbar(ordered[name], ordered["win_share"],
+                    yerr=[ordered["win_share"] - ordered["low"],
+                          ordered["high"] - ordered["win_share"]],
+                    marker="o", capsize=4)
+        ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+        ax.set_xlabel(name)
+        ax.set_ylabel(f"win share against {result.against.name}")
+    else:
+        x_name, y_name = result.names
+        grid = table.pivot(index=y_name, columns=x_name, values="win_share").sort_index()
+        image = ax.imshow(grid.to_numpy(), origin="lower", aspect="auto", cmap="RdBu",
+                          vmin=0, vmax=1)
+        ax.set_xticks(range(grid.shape[1]), [f"{v:g}" for v in grid.columns])
+        ax.set_yticks(range(grid.shape[0]), [f"{v:g}" for v in grid.index])
+        ax.set_xlabel(x_name)
+        ax.set_ylabel(y_name)
+        fig.colorbar(image, ax=ax, label=f"win share against {result.against.name}")
+    ax.set_title(f"{result.base.name} on {result.rules.name}: {result.games:,} deal sequences "
+                 "x 2 a setting", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return True
+
