@@ -113,9 +113,14 @@ class HandTotals(_Counts):
     penalty_events: int = 0
     points: float = 0.0
     points_sq: float = 0.0
+    bid_error: float = 0.0
+    bid_error_sq: float = 0.0
+    bid_error_n: int = 0
+    """Side-hands with a contract, over which the bid error is averaged."""
 
     def add(self, records) -> None:
         """Add one block of hand records."""
+        self._add_bid_error(records)
         nil = records.bid == 0
         blind = records.blind == 1
         made_nil = records.tricks == 0
@@ -139,9 +144,22 @@ class HandTotals(_Counts):
         self.points += float(points.sum())
         self.points_sq += float((points * points).sum())
 
+    def _add_bid_error(self, records) -> None:
+        """|contract − tricks of the side's count bidders| for every side-hand with a contract."""
+        sides = records.contract.shape[1]
+        tricks = np.where(records.bid > 0, records.tricks, 0).astype(np.int64)
+        taken = np.stack([tricks[:, side::sides].sum(axis=1) for side in range(sides)], axis=1)
+        contract = records.contract.astype(np.int64)
+        error = np.abs(contract - taken)[contract > 0].astype(np.float64)
+        self.bid_error += float(error.sum())
+        self.bid_error_sq += float((error * error).sum())
+        self.bid_error_n += error.size
+
     def summary(self) -> pd.DataFrame:
         """One row per metric: value, 95% interval (low, high) and sample size n."""
         rows = self.rows() + [
+            _mean_row("mean absolute bid error", self.bid_error,
+                      self.bid_error_sq, self.bid_error_n),
             _mean_row("bags per side-hand", self.bags, self.bags_sq, self.side_hands),
             _rate_row("bag penalty rate (per side-hand)", self.penalty_events, self.side_hands),
             _mean_row("penalty points per side-hand", self.penalty, self.penalty_sq,

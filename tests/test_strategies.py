@@ -148,3 +148,24 @@ def test_get_strategy_passes_objects_through() -> None:
     custom = Strategy("mine", params={"bid_offset": 1.0})
     assert get_strategy(custom) is custom
     assert np.isclose(custom.vector()[0], 1.0)
+
+
+def test_mean_absolute_bid_error_by_hand() -> None:
+    """Hand 1: side 0 bids 3 + nil and its bidder takes 4 (error 1), side 1 bids 2 + 4 and takes
+    3 + 5 (error 2). Hand 2: side 0 bids 1 + 1, takes 0 (error 2); side 1 bids 1 + 1, takes 0 + 13
+    (error 11). Mean (1 + 2 + 2 + 11) / 4 = 4."""
+    from types import SimpleNamespace
+
+    from spades_sim.analysis import HandTotals
+
+    bid = np.array([[3, 2, 0, 4], [1, 1, 1, 1]], dtype=np.int8)
+    tricks = np.array([[4, 3, 1, 5], [0, 0, 0, 13]], dtype=np.int8)
+    contract = np.array([[3, 6], [2, 2]], dtype=np.int8)
+    zeros = np.zeros((2, 2), dtype=np.int32)
+    records = SimpleNamespace(bid=bid, blind=np.zeros_like(bid), tricks=tricks, contract=contract,
+                              made=np.array([[1, 1], [0, 1]], dtype=np.int8), bags=zeros,
+                              penalty=zeros, points=zeros)
+    totals = HandTotals()
+    totals.add(records)
+    row = totals.summary().set_index("metric").loc["mean absolute bid error"]
+    assert (row["value"], row["n"]) == (4.0, 4)
