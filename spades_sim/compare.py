@@ -113,9 +113,9 @@ def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Str
     rows.append(_pair_row("points per hand", per_hand_a, per_hand_b))
     for name, numerator, denominator in (("nil success rate", "nil made", "nil bids"),
                                          ("bags per hand", "bags", "hands"),
-                                         ("penalty points per hand", "penalty", "hands")):
+                                         ("penalty points per hand", "penalty", "hands"),
+                                         ("nil bids per hand", "nil bids", "hands")):
         rows.append(_ratio_row(name, a_view, b_view, numerator, denominator))
-    rows.append(_ratio_row("nil bids per hand", a_view, b_view, "nil bids", "hands"))
     interrupted = any(run.interrupted for run in runs)
     return Comparison(rules, first, second, seed, pairs, interrupted, rows, share)
 

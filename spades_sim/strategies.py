@@ -88,6 +88,16 @@ class Strategy:
         return Strategy(self.name, self.bidding, self.play, {**self.params, **changes},
                         self.description)
 
+    def variant(self, changes: dict[str, float]) -> Strategy:
+        """Return a copy with ``changes`` made and named after them, e.g. ``basic[bid_offset=0.5]``.
+
+        >>> Strategy("basic").variant({"bid_offset": 0.5}).name
+        'basic[bid_offset=0.5]'
+        """
+        label = ",".join(f"{name}={value:g}" for name, value in changes.items())
+        return Strategy(f"{self.name}[{label}]", self.bidding, self.play,
+                        {**self.params, **changes}, self.description)
+
     def vector(self) -> np.ndarray:
         """The parameter vector the kernel reads: ndarray(float64, ndim=1)."""
         vector = np.zeros(_policy.PARAM_COUNT)
@@ -165,11 +175,7 @@ def override_params(seats: list[Strategy], overrides: list[tuple[int, str, float
     result = []
     for seat, strategy in enumerate(seats):
         change = changes.get(seat % side_count)
-        if change:
-            label = ",".join(f"{k}={v:g}" for k, v in change.items())
-            strategy = Strategy(f"{strategy.name}[{label}]", strategy.bidding, strategy.play,
-                                {**strategy.params, **change}, strategy.description)
-        result.append(strategy)
+        result.append(strategy.variant(change) if change else strategy)
     return result
 
 

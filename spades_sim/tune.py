@@ -97,10 +97,7 @@ def tune(raw_rules: str | RuleSet, strategy: str | Strategy, ranges: list[tuple[
     interrupted = False
     for values in grid:
         setting = dict(zip(names, values))
-        label = ",".join(f"{k}={v:g}" for k, v in setting.items())
-        candidate = Strategy(f"{base.name}[{label}]", base.bidding, base.play,
-                             {**base.params, **setting}, base.description)
-        result = compare_strategies(rules, candidate, opponent, games, seed, threads, max_hands,
+        result = compare_strategies(rules, base.variant(setting), opponent, games, seed, threads, max_hands,
                                     on_block=on_block)
         if result.interrupted:
             interrupted = True
