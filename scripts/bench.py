@@ -45,7 +45,7 @@ def _staged(rules, bid_policy, play_policy, params, n, stages, s, out):
             engine._bid_round(rules, bid_policy, params, 0, 0, s)
         if stages >= 3:
             engine._exchange(rules, play_policy, 0, s)
-            engine._play_tricks(rules, play_policy, 0, s)
+            engine._play_tricks(rules, play_policy, params, 0, s)
         if stages >= 4:
             engine._score_hand(rules, s)
         if stages >= 5:
@@ -108,21 +108,16 @@ def main() -> None:
     print(f"spades-sim benchmark: {os.cpu_count()} cores, numba {numba.__version__}, "
           f"{args.repeats} repeats, medians")
     print(f"{'what':<34} {'1 thread':>12} {f'{cores} threads':>12} {'ratio':>7}")
-    for strategy in ("random", "basic"):
+    for label, strategy, run, n in (
+            [("full hands/s", s, simulate_hands, hands) for s in ("random", "basic", "expert")]
+            + [("games to 500/s", s, simulate_games, games) for s in ("basic", "expert")]):
         rates = []
         for threads in (1, cores):
             rates.append(_median_rate(
-                lambda n, s=strategy: simulate_hands(rules, s, n, seed=1, threads=threads),
-                hands, args.repeats))
-        print(f"{f'full hands/s, {strategy}':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
+                lambda k, s=strategy, run=run: run(rules, s, k, seed=1, threads=threads),
+                n, args.repeats))
+        print(f"{f'{label}, {strategy}':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
               f"{rates[1] / rates[0]:>7.2f}")
-    rates = []
-    for threads in (1, cores):
-        rates.append(_median_rate(
-            lambda n: simulate_games(rules, "basic", n, seed=1, threads=threads),
-            games, args.repeats))
-    print(f"{'games to 500/s, basic':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
-          f"{rates[1] / rates[0]:>7.2f}")
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     simulate_hands(rules, "basic", 5 * hands, seed=2)
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -113,10 +113,12 @@ class HandTotals(_Counts):
     penalty_events: int = 0
     points: float = 0.0
     points_sq: float = 0.0
-    bid_error: float = 0.0
-    bid_error_sq: float = 0.0
-    bid_error_n: int = 0
-    """Side-hands with a contract, over which the bid error is averaged."""
+    seats: int = 0
+    bid_error: list[float] = field(default_factory=list)
+    """Per side: sum of |contract − tricks of its count bidders| over side-hands with a contract."""
+    bid_error_sq: list[float] = field(default_factory=list)
+    bid_error_n: list[int] = field(default_factory=list)
+    """Per side: side-hands with a contract, over which the bid error is averaged."""
 
     def add(self, records) -> None:
         """Add one block of hand records."""
@@ -147,19 +149,29 @@ class HandTotals(_Counts):
     def _add_bid_error(self, records) -> None:
         """|contract − tricks of the side's count bidders| for every side-hand with a contract."""
         sides = records.contract.shape[1]
+        if not self.bid_error_n:
+            self.seats = records.bid.shape[1]
+            self.bid_error, self.bid_error_sq, self.bid_error_n = [0.0] * sides, [0.0] * sides, [0] * sides
         tricks = np.where(records.bid > 0, records.tricks, 0).astype(np.int64)
-        taken = np.stack([tricks[:, side::sides].sum(axis=1) for side in range(sides)], axis=1)
-        contract = records.contract.astype(np.int64)
-        error = np.abs(contract - taken)[contract > 0].astype(np.float64)
-        self.bid_error += float(error.sum())
-        self.bid_error_sq += float((error * error).sum())
-        self.bid_error_n += error.size
+        for side in range(sides):
+            contract = records.contract[:, side].astype(np.int64)
+            taken = tricks[:, side::sides].sum(axis=1)
+            error = np.abs(contract - taken)[contract > 0].astype(np.float64)
+            self.bid_error[side] += float(error.sum())
+            self.bid_error_sq[side] += float((error * error).sum())
+            self.bid_error_n[side] += error.size
 
     def summary(self) -> pd.DataFrame:
         """One row per metric: value, 95% interval (low, high) and sample size n."""
+        sides = len(self.bid_error_n)
         rows = self.rows() + [
-            _mean_row("mean absolute bid error", self.bid_error,
-                      self.bid_error_sq, self.bid_error_n),
+            _mean_row("mean absolute bid error", sum(self.bid_error), sum(self.bid_error_sq),
+                      sum(self.bid_error_n)),
+        ] + [
+            _mean_row(f"mean absolute bid error, {side_label(side, sides, self.seats)}", self.bid_error[side],
+                      self.bid_error_sq[side], self.bid_error_n[side])
+            for side in range(sides) if sides > 1
+        ] + [
             _mean_row("bags per side-hand", self.bags, self.bags_sq, self.side_hands),
             _rate_row("bag penalty rate (per side-hand)", self.penalty_events, self.side_hands),
             _mean_row("penalty points per side-hand", self.penalty, self.penalty_sq,
@@ -171,16 +183,26 @@ class HandTotals(_Counts):
 
 @dataclass
 class _RatioSums:
-    """Sums for one per-side-hand ratio over games (see :func:`ratio_interval`)."""
+    """Sums for one ratio of per-game totals, sum y / sum x, over games (see :func:`ratio_interval`)."""
 
     y: float = 0.0
     yy: float = 0.0
+    x: float = 0.0
+    xx: float = 0.0
     xy: float = 0.0
+    games: int = 0
 
     def add(self, y: np.ndarray, x: np.ndarray) -> None:
         self.y += float(y.sum())
         self.yy += float((y * y).sum())
+        self.x += float(x.sum())
+        self.xx += float((x * x).sum())
         self.xy += float((x * y).sum())
+        self.games += y.size
+
+    def row(self, metric: str) -> dict[str, object]:
+        value, low, high = ratio_interval(self.y, self.x, self.yy, self.xx, self.xy, self.games)
+        return {"metric": metric, "value": value, "low": low, "high": high, "n": round(self.x)}
 
 
 def side_label(side: int, sides: int, seats: int) -> str:
@@ -209,6 +231,8 @@ class GameTotals(_Counts):
     bag_sums: _RatioSums = field(default_factory=_RatioSums)
     penalty_sums: _RatioSums = field(default_factory=_RatioSums)
     points_sums: _RatioSums = field(default_factory=_RatioSums)
+    bid_error_sums: list[_RatioSums] = field(default_factory=list)
+    """Per side, then all sides: bid error over hands with a contract."""
 
     def add(self, records) -> None:
         """Add one block of game records."""
@@ -234,6 +258,12 @@ class GameTotals(_Counts):
         for sums, values in ((self.bag_sums, records.bags), (self.penalty_sums, records.penalty),
                              (self.points_sums, records.score)):
             sums.add(values.astype(np.float64).sum(axis=1), side_hands)
+        if not self.bid_error_sums:
+            self.bid_error_sums = [_RatioSums() for _ in range(self.sides + 1)]
+        error, contracts = records.bid_error.astype(np.float64), records.contracts.astype(np.float64)
+        for side in range(self.sides):
+            self.bid_error_sums[side].add(error[:, side], contracts[:, side])
+        self.bid_error_sums[-1].add(error.sum(axis=1), contracts.sum(axis=1))
 
     def summary(self) -> pd.DataFrame:
         """One row per metric: value, 95% interval (low, high) and sample size n.
@@ -248,12 +278,13 @@ class GameTotals(_Counts):
                       self.games),
             _mean_row("hands per game", self.hands, self.hands_sq, self.games),
         ] + self.rows()
-        side_hands_sq = self.sides ** 2 * self.hands_sq
+        if self.bid_error_sums:
+            rows.append(self.bid_error_sums[-1].row("mean absolute bid error"))
+            rows += [self.bid_error_sums[side].row(
+                f"mean absolute bid error, {side_label(side, self.sides, self.seats)}")
+                for side in range(self.sides)]
         for metric, sums in (("bags per side-hand", self.bag_sums),
                              ("penalty points per side-hand", self.penalty_sums),
                              ("points per side-hand", self.points_sums)):
-            value, low, high = ratio_interval(sums.y, self.side_hands, sums.yy, side_hands_sq,
-                                              sums.xy, self.games)
-            rows.append({"metric": metric, "value": value, "low": low, "high": high,
-                         "n": self.side_hands})
+            rows.append(sums.row(metric))
         return pd.DataFrame(rows)

@@ -33,6 +33,7 @@ from .simulate import (
     trace_hands,
 )
 from .strategies import (
+    DEFAULT_STRATEGY,
     PARAMS,
     STRATEGIES,
     StrategyError,
@@ -195,7 +196,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         kind = "games" if games is not None else "hands"
         n = games if games is not None else (hands if hands is not None else 100_000)
         strategies = override_params(
-            seat_strategies(list(strategy_names) or ["basic"], rules.seat_count),
+            seat_strategies(list(strategy_names) or [DEFAULT_STRATEGY], rules.seat_count),
             [parse_param_override(text) for text in param_overrides], rules.team_count)
         run_function = simulate_games if kind == "games" else simulate_hands
         extra = {"max_hands": max_hands} if kind == "games" else {}
@@ -421,14 +422,17 @@ def _duplicate_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
               help="Deal sequences; each is played twice, seats swapped.")
 @click.option("--seed", type=int, default=None,
               help="Seed; the same seed gives the same results. [default: random, printed]")
+@click.option("--param", "param_overrides", multiple=True, metavar="SIDE.NAME=VALUE",
+              help="Change a parameter of A (side 0) or B (side 1), e.g. --param 1.set_slack=0 "
+                   "(repeatable).")
 @_duplicate_run_options
 @click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
               help="Where to write the figure (.png or .svg). [default: compare-A-vs-B.png]")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str,
                                rule_overrides: tuple[str, ...], games: int, seed: int | None,
-                               threads: int | None, max_hands: int, figure_path: str | None,
-                               quiet: bool) -> None:
+                               param_overrides: tuple[str, ...], threads: int | None,
+                               max_hands: int, figure_path: str | None, quiet: bool) -> None:
     """Compare two strategies in duplicate: every deal sequence played with the seats swapped.
 
     Prints each strategy's win share, points per hand, nil and bag figures, and the
@@ -445,9 +449,11 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         rules = _resolve_rules(rules_name, rule_overrides)
         check_output_path(figure_path, "figure")
         _check_figure_suffix(figure_path)
+        pair = override_params([get_strategy(strategy_a), get_strategy(strategy_b)],
+                               [parse_param_override(text) for text in param_overrides], 2)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(2 * games, "games", show_bar) as advance:
-            result = compare_strategies(rules, strategy_a, strategy_b, games, seed, threads,
+            result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
                                         max_hands, on_block=advance)
     label = rules.name + "".join(f" {text}" for text in rule_overrides)
     click.echo(f"rules {label}, {result.a.name} (A) vs {result.b.name} (B), seed {result.seed}: "
@@ -488,7 +494,7 @@ def _format_comparison(summary: pd.DataFrame) -> str:
 @click.argument("strategy_name", metavar="STRATEGY")
 @click.option("--param", "param_ranges", multiple=True, required=True, metavar="NAME=LO:HI:STEP",
               help="A parameter to search, HI included (repeatable: a grid over all of them).")
-@click.option("--against", default="basic", show_default=True, metavar="NAME",
+@click.option("--against", default=DEFAULT_STRATEGY, show_default=True, metavar="NAME",
               help="The opponent every setting plays in duplicate.")
 @_rule_options
 @click.option("--games", type=int, default=500, show_default=True,

@@ -21,7 +21,7 @@ _SEAT_COLUMNS = ("bid", "blind", "tricks", "spades", "top_spade", "aces", "kings
                  "nil_risk")
 _SIDE_COLUMNS = ("contract", "made", "points", "bags", "penalty", "score", "bag_total")
 _GAME_SIDE_COLUMNS = ("score", "bag_total", "contracts", "made", "nil_bids", "nil_made",
-                      "blind_bids", "blind_made", "bags", "penalty")
+                      "blind_bids", "blind_made", "bags", "penalty", "bid_error")
 OUTPUT_SUFFIXES = (".parquet", ".csv")
 
 

@@ -44,11 +44,20 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("solo_nil_threshold", _policy.P_SOLO_NIL_THRESHOLD, -1.0, -1.0, 5.0,
               "nil_threshold for a seat without a partner (-1: never bid nil alone; even a hand "
               "with no high card sets ~70% of its nils in solo, as no one covers it)"),
+    ParamSpec("bag_near", _policy.P_BAG_NEAR, 0.0, 0.0, 10.0,
+              "bag awareness applies when the side is this many bags or fewer from the penalty "
+              "(0: never)"),
+    ParamSpec("bag_bid", _policy.P_BAG_BID, 0.0, -2.0, 2.0,
+              "added to the trick estimate when bag awareness applies (positive: bid the bags)"),
+    ParamSpec("set_slack", _policy.P_SET_SLACK, 0.0, 0.0, 13.0,
+              "expert play: go for the set when the opponents can lose fewer than this many of "
+              "the tricks left and still make (0: never; not while bag awareness applies)"),
 )
 """Every parameter, its slot in the kernel's vector, default, range and meaning."""
 
 _PARAM_BY_NAME = {spec.name: spec for spec in PARAMS}
-_POLICY_IDS = {"random": _policy.POLICY_RANDOM, "basic": _policy.POLICY_BASIC}
+_POLICY_IDS = {"random": _policy.POLICY_RANDOM, "basic": _policy.POLICY_BASIC,
+               "expert": _policy.POLICY_EXPERT}
 
 
 @dataclass(frozen=True)
@@ -127,8 +136,23 @@ STRATEGIES: dict[str, Strategy] = {
                              "blind_nil_deficit": 100.0, "blind_nil_near": 400.0},
         description="basic with a loose nil rule (nil risk up to 1.2, also alone), a bigger bid "
                     "over a partner's nil and blind nil whenever 100 behind"),
+    "expert": Strategy(
+        "expert", "expert", "expert",
+        params={"bid_offset": -0.25, "set_slack": 4.0, "nil_threshold": 0.6, "cover_bonus": 0.5},
+        description="basic bidding, tuned; card play that tracks the cards out: covers a "
+                    "partner's nil, attacks an opponent's nil unless its contract needs the "
+                    "tricks, ducks once the contract is certain, goes for the set"),
+    "bag-averse": Strategy(
+        "bag-averse", "expert", "expert",
+        params={"bid_offset": -0.25, "nil_threshold": 0.6, "cover_bonus": 0.5, "bag_near": 3.0,
+                "bag_bid": 0.5},
+        description="expert play that never goes for the set (sets cost bags), and within 3 bags "
+                    "of the penalty bids half a trick higher to absorb the overtricks"),
 }
 """The named strategies."""
+
+DEFAULT_STRATEGY = "expert"
+"""The strategy of every seat when a command is given none, and the default opponent."""
 
 
 def get_strategy(name: str | Strategy) -> Strategy:

@@ -24,6 +24,7 @@ from spades_sim import rules as rules_module
 from spades_sim.cli import cli
 from spades_sim.rules import preset_names
 from spades_sim.simulate import simulate_games, simulate_hands
+from spades_sim.strategies import DEFAULT_STRATEGY
 
 HAND_COLUMNS = [
     "game", "hand", "dealer", "seat", "side", "bid", "blind", "tricks", "spades", "top_spade",
@@ -33,7 +34,7 @@ HAND_COLUMNS = [
 GAME_COLUMNS = ["game", "first_dealer", "hands", "winner"] + [
     f"{name}_{side}"
     for name in ("score", "bag_total", "contracts", "made", "nil_bids", "nil_made", "blind_bids",
-                 "blind_made", "bags", "penalty")
+                 "blind_made", "bags", "penalty", "bid_error")
     for side in (0, 1)
 ]
 
@@ -136,8 +137,8 @@ def test_simulate_hands_prints_the_library_summary() -> None:
     result = invoke(["simulate", "--hands", "2000", "--seed", "5", "--quiet"])
     assert_ok(result)
     first = result.output.splitlines()[0]
-    assert first == "rules standard, strategy basic, seed 5: 2,000 hands"
-    run = simulate_hands("standard", "basic", 2000, seed=5)
+    assert first == "rules standard, strategy expert, seed 5: 2,000 hands"
+    run = simulate_hands("standard", "expert", 2000, seed=5)
     _check_summary(result.output, run.summary())
     for metric in ("contract make rate", "nil bid rate (per seat-hand)", "bags per side-hand",
                    "points per side-hand"):
@@ -149,8 +150,8 @@ def test_simulate_hands_prints_the_library_summary() -> None:
 def test_simulate_games_prints_the_library_summary() -> None:
     result = invoke(["simulate", "--games", "50", "--seed", "3", "--quiet"])
     assert_ok(result)
-    assert result.output.splitlines()[0] == "rules standard, strategy basic, seed 3: 50 games"
-    run = simulate_games("standard", "basic", 50, seed=3)
+    assert result.output.splitlines()[0] == "rules standard, strategy expert, seed 3: 50 games"
+    run = simulate_games("standard", "expert", 50, seed=3)
     _check_summary(result.output, run.summary())
     assert _row_of(result.output, "side 0 (seats 0+2) win rate")
     assert _row_of(result.output, "hands per game")
@@ -180,8 +181,8 @@ def test_simulate_rules_file_then_rule_override(tmp_path: Path) -> None:
     result = invoke(["simulate", "--games", "20", "--seed", "1", "--quiet", "--rules", str(path),
                      "--rule", "bag_limit=5"])
     assert_ok(result)
-    assert result.output.splitlines()[0] == "rules house bag_limit=5, strategy basic, seed 1: 20 games"
-    run = simulate_games(rules_module.RuleSet(name="house", target=300, bag_limit=5), "basic", 20,
+    assert result.output.splitlines()[0] == "rules house bag_limit=5, strategy expert, seed 1: 20 games"
+    run = simulate_games(rules_module.RuleSet(name="house", target=300, bag_limit=5), "expert", 20,
                          seed=1)
     _check_summary(result.output, run.summary())
 
@@ -198,7 +199,7 @@ def test_out_hands(tmp_path: Path, suffix: str) -> None:
     frame = pd.read_parquet(path) if suffix == ".parquet" else pd.read_csv(path)
     assert list(frame.columns) == HAND_COLUMNS
     assert len(frame) == 4 * 300
-    expected = simulate_hands("standard", "basic", 300, seed=4, keep_records=True).records()
+    expected = simulate_hands("standard", DEFAULT_STRATEGY, 300, seed=4, keep_records=True).records()
     for column in HAND_COLUMNS:
         if column == "nil_outcome":
             assert list(frame[column].astype(str)) == list(expected[column].astype(str))
@@ -219,7 +220,7 @@ def test_out_games(tmp_path: Path, suffix: str) -> None:
     frame = pd.read_parquet(path) if suffix == ".parquet" else pd.read_csv(path)
     assert list(frame.columns) == GAME_COLUMNS
     assert len(frame) == 30
-    expected = simulate_games("standard", "basic", 30, seed=4, keep_records=True).records()
+    expected = simulate_games("standard", DEFAULT_STRATEGY, 30, seed=4, keep_records=True).records()
     for column in GAME_COLUMNS:
         np.testing.assert_array_equal(frame[column].to_numpy(), expected[column].to_numpy(),
                                       err_msg=column)
@@ -249,7 +250,7 @@ def test_log_and_score_round_trip_games(tmp_path: Path) -> None:
     assert_ok(result)
     logs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     assert sorted({log["game"] for log in logs}) == [0, 1, 2]
-    expected = simulate_games("standard", "basic", 3, seed=8, keep_records=True).records()
+    expected = simulate_games("standard", DEFAULT_STRATEGY, 3, seed=8, keep_records=True).records()
     assert len(logs) == int(expected["hands"].sum())
     scored = invoke(["score", str(path)])
     assert_ok(scored)
@@ -263,7 +264,7 @@ def test_score_with_other_rules_refuses_the_recorded_results(tmp_path: Path) -> 
     assert_ok(invoke(["simulate", "--hands", "50", "--seed", "8", "--quiet", "--log", str(path),
                       "--log-deals", "0:50"]))
     # Scoring every contract as zero when set disagrees with the recorded points of a set hand.
-    records = simulate_hands("standard", "basic", 50, seed=8, keep_records=True).records()
+    records = simulate_hands("standard", DEFAULT_STRATEGY, 50, seed=8, keep_records=True).records()
     assert (records["made"] == 0).any()
     result = invoke(["score", str(path), "--rules", "standard", "--rule", "failed_contract=zero"])
     assert_one_line_error(result, "line ", prefix_only=True)
@@ -282,7 +283,7 @@ BAD_SIMULATE = [
      "rules='nosuch.toml': allowed a readable TOML file (No such file or directory)"),
     (["--out", "x.txt"], "out='x.txt': allowed a file ending in .parquet or .csv"),
     (["--strategy", "nosuch"],
-     "strategy='nosuch': allowed random, basic, conservative, aggressive, nil-happy"),
+     "strategy='nosuch': allowed random, basic, conservative, aggressive, nil-happy, expert, bag-averse"),
     (["--strategy", "basic", "--strategy", "random", "--strategy", "basic"],
      "strategies=3: allowed one (all seats), two (seats take turns: one per side in partnership)"
      " or 4 (one per seat)"),

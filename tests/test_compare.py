@@ -12,6 +12,7 @@ from clirun import assert_ok, assert_one_line_error, invoke
 from spades_sim.compare import _paired, _ratio_row, compare_strategies
 from spades_sim.rules import RuleSet
 from spades_sim.simulate import simulate_games
+from spades_sim.strategies import STRATEGIES
 
 SEED = 515
 
@@ -80,7 +81,24 @@ def test_compare_command_prints_and_writes_the_figure(tmp_path: Path) -> None:
     assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_compare_command_param_changes_one_side(tmp_path: Path) -> None:
+    """--param 1.NAME=VALUE changes B only: the printed win share is the library's for expert
+    against expert with set attempts turned off, on the same deals."""
+    result = invoke(["compare-strategies", "expert", "expert", "--games", "40", "--seed", "3",
+                     "--quiet", "--param", "1.set_slack=0", "--figure", str(tmp_path / "c.png")])
+    assert_ok(result)
+    lines = result.output.splitlines()
+    assert lines[0] == (
+        "rules standard, expert (A) vs expert[set_slack=0] (B), seed 3: 40 deal sequences x 2")
+    variant = STRATEGIES["expert"].variant({"set_slack": 0.0})
+    expected = compare_strategies(RuleSet(), "expert", variant, 40, 3).share.mean()
+    assert lines[2].split("½)")[1].split()[0] == f"{100 * expected:.2f}%"
+    assert expected != 0.5
+
+
 @pytest.mark.parametrize(("args", "message"), [
+    (["--param", "2.set_slack=1"], "param side 2: allowed 0 to 1"),
+    (["--param", "0.set_slack=20"], "param set_slack=20.0: allowed 0 to 13"),
     (["--rules", "solo"], "rules mode='solo': allowed a two-sided table (partnership or"
      " two-player) for a duplicate comparison"),
     (["--figure", "out.txt"], "figure='out.txt': allowed a file ending in .png or .svg"),

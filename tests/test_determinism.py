@@ -73,7 +73,7 @@ def test_game_records_equal_threads_1_vs_2() -> None:
 
 
 def test_mixed_strategies_records_equal_threads_1_vs_2() -> None:
-    strategies = ["basic", "random"]
+    strategies = ["expert", "random"]
     one = simulate_hands("standard", strategies, 5_000, seed=SEED, threads=1, keep_records=True)
     two = simulate_hands("standard", strategies, 5_000, seed=SEED, threads=2, keep_records=True)
     assert_frames_equal(one.records(), two.records())

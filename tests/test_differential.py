@@ -43,6 +43,8 @@ MIXED = ["basic", "random"]  # seats take turns: side 0 (seats 0+2) basic, side 
 # Only the basic bidder bids blind nil; with random card play on side 1 both ways of passing
 # cards in the blind-nil exchange are compared.
 EXCHANGE_MIX = ["basic", Strategy("basic-bids-random-play", "basic", "random")]
+# The expert card play, with and without set attempts and bag awareness, side against side.
+EXPERT_MIX = ["expert", "bag-averse"]
 HAND_CHUNK = 1_000
 GAME_CHUNK = 50
 
@@ -184,6 +186,9 @@ def compare_games(rules: RuleSet, games, out, scored: list[ScoredHand], tally: T
                     if sum(h.result.tricks[s] for s in seats
                            if h.bids[s] not in (0, "bn") or rules.nil_tricks == "count_for_partner")
                     >= sum(h.bids[s] for s in seats if h.bids[s] != "bn")]
+            # Bid error: |contract − tricks of the count bidders| (nil tricks never count here).
+            bid_error = sum(abs(sum(h.bids[s] - h.result.tricks[s] for s in seats
+                                    if h.bids[s] not in (0, "bn"))) for h in contracts)
             expected = {
                 "nil_bids": len(nil),
                 "nil_made": sum(h.result.tricks[s] == 0 for h, s in nil),
@@ -193,6 +198,7 @@ def compare_games(rules: RuleSet, games, out, scored: list[ScoredHand], tally: T
                 "made": len(made),
                 "bags": sum(h.result.bags[side] for h in hands),
                 "penalty": sum(h.result.penalty[side] for h in hands),
+                "bid_error": bid_error,
             }
             got = {name: int(getattr(games, name)[g, side]) for name in expected}
             assert got == expected, (game_id, side)
@@ -233,6 +239,14 @@ def test_basic_games(pool, tmp_path: Path) -> None:
     assert c["blind nil made"] + c["blind nil set"] > 0, "no blind nil in the basic games"
     assert c["penalties"] > 0, "no bag penalty in the basic games"
     assert c["blind nil made"] > 0 and c["blind nil set"] > 0
+
+
+def test_expert_games(pool, tmp_path: Path) -> None:
+    """The expert policy against its bag-averse variant: sets, nil attacks, bag awareness."""
+    tally = differential(pool, tmp_path, STANDARD, EXPERT_MIX, "games", 300, seed=2_004)
+    c = tally.counts
+    assert tally.games == 300 and tally.finished == 300
+    assert c["penalties"] > 0 and c["nil made"] > 0 and c["nil set"] > 0, c
 
 
 def test_random_games_capped_at_30_hands(pool, tmp_path: Path) -> None:
@@ -323,7 +337,8 @@ def _assert_both_exchanges(tally: Tally) -> None:
 
 @pytest.mark.parametrize("name", preset_names())
 def test_presets_agree_with_the_referee(pool, tmp_path: Path, name: str) -> None:
-    """5,000 random hands and 200 games (basic against random) per shipped preset."""
+    """5,000 random hands, 200 games of basic against random and 20 of expert against
+    bag-averse per shipped preset: every policy plays only legal moves under every preset."""
     rules = load_preset(name)
     hands = differential(pool, tmp_path, rules, "random", "hands", 5_000, seed=4_001)
     assert hands.hands == 5_000
@@ -334,6 +349,8 @@ def test_presets_agree_with_the_referee(pool, tmp_path: Path, name: str) -> None
     assert games.games == 200
     if rules.blind_nil_pass:
         _assert_both_exchanges(games)
+    expert = differential(pool, tmp_path, rules, EXPERT_MIX, "games", 20, seed=4_005, max_hands=100)
+    assert expert.games == 20
 
 
 @pytest.mark.parametrize("name", OPTION_SETS)

@@ -22,9 +22,10 @@ SEED = 4_242
 
 
 def test_named_strategies_are_valid_and_distinct() -> None:
-    assert {"random", "basic", "conservative", "aggressive", "nil-happy"} <= set(STRATEGIES)
-    vectors = {name: tuple(s.vector()) for name, s in STRATEGIES.items() if s.bidding == "basic"}
-    assert len(set(vectors.values())) == len(vectors)  # no two basic-family strategies alike
+    assert {"random", "basic", "conservative", "aggressive", "nil-happy", "bag-averse",
+            "expert"} <= set(STRATEGIES)
+    vectors = {(s.bidding, s.play, tuple(s.vector())) for s in STRATEGIES.values()}
+    assert len(vectors) == len(STRATEGIES)  # no two strategies alike
     for strategy in STRATEGIES.values():
         assert strategy.description
 
@@ -132,7 +133,7 @@ def test_simulate_with_param_override_names_it() -> None:
                      "--param", "1.bid_offset=-1"])
     assert_ok(result)
     assert result.output.startswith(
-        "rules standard, strategy basic vs basic[bid_offset=-1], seed 1: 2,000 hands")
+        "rules standard, strategy expert vs expert[bid_offset=-1], seed 1: 2,000 hands")
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -153,7 +154,7 @@ def test_get_strategy_passes_objects_through() -> None:
 def test_mean_absolute_bid_error_by_hand() -> None:
     """Hand 1: side 0 bids 3 + nil and its bidder takes 4 (error 1), side 1 bids 2 + 4 and takes
     3 + 5 (error 2). Hand 2: side 0 bids 1 + 1, takes 0 (error 2); side 1 bids 1 + 1, takes 0 + 13
-    (error 11). Mean (1 + 2 + 2 + 11) / 4 = 4."""
+    (error 11). Mean (1 + 2 + 2 + 11) / 4 = 4; per side (1 + 2) / 2 = 1.5 and (2 + 11) / 2 = 6.5."""
     from types import SimpleNamespace
 
     from spades_sim.analysis import HandTotals
@@ -167,5 +168,33 @@ def test_mean_absolute_bid_error_by_hand() -> None:
                               penalty=zeros, points=zeros)
     totals = HandTotals()
     totals.add(records)
-    row = totals.summary().set_index("metric").loc["mean absolute bid error"]
+    summary = totals.summary().set_index("metric")
+    row = summary.loc["mean absolute bid error"]
     assert (row["value"], row["n"]) == (4.0, 4)
+    for label, value in (("side 0 (seats 0+2)", 1.5), ("side 1 (seats 1+3)", 6.5)):
+        row = summary.loc[f"mean absolute bid error, {label}"]
+        assert (row["value"], row["n"]) == (value, 2)
+
+
+def test_mean_absolute_bid_error_by_game() -> None:
+    """Game 1: side 0 misses by 3 over 2 contracts, side 1 by 1 over 2; game 2: side 0 by 1 over 2,
+    side 1 by 5 over 3. Per side 4 / 4 = 1.0 and 6 / 5 = 1.2; both sides 10 / 9."""
+    from types import SimpleNamespace
+
+    from spades_sim.analysis import GameTotals
+
+    pair = np.zeros((2, 2), dtype=np.int32)
+    records = SimpleNamespace(
+        hands=np.array([3, 4], dtype=np.int32), winner=np.array([0, 1], dtype=np.int8),
+        contracts=np.array([[2, 2], [2, 3]], dtype=np.int32), made=pair, nil_bids=pair,
+        nil_made=pair, blind_bids=pair, blind_made=pair, bags=pair, penalty=pair, score=pair,
+        bid_error=np.array([[3, 1], [1, 5]], dtype=np.int32))
+    totals = GameTotals(sides=2, seats=4)
+    totals.add(records)
+    summary = totals.summary().set_index("metric")
+    for metric, value, n in (("mean absolute bid error", 10 / 9, 9),
+                             ("mean absolute bid error, side 0 (seats 0+2)", 1.0, 4),
+                             ("mean absolute bid error, side 1 (seats 1+3)", 1.2, 5)):
+        row = summary.loc[metric]
+        assert row["value"] == pytest.approx(value) and row["n"] == n, metric
+        assert row["low"] < value < row["high"]

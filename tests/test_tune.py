@@ -8,7 +8,7 @@ import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim.rules import RuleSet
-from spades_sim.strategies import StrategyError
+from spades_sim.strategies import PARAMS, STRATEGIES, StrategyError
 from spades_sim.tune import MAX_SETTINGS, parse_param_range, tune
 
 SEED = 8_080
@@ -27,8 +27,8 @@ def test_parse_param_range(text: str, parsed: tuple[str, list[float]]) -> None:
     ("bid_offset", "param='bid_offset': allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"),
     ("bid_offset=0:1", "param='bid_offset=0:1': allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"),
     ("bid_offset=a:1:1", "param='bid_offset=a:1:1': allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"),
-    ("boldness=0:1:1", "param boldness: allowed a parameter bid_offset, nil_threshold, "
-     "blind_nil_deficit, blind_nil_near, cover_bonus, solo_nil_threshold"),
+    ("boldness=0:1:1", "param boldness: allowed a parameter "
+     + ", ".join(spec.name for spec in PARAMS)),
     ("bid_offset=1:-1:0.5", "param bid_offset=1:-1:0.5: allowed LO <= HI and STEP > 0"),
     ("bid_offset=-1:1:0", "param bid_offset=-1:1:0: allowed LO <= HI and STEP > 0"),
     ("bid_offset=-1:1:-0.5", "param bid_offset=-1:1:-0.5: allowed LO <= HI and STEP > 0"),
@@ -82,7 +82,7 @@ def test_tune_command(tmp_path: Path) -> None:
     (["--param", "bid_offset=0:1:1", "--figure", "t.pdf"],
      "figure='t.pdf': allowed a file ending in .png or .svg"),
     (["--param", "bid_offset=0:1:1", "--against", "nobody"],
-     "strategy='nobody': allowed random, basic, conservative, aggressive, nil-happy"),
+     "strategy='nobody': allowed " + ", ".join(STRATEGIES)),
 ])
 def test_tune_command_bad_input(args: list[str], message: str) -> None:
     assert_one_line_error(invoke(["tune", "basic", "--quiet", *args]), message)

@@ -101,6 +101,8 @@ class GameRecords(NamedTuple):
     blind_made: np.ndarray  # int32 (n, sides)
     bags: np.ndarray  # int32 (n, sides): bags taken
     penalty: np.ndarray  # int32 (n, sides): points lost to bag penalties
+    bid_error: np.ndarray  # int32 (n, sides): sum over hands with a contract of
+    # |contract - tricks of the count bidders|
 
 
 class _Scratch(NamedTuple):
@@ -118,7 +120,8 @@ class _Scratch(NamedTuple):
     winners: np.ndarray  # int64 (hand_size,)
     score: np.ndarray  # int64 (sides,)
     bag_total: np.ndarray  # int64 (sides,)
-    side: np.ndarray  # int64 (5, sides): points, bags, penalty, made, contract of the last hand
+    side: np.ndarray  # int64 (6, sides): points, bags, penalty, made, contract and the count
+    # bidders' tricks of the last hand
 
 
 @njit(cache=True)
@@ -131,7 +134,7 @@ def _new_scratch(rules):
         np.zeros(n, np.int64), np.zeros(n, np.int64),
         np.zeros(n, np.int64), np.zeros(n * hand_size, np.int64),
         np.zeros(hand_size, np.int64), np.zeros(sides, np.int64), np.zeros(sides, np.int64),
-        np.zeros((5, sides), np.int64),
+        np.zeros((6, sides), np.int64),
     )
 
 
@@ -279,6 +282,12 @@ def _leading_other(score, side):
 
 
 @njit(cache=True, inline='always')
+def _bag_room(rules, bag_total):
+    """Bags a side can still take before the next penalty (a large number when bags are free)."""
+    return rules.bag_limit - bag_total if rules.bag_penalty > 0 else 1000
+
+
+@njit(cache=True, inline='always')
 def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
     """One round of bids from the first bidder, clockwise; writes ``s.bids`` and ``s.blind``."""
     n = rules.seat_count
@@ -303,12 +312,12 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
         else:
             s.bids[seat], s.rng[seat] = _choose_bid(
                 bid_policy[seat], params[seat], s.hands[seat], partner, partner_bid, allowed,
-                rules.max_bid, rules.trick_scale, rules.suit_masks, rules.suit_low,
-                rules.trump_suit, s.rng[seat])
+                rules.max_bid, rules.trick_scale, _bag_room(rules, s.bag_total[side]),
+                rules.suit_masks, rules.suit_low, rules.trump_suit, s.rng[seat])
 
 
 @njit(cache=True, inline='always')
-def _play_tricks(rules, play_policy, dealer, s):
+def _play_tricks(rules, play_policy, params, dealer, s):
     """Play every trick from ``s.remaining``; writes ``s.plays``, ``s.winners`` and ``s.tricks``."""
     # Arrays are bound to locals once: reading them through the tuples inside the loop
     # costs a reference-count update per access.
@@ -317,6 +326,7 @@ def _play_tricks(rules, play_policy, dealer, s):
     suit_masks, suit_low, slot_suit = rules.suit_masks, rules.suit_low, rules.slot_suit
     remaining, rng, bids, tricks = s.remaining, s.rng, s.bids, s.tricks
     plays, winners, known, partners = s.plays, s.winners, s.known, rules.partner
+    bag_total = s.bag_total
     for seat in range(n):
         tricks[seat] = 0
     played = np.uint64(0)
@@ -345,9 +355,10 @@ def _play_tricks(rules, play_policy, dealer, s):
             else:
                 legal = _follow_mask(hand, led_suit, suit_masks)
             slot, rng[seat] = _choose_card(
-                play_policy[seat], seat, partners[seat], legal, hand, k, win_slot, win_seat,
-                win_suit, played | known[seat], bids, tricks, n, suit_masks, suit_low, trump,
-                rng[seat])
+                play_policy[seat], params[seat], seat, partners[seat], legal, hand, k, win_slot,
+                win_seat, win_suit, played | known[seat], bids, tricks, n,
+                _bag_room(rules, bag_total[seat % rules.side_count]), suit_masks, suit_low,
+                trump, rng[seat])
             bit = np.uint64(1) << np.uint64(slot)
             remaining[seat] = hand & ~bit
             played |= bit
@@ -375,6 +386,7 @@ def _score_hand(rules, s):
     for side in range(sides):
         contract = 0
         contract_tricks = 0
+        count_tricks = 0  # the count bidders' own tricks (contract_tricks may add a nil's)
         nil_tricks = 0
         nil_won = 0
         nil_lost = 0
@@ -382,6 +394,7 @@ def _score_hand(rules, s):
             if s.bids[seat] > 0:
                 contract += s.bids[seat]
                 contract_tricks += s.tricks[seat]
+                count_tricks += s.tricks[seat]
             else:
                 if rules.nil_counts_for_partner:
                     contract_tricks += s.tricks[seat]
@@ -409,6 +422,7 @@ def _score_hand(rules, s):
         s.side[2, side] = penalty
         s.side[3, side] = made
         s.side[4, side] = contract
+        s.side[5, side] = count_tricks
 
 
 @njit(cache=True, inline='always')
@@ -424,7 +438,7 @@ def _play_hand(rules, bid_policy, play_policy, params, seed, game, hand_index, d
         _deal(rules.deck_slots, rules.seat_count, rules.hand_size, deal_key, s.cards, s.hands)
     _bid_round(rules, bid_policy, params, dealer, hand_index, s)
     _exchange(rules, play_policy, dealer, s)
-    _play_tricks(rules, play_policy, dealer, s)
+    _play_tricks(rules, play_policy, params, dealer, s)
     _score_hand(rules, s)
 
 
@@ -511,6 +525,7 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
         s.bag_total[side] = 0
         games.contracts[game_row, side] = 0
         games.made[game_row, side] = 0
+        games.bid_error[game_row, side] = 0
         games.nil_bids[game_row, side] = 0
         games.nil_made[game_row, side] = 0
         games.blind_bids[game_row, side] = 0
@@ -539,6 +554,7 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
             if s.side[4, side] > 0:
                 games.contracts[game_row, side] += 1
                 games.made[game_row, side] += s.side[3, side]
+                games.bid_error[game_row, side] += abs(s.side[4, side] - s.side[5, side])
             games.bags[game_row, side] += s.side[1, side]
             games.penalty[game_row, side] += s.side[2, side]
         played += 1
@@ -651,7 +667,7 @@ def _empty_game_records(rows, sides):
         np.zeros((rows, sides), i32), np.zeros((rows, sides), i32),
         np.zeros((rows, sides), i32), np.zeros((rows, sides), i32),
         np.zeros((rows, sides), i32), np.zeros((rows, sides), i32),
-        np.zeros((rows, sides), i32), np.zeros((rows, sides), i32),
+        np.zeros((rows, sides), i32), np.zeros((rows, sides), i32), np.zeros((rows, sides), i32),
     )
 
 

@@ -1,0 +1,160 @@
+"""The expert policy and bag awareness (issue 4): decisions on constructed hands, and strength.
+
+The constructed cases call the kernel's policy functions directly under the standard
+deck (a card's slot is its id: clubs 0-12, diamonds 13-25, hearts 26-38, spades
+39-51, 2 low). Seats 0 and 2 are partners, as are 1 and 3.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spades_sim.cards import format_cards, mask_of, parse_cards
+from spades_sim.compare import compare_strategies
+from spades_sim.kernel import policy
+from spades_sim.kernel.trick import _follow_mask, _lead_mask
+from spades_sim.packing import pack_rules
+from spades_sim.rules import RuleSet
+from spades_sim.simulate import simulate_hands
+from spades_sim.strategies import STRATEGIES, Strategy
+
+PACKED = pack_rules(RuleSet())
+SEED = 4_343
+NO_BAG_PENALTY = 1000  # the kernel's bag room when bags cost nothing
+
+
+def umask(text: str) -> np.uint64:
+    return np.uint64(mask_of(parse_cards(text)))
+
+
+def slot(text: str) -> int:
+    return parse_cards(text)[0]
+
+
+def bid(strategy: Strategy, hand: str, bag_room: int, partner_bid: int = -1) -> int:
+    result, _ = policy._choose_bid(
+        policy.POLICY_EXPERT, strategy.vector(), umask(hand), 2, partner_bid, (1 << 14) - 1, 13,
+        1.0, bag_room, PACKED.suit_masks, PACKED.suit_low, PACKED.trump_suit, np.uint64(1))
+    return result
+
+
+# Trick estimate 3.0: A K Q of spades, each guarded (3 trumps); no side ace, king or queen.
+THREE_TRICKS = "AS KS QS 2H 3H 4H 5D 6D 7D 8C 9C TC JC"
+
+
+@pytest.mark.parametrize(("bag_room", "expected"), [(10, 3), (4, 3), (3, 4), (1, 4)])
+def test_bag_awareness_bids_the_bags_near_the_penalty(bag_room: int, expected: int) -> None:
+    """bag_near=3, bag_bid=1: 3 tricks, plus 1 when 3 or fewer bags are left before the penalty."""
+    strategy = Strategy("t", "expert", "expert", {"bag_near": 3.0, "bag_bid": 1.0})
+    assert bid(strategy, THREE_TRICKS, bag_room) == expected
+
+
+def test_bag_awareness_is_off_by_default_and_when_bags_are_free() -> None:
+    assert bid(Strategy("t", "expert", "expert"), THREE_TRICKS, 1) == 3
+    shy = Strategy("t", "expert", "expert", {"bag_near": 3.0, "bag_bid": -1.0})
+    assert bid(shy, THREE_TRICKS, 2) == 2
+    assert bid(shy, THREE_TRICKS, NO_BAG_PENALTY) == 3
+
+
+def play(seat: int, hand: str, trick: list[tuple[int, str]], bids: list[int],
+         tricks: list[int] | None = None, gone: str = "", **params: float) -> str:
+    """The card the expert policy plays from ``hand`` after ``trick`` ((seat, card) so far)."""
+    mine = umask(hand)
+    if trick:
+        led = PACKED.slot_suit[slot(trick[0][1])]
+        legal = np.uint64(_follow_mask(mine, led, PACKED.suit_masks))
+        win_seat, win_card = trick[0][0], slot(trick[0][1])
+        for who, card in trick[1:]:
+            s = slot(card)
+            if s > win_card and PACKED.slot_suit[s] in (PACKED.slot_suit[win_card], PACKED.trump_suit):
+                win_seat, win_card = who, s
+        win_suit = PACKED.slot_suit[win_card]
+    else:
+        legal = np.uint64(_lead_mask(mine, PACKED.suit_masks, PACKED.trump_suit, True))
+        win_seat, win_card, win_suit = -1, -1, -1
+    played = umask(" ".join([gone] + [card for _, card in trick]).strip())
+    vector = Strategy("t", "expert", "expert", params).vector()
+    chosen, _ = policy._choose_card(
+        policy.POLICY_EXPERT, vector, seat, (seat + 2) % 4, legal, mine, len(trick), win_card,
+        win_seat, win_suit, played, np.array(bids, dtype=np.int64),
+        np.array(tricks or [0, 0, 0, 0], dtype=np.int64), 4, NO_BAG_PENALTY, PACKED.suit_masks,
+        PACKED.suit_low, PACKED.trump_suit, np.uint64(1))
+    return format_cards([chosen]).replace("10", "T")
+
+
+def test_cover_before_the_nil_bidder_plays_high_only_when_it_can_win() -> None:
+    """Seat 1's partner (seat 3) bid nil and plays after it: over the 5 it plays the king; under
+    an ace it cannot beat it keeps the king and plays the 3."""
+    bids, tricks = [3, 4, 3, 0], [3, 4, 2, 0]
+    assert play(1, "KH 9H 3H 4C", [(0, "5H")], bids, tricks) == "KH"
+    assert play(1, "KH 9H 3H 4C", [(0, "AH")], bids, tricks) == "3H"
+
+
+def test_cover_takes_the_trick_off_the_nil_bidder() -> None:
+    """Seat 3 plays after its nil partner (seat 1), who is winning with the 9: overtake cheaply."""
+    assert play(3, "KH TH 3H", [(0, "5H"), (1, "9H"), (2, "7H")], [3, 0, 3, 4],
+                [4, 0, 3, 3]) == "TH"
+
+
+def test_attack_leads_the_card_the_nil_bidder_cannot_duck() -> None:
+    """Seat 1 bid nil. Seat 0 leads: in clubs its 2 has nothing below it; the 5 of hearts has
+    the 2, 3 and 4 of hearts below it, so the club is the better attack. Side 0 needs 1 more
+    trick of the 5 left: attacking does not risk its contract."""
+    assert play(0, "5H 9H 2C QC KD", [], [4, 0, 3, 4], [3, 0, 3, 2]) == "2C"
+
+
+def test_attack_stays_under_the_nil_bidder_who_is_winning() -> None:
+    """The opposing nil bidder (seat 1) is winning with the jack: seat 2 plays its highest
+    heart under the jack (the 10), not the king."""
+    assert play(2, "KH TH 2H", [(0, "5H"), (1, "JH")], [4, 0, 3, 4], [4, 0, 2, 4]) == "TH"
+
+
+def test_goes_for_the_set_only_when_set_slack_allows() -> None:
+    """Side 0 has made its 2; side 1 bid 11 and needs every one of the 11 tricks left. Last to
+    play, seat 0 can win with the ace: it does with set_slack=4 and ducks (the 9) without."""
+    hand = "AH 9H 2C 3C 4C 5C 6C 7C 8C 9C TC"
+    trick = [(1, "TH"), (2, "3H"), (3, "4H")]
+    bids, tricks = [1, 6, 1, 5], [1, 0, 1, 0]
+    assert play(0, hand, trick, bids, tricks, set_slack=4.0) == "AH"
+    assert play(0, hand, trick, bids, tricks) == "9H"
+
+
+def test_ducks_once_the_contract_is_certain() -> None:
+    """Seat 0's side needs 1 more trick and seat 0 holds the boss trump (A of spades): the
+    contract is certain, so last to play it ducks the 4 under the queen rather than win with
+    the king. Holding the 5 of spades instead, nothing is certain and it wins with the king."""
+    trick = [(1, "QH"), (2, "2H"), (3, "3H")]
+    bids, tricks = [2, 3, 2, 4], [2, 4, 1, 3]
+    assert play(0, "KH 4H AS", trick, bids, tricks) == "4H"
+    assert play(0, "KH 4H 5S", trick, bids, tricks) == "KH"
+
+
+# --- strength (issue 4, item 3) ---
+
+
+def test_expert_nil_bids_succeed_70_to_90_percent_against_itself() -> None:
+    """The default strategy's nil success: 20,000 hands; the Wilson interval lies in [70%, 90%]."""
+    totals = simulate_hands(RuleSet(), "expert", 20_000, seed=SEED).totals
+    row = totals.summary().set_index("metric").loc["nil success rate"]
+    assert row["n"] > 1_000
+    assert 0.70 < row["low"] and row["high"] < 0.90
+
+
+def test_expert_beats_basic_by_a_clear_margin() -> None:
+    """300 deal sequences in duplicate: expert's paired interval lies above 55% of games."""
+    result = compare_strategies(RuleSet(), "expert", "basic", 300, SEED)
+    assert result.paired_interval[0] > 0.55
+
+
+def test_named_strategies_use_the_expert_policy_where_documented() -> None:
+    for name in ("expert", "bag-averse"):
+        assert (STRATEGIES[name].bidding, STRATEGIES[name].play) == ("expert", "expert")
+    assert STRATEGIES["bag-averse"].param("set_slack") == 0
+    assert STRATEGIES["expert"].param("set_slack") > 0
+
+
+def test_leads_a_card_when_every_card_would_win() -> None:
+    """Contract made, nothing to set: the duck lead takes the card most likely to lose, but with
+    only aces left every card wins, and it must still lead one (the lower suit's)."""
+    assert play(0, "AH AC", [], [1, 3, 1, 3], [1, 5, 1, 4]) == "AC"
