@@ -22,6 +22,7 @@ from .cards import CardError
 from .compare import compare_strategies, plot_comparison
 from .tune import parse_param_range, plot_tuning, tune
 from .handlog import LogError, write_log
+from .nil import FEATURES, FeatureError, check_feature, nil_by_feature, plot_nil_by_feature
 from .records import OutputError, check_output_path, trace_logs, write_frame
 from .referee import IllegalMove, score_file
 from .simulate import (
@@ -50,7 +51,7 @@ class InputError(click.ClickException):
 
 
 _USER_ERRORS = (_rules.RulesError, StrategyError, RunError, OutputError, LogError, IllegalMove,
-                CardError)
+                CardError, FeatureError)
 
 
 @contextmanager
@@ -127,6 +128,29 @@ class _OneLineErrors(click.Group):
         sys.exit(result if isinstance(result, int) else 0)
 
 
+def _strategy_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--strategy`` and ``--param`` of the commands that seat strategies round the table."""
+    command = click.option(
+        "--param", "param_overrides", multiple=True, metavar="SIDE.NAME=VALUE",
+        help="Change one parameter of one side's strategy (a seat's, without partners), "
+             "e.g. --param 0.bid_offset=0.5 (repeatable; spades-sim strategies show expert).",
+    )(command)
+    return click.option(
+        "--strategy", "strategy_names", multiple=True, metavar="NAME",
+        help="Strategy for every seat; twice: the seats take turns (side 0, then side 1 "
+             "in partnership); or once per seat. "
+             f"One of: {', '.join(STRATEGIES)}. [default: {DEFAULT_STRATEGY}]",
+    )(command)
+
+
+def _table_strategies(rules: _rules.RuleSet, strategy_names: tuple[str, ...],
+                      param_overrides: tuple[str, ...]) -> list:
+    """One strategy per seat from ``--strategy`` names and ``--param`` overrides."""
+    return override_params(
+        seat_strategies(list(strategy_names) or [DEFAULT_STRATEGY], rules.seat_count),
+        [parse_param_override(text) for text in param_overrides], rules.team_count)
+
+
 @click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="spades-sim")
 def cli() -> None:
@@ -149,13 +173,7 @@ def cli() -> None:
 @click.option("--seed", type=int, default=None,
               help="Seed; the same seed gives the same results. [default: random, printed]")
 @click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
-@click.option("--strategy", "strategy_names", multiple=True, metavar="NAME",
-              help="Strategy for every seat; twice: the seats take turns (side 0, then side 1 "
-                   "in partnership); or once per seat. "
-                   f"One of: {', '.join(STRATEGIES)}. [default: basic]")
-@click.option("--param", "param_overrides", multiple=True, metavar="SIDE.NAME=VALUE",
-              help="Change one parameter of one side's strategy (a seat's, without partners), "
-                   "e.g. --param 0.bid_offset=0.5 (repeatable; spades-sim strategies show basic).")
+@_strategy_options
 @click.option("--max-hands", type=int, default=1000, show_default=True,
               help="Stop a game that has not ended after this many hands (counted unfinished).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
@@ -195,9 +213,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         deal_range = _parse_range(log_deals) if log_path else None
         kind = "games" if games is not None else "hands"
         n = games if games is not None else (hands if hands is not None else 100_000)
-        strategies = override_params(
-            seat_strategies(list(strategy_names) or [DEFAULT_STRATEGY], rules.seat_count),
-            [parse_param_override(text) for text in param_overrides], rules.team_count)
+        strategies = _table_strategies(rules, strategy_names, param_overrides)
         run_function = simulate_games if kind == "games" else simulate_hands
         extra = {"max_hands": max_hands} if kind == "games" else {}
         show_bar = not quiet and sys.stderr.isatty()
@@ -551,6 +567,74 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
         else:
             click.echo("no figure: one or two parameters can be drawn")
     if result.interrupted:
+        sys.exit(130)
+
+
+@cli.command(name="nil")
+@_rule_options
+@click.option("--hands", type=int, default=200_000, show_default=True,
+              help="Hands to play, each from 0-0.")
+@click.option("--seed", type=int, default=None,
+              help="Seed; the same seed gives the same results. [default: random, printed]")
+@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+@_strategy_options
+@click.option("--by", "feature", default="spades", show_default=True,
+              help="The hand feature: " + ", ".join(FEATURES) + ".")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the table: .parquet or .csv.")
+@click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
+              help="The figure (.png or .svg). [default: nil-by-FEATURE.png]")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, seed: int | None,
+                threads: int | None, strategy_names: tuple[str, ...],
+                param_overrides: tuple[str, ...], feature: str, out: str | None,
+                figure_path: str | None, quiet: bool) -> None:
+    """Nil bids and their success by a feature of the hand, with 95% intervals.
+
+    Plays hands from 0-0 and breaks the seats' plain nils down by the feature: how
+    often such hands bid nil and how often those nils were made.
+
+    Example:
+
+    \b
+        spades-sim nil --by spades --hands 200000 --seed 1
+    """
+    figure_path = figure_path or f"nil-by-{feature}.png"
+    with _user_errors():
+        rules = _resolve_rules(rules_name, rule_overrides)
+        check_feature(feature)
+        if out is not None:
+            check_output_path(out)
+        check_output_path(figure_path, "figure")
+        _check_figure_suffix(figure_path)
+        strategies = _table_strategies(rules, strategy_names, param_overrides)
+        show_bar = not quiet and sys.stderr.isatty()
+        with _progress(hands, "hands", show_bar) as advance:
+            run = simulate_hands(rules, strategies, hands, seed=seed, threads=threads,
+                                 keep_records=True, on_block=advance)
+    names = " vs ".join(dict.fromkeys(s.name for s in run.strategies))
+    label = rules.name + "".join(f" {text}" for text in rule_overrides)
+    title = f"rules {label}, strategy {names}, seed {run.seed}: {run.done:,} hands"
+    click.echo(title + (" (interrupted)" if run.interrupted else ""))
+    if not run.done:
+        sys.exit(130)
+    table = nil_by_feature(run.records(), feature)
+    click.echo(f"{feature:>10}  {'seat-hands':>10}  {'bid nil':>8}  {'bid rate':>8}  "
+               f"{'made':>7}  {'success':>8}  {'95% interval':>18}")
+    for row in table.itertuples(index=False):
+        value = getattr(row, feature)
+        success, interval = "-", ""
+        if row.bids:
+            success = f"{100 * row.success:.1f}%"
+            interval = f"[{100 * row.low:.1f}%, {100 * row.high:.1f}%]"
+        click.echo(f"{value:>10g}  {row.seat_hands:>10,}  {row.bids:>8,}  "
+                   f"{100 * row.bid_rate:>7.2f}%  {row.made:>7,}  {success:>8}  {interval:>18}")
+    plot_nil_by_feature(table, feature, title, figure_path)
+    click.echo(f"wrote {figure_path}")
+    if out is not None:
+        write_frame(table, out)
+        click.echo(f"wrote {out}")
+    if run.interrupted:
         sys.exit(130)
 
 
