@@ -220,10 +220,8 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         with _progress(n, kind, show_bar) as advance:
             run = run_function(rules, strategies, n, seed=seed, threads=threads,
                                keep_records=out is not None, on_block=advance, **extra)
-    names = " vs ".join(dict.fromkeys(s.name for s in run.strategies))
-    label = rules.name + "".join(f" {text}" for text in rule_overrides)
-    click.echo(f"rules {label}, strategy {names}, seed {run.seed}: "
-               f"{run.done:,} {kind}" + (" (interrupted)" if run.interrupted else ""))
+    click.echo(_run_title(rules, rule_overrides, run)
+               + (" (interrupted)" if run.interrupted else ""))
     click.echo(_format_summary(run.summary()))
     if out is not None:
         write_frame(run.records(), out)
@@ -463,18 +461,16 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     figure_path = figure_path or f"compare-{strategy_a}-vs-{strategy_b}.png"
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
-        check_output_path(figure_path, "figure")
-        _check_figure_suffix(figure_path)
+        _check_figure(figure_path)
         pair = override_params([get_strategy(strategy_a), get_strategy(strategy_b)],
                                [parse_param_override(text) for text in param_overrides], 2)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(2 * games, "games", show_bar) as advance:
             result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
                                         max_hands, on_block=advance)
-    label = rules.name + "".join(f" {text}" for text in rule_overrides)
-    click.echo(f"rules {label}, {result.a.name} (A) vs {result.b.name} (B), seed {result.seed}: "
-               f"{result.pairs:,} deal sequences x 2" + (" (interrupted)" if result.interrupted
-                                                         else ""))
+    click.echo(f"rules {_rules_label(rules, rule_overrides)}, {result.a.name} (A) vs "
+               f"{result.b.name} (B), seed {result.seed}: {result.pairs:,} deal sequences x 2"
+               + (" (interrupted)" if result.interrupted else ""))
     if not result.pairs:
         sys.exit(130)
     click.echo(_format_comparison(result.summary()))
@@ -540,16 +536,15 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
         ranges = [parse_param_range(text) for text in param_ranges]
-        check_output_path(figure_path, "figure")
-        _check_figure_suffix(figure_path)
+        _check_figure(figure_path)
         settings = math.prod(len(values) for _, values in ranges)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(2 * games * settings, "games", show_bar) as advance:
             result = tune(rules, strategy_name, ranges, against, games, seed, threads, max_hands,
                           on_block=advance)
-    label = rules.name + "".join(f" {text}" for text in rule_overrides)
-    click.echo(f"rules {label}, {result.base.name} against {result.against.name}, seed "
-               f"{result.seed}: {len(result.table)} settings x {games:,} deal sequences x 2"
+    click.echo(f"rules {_rules_label(rules, rule_overrides)}, {result.base.name} against "
+               f"{result.against.name}, seed {result.seed}: {len(result.table)} settings x "
+               f"{games:,} deal sequences x 2"
                + (" (interrupted)" if result.interrupted else ""))
     table = result.table
     for row in table.itertuples(index=False):
@@ -605,16 +600,13 @@ def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, se
         check_feature(feature)
         if out is not None:
             check_output_path(out)
-        check_output_path(figure_path, "figure")
-        _check_figure_suffix(figure_path)
+        _check_figure(figure_path)
         strategies = _table_strategies(rules, strategy_names, param_overrides)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(hands, "hands", show_bar) as advance:
             run = simulate_hands(rules, strategies, hands, seed=seed, threads=threads,
                                  keep_records=True, on_block=advance)
-    names = " vs ".join(dict.fromkeys(s.name for s in run.strategies))
-    label = rules.name + "".join(f" {text}" for text in rule_overrides)
-    title = f"rules {label}, strategy {names}, seed {run.seed}: {run.done:,} hands"
+    title = _run_title(rules, rule_overrides, run)
     click.echo(title + (" (interrupted)" if run.interrupted else ""))
     if not run.done:
         sys.exit(130)
@@ -638,6 +630,20 @@ def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, se
         sys.exit(130)
 
 
-def _check_figure_suffix(path: str) -> None:
+def _check_figure(path: str) -> None:
+    """Refuse a figure path before a run: not .png or .svg, or in a missing folder."""
+    check_output_path(path, "figure")
     if not path.lower().endswith((".png", ".svg")):
         raise OutputError(f"figure={path!r}: allowed a file ending in .png or .svg")
+
+
+def _rules_label(rules: _rules.RuleSet, rule_overrides: tuple[str, ...]) -> str:
+    """How a title names the rules: the rule set's name, then each --rule override."""
+    return rules.name + "".join(f" {text}" for text in rule_overrides)
+
+
+def _run_title(rules: _rules.RuleSet, rule_overrides: tuple[str, ...], run) -> str:
+    """The first line of a run's output: rules, strategies, seed and what was played."""
+    names = " vs ".join(dict.fromkeys(s.name for s in run.strategies))
+    return (f"rules {_rules_label(rules, rule_overrides)}, strategy {names}, seed {run.seed}: "
+            f"{run.done:,} {run.kind}")

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis import Z95, wilson_interval
+from .figures import pyplot, save
 from .rules import RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
 from .strategies import Strategy, get_strategy
@@ -150,10 +151,7 @@ def _ratio_row(metric: str, a_view, b_view, numerator: str, denominator: str) ->
 
 def plot_comparison(comparison: Comparison, path: str) -> None:
     """Bar chart of both strategies' win shares with the paired 95% interval; PNG or SVG by name."""
-    import matplotlib  # here, not at the top: importing it costs start-up time of every command
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     share = float(comparison.share.mean())
     low, high = comparison.paired_interval
@@ -167,6 +165,4 @@ def plot_comparison(comparison: Comparison, path: str) -> None:
     ax.set_ylabel("win share (duplicate)")
     ax.set_title(f"{comparison.rules.name}: {comparison.pairs:,} deal sequences, both ways",
                  fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save(fig, path)

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis import wilson_interval
+from .figures import pyplot, save
 
 FEATURES: dict[str, str] = {
     "spades": "trumps held",
@@ -87,10 +88,7 @@ def nil_by_feature(frame: pd.DataFrame, feature: str) -> pd.DataFrame:
 
 def plot_nil_by_feature(table: pd.DataFrame, feature: str, title: str, path: str) -> None:
     """Success rate by feature value with 95% error bars, and the bid rate beneath; PNG or SVG."""
-    import matplotlib  # here, not at the top: importing it costs start-up time of every command
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(6, 5.2), sharex=True,
                                       gridspec_kw={"height_ratios": [2, 1]})
@@ -115,6 +113,4 @@ def plot_nil_by_feature(table: pd.DataFrame, feature: str, title: str, path: str
     bottom.set_ylabel("bid nil (%)")
     bottom.set_xlabel(FEATURES[feature])
     bottom.legend(loc="upper right", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save(fig, path)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .compare import compare_strategies
+from .figures import pyplot, save
 from .rules import RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, resolve_seed
 from .strategies import PARAMS, Strategy, StrategyError, get_strategy
@@ -116,10 +117,7 @@ def plot_tuning(result: TuneResult, path: str) -> bool:
     """A line plot (one parameter) or heatmap (two) of the win share; False if not drawable."""
     if len(result.names) not in (1, 2) or result.table.empty:
         return False
-    import matplotlib  # here, not at the top: importing it costs start-up time of every command
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     table = result.table
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
@@ -145,8 +143,6 @@ def plot_tuning(result: TuneResult, path: str) -> bool:
         fig.colorbar(image, ax=ax, label=f"win share against {result.against.name}")
     ax.set_title(f"{result.base.name} on {result.rules.name}: {result.games:,} deal sequences "
                  "x 2 a setting", fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save(fig, path)
     return True
 

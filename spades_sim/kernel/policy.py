@@ -433,15 +433,12 @@ def _lead_for_tricks(legal, hand, gone, suit_masks, suit_low, trump_suit):
     longest_len = 0
     for suit in range(4):
         mine = legal & suit_masks[suit]
-        if mine == 0:
+        if mine == 0 or suit == trump_suit:
             continue
         top = _highest_bit(mine)
         out = _outstanding(suit_masks, suit, hand, gone)
-        boss = out == 0 or top > _highest_bit(out)
-        if suit == trump_suit:
-            continue
-        if boss and out != 0:
-            return top
+        if out != 0 and top > _highest_bit(out):
+            return top  # a boss while the others still hold the suit
         length = _popcount(mine)
         if length == 1 and trumps != 0 and out != 0:
             singleton = top
