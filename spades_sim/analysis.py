@@ -33,8 +33,10 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    # At 0 or all successes the bound is exactly 0 or 1; rounding must not push it past.
-    return max(centre - half, 0.0), min(centre + half, 1.0)
+    # At 0 or all successes the bound is exactly 0 or 1 (rounding would leave it a hair off).
+    low = 0.0 if successes == 0 else max(centre - half, 0.0)
+    high = 1.0 if successes == trials else min(centre + half, 1.0)
+    return low, high
 
 
 def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float, float]:
@@ -66,6 +68,43 @@ def ratio_interval(sum_y: float, sum_x: float, sum_yy: float, sum_xx: float, sum
     residual_sq = max(sum_yy - 2 * ratio * sum_xy + ratio * ratio * sum_xx, 0.0) / (n - 1)
     half = z * math.sqrt(residual_sq / n) / (sum_x / n)
     return ratio, ratio - half, ratio + half
+
+
+def paired_interval(differences: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Mean of per-pair values (differences of two runs on the same deals) and its normal 95%
+    interval: the mean ± z standard errors of the pairs (NaN bounds with fewer than 2 pairs).
+
+    >>> [round(v, 3) for v in paired_interval(np.array([1.0, 0.0, 1.0, 0.0]))]
+    [0.5, -0.066, 1.066]
+    """
+    n = differences.size
+    mean = float(differences.mean()) if n else math.nan
+    if n < 2:
+        return mean, math.nan, math.nan
+    half = z * float(differences.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def ratio_difference(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray,
+                     z: float = Z95) -> tuple[float, float, float]:
+    """Σnum_a/Σden_a − Σnum_b/Σden_b over paired units (games on the same deals) and its 95%
+    interval by the delta method: units with no denominator (no nil bid) weigh nothing.
+
+    >>> one = np.array([1.0, 2.0, 3.0])
+    >>> ratio_difference(one, one, one, one)
+    (0.0, 0.0, 0.0)
+    """
+    n = num_a.size
+    if n == 0 or not den_a.sum() or not den_b.sum():
+        return math.nan, math.nan, math.nan
+    ratio_a, ratio_b = num_a.sum() / den_a.sum(), num_b.sum() / den_b.sum()
+    difference = float(ratio_a - ratio_b)
+    if n < 2:
+        return difference, math.nan, math.nan
+    # Linearised per-unit contributions of the difference of two ratio estimators.
+    contributions = (num_a - ratio_a * den_a) / den_a.mean() - (num_b - ratio_b * den_b) / den_b.mean()
+    half = z * float(contributions.std(ddof=1)) / math.sqrt(n)
+    return difference, difference - half, difference + half
 
 
 def _rate_row(metric: str, successes: int, trials: int) -> dict[str, object]:

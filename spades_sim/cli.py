@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
@@ -19,12 +20,15 @@ import pandas as pd
 from . import __version__
 from . import rules as _rules
 from .cards import CardError
+from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies, plot_comparison
+from .metrics import EconomicsError, Payouts, check_buy_in, economics, parse_rake
 from .tune import parse_param_range, plot_tuning, tune
 from .handlog import LogError, write_log
 from .nil import FEATURES, FeatureError, check_feature, nil_by_feature, plot_nil_by_feature
 from .records import OutputError, check_output_path, trace_logs, write_frame
 from .referee import IllegalMove, score_file
+from .report import DEFAULT_STUDY, StudyError, check_out_dir, load_study, run_study
 from .simulate import (
     RunError,
     seat_strategies,
@@ -42,6 +46,14 @@ from .strategies import (
     override_params,
     parse_param_override,
 )
+from .variants import (
+    BAG_RULES,
+    BAGS_FIGURE_METRICS,
+    RULES_FIGURE_METRICS,
+    bag_variants,
+    compare_rules,
+    plot_metric_panels,
+)
 
 
 class InputError(click.ClickException):
@@ -51,7 +63,7 @@ class InputError(click.ClickException):
 
 
 _USER_ERRORS = (_rules.RulesError, StrategyError, RunError, OutputError, LogError, IllegalMove,
-                CardError, FeatureError)
+                CardError, FeatureError, EconomicsError, StudyError)
 
 
 @contextmanager
@@ -151,6 +163,62 @@ def _table_strategies(rules: _rules.RuleSet, strategy_names: tuple[str, ...],
         [parse_param_override(text) for text in param_overrides], rules.team_count)
 
 
+def _svg_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--svg", is_flag=True,
+                        help="Also write the figure as SVG, beside it under the same name.")(command)
+
+
+def _figure_paths(path: str, svg: bool) -> list[str]:
+    """The figure's path and, with --svg, the same name ending in .svg."""
+    if svg and not path.lower().endswith(".svg"):
+        return [path, path[: len(path) - len(Path(path).suffix)] + ".svg"]
+    return [path]
+
+
+def _write_figure(draw: Callable[[str], Any], path: str, svg: bool) -> None:
+    """Draw the figure to its path (and its SVG twin) and say so."""
+    for target in _figure_paths(path, svg):
+        draw(target)
+        click.echo(f"wrote {target}")
+
+
+def _economics_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--buy-in`` and ``--rake`` of the commands that report table economics."""
+    command = click.option(
+        "--rake", default=None, metavar="SHARE",
+        help="The house's share of each buy-in, paid on entry and not in the prize pool: "
+             "15% or 0.15. [default: 15%; needs --buy-in]")(command)
+    return click.option(
+        "--buy-in", "buy_in", type=float, default=None, metavar="AMOUNT",
+        help="Print the expected profit per game of a player of each side or strategy, and the "
+             "break-even win rate, at this buy-in per player.")(command)
+
+
+def _parse_economics(buy_in: float | None, rake: str | None) -> tuple[float, float] | None:
+    """(buy-in, rake share) from the options, or None when no economics were asked for."""
+    if buy_in is None:
+        if rake is not None:
+            raise InputError(f"rake={rake!r}: allowed only together with --buy-in")
+        return None
+    check_buy_in(buy_in)
+    return buy_in, parse_rake(rake if rake is not None else "15%")
+
+
+def _format_economics(table: pd.DataFrame, payouts: Payouts) -> str:
+    """Expected profit per game and break-even win rate, one line per side or strategy."""
+    prize = f"a winning player gets {payouts.first:,.2f}"
+    if payouts.second:
+        prize += f", the second {payouts.second:,.2f}"
+    lines = [f"table economics: buy-in {payouts.buy_in:,.2f}, rake {100 * payouts.rake:g}% "
+             f"(not in the pool); {prize}"]
+    width = max(len(str(label)) for label in table["label"])
+    for row in table.itertuples(index=False):
+        lines.append(f"  {row.label:<{width}}  win rate {100 * row.win_rate:6.2f}%  expected profit"
+                     f" per game {row.profit:+.2f} [{row.low:+.2f}, {row.high:+.2f}]  "
+                     f"break-even win rate {100 * row.break_even:.2f}%")
+    return "\n".join(lines)
+
+
 @click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="spades-sim")
 def cli() -> None:
@@ -182,19 +250,21 @@ def cli() -> None:
               help="Write hand logs (JSONL) of the deals chosen by --log-deals.")
 @click.option("--log-deals", default="0:10", show_default=True, metavar="START:STOP",
               help="Which hands (or games, with --games) --log writes.")
+@_economics_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.pass_context
 def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...], hands: int | None,
              games: int | None, seed: int | None, threads: int | None,
              strategy_names: tuple[str, ...], param_overrides: tuple[str, ...], max_hands: int,
-             out: str | None,
-             log_path: str | None, log_deals: str, quiet: bool) -> None:
+             out: str | None, log_path: str | None, log_deals: str, buy_in: float | None,
+             rake: str | None, quiet: bool) -> None:
     """Simulate hands or games and print a summary with 95% intervals.
 
     Example:
 
     \b
         spades-sim simulate --rules standard --games 2000 --seed 7 --strategy basic --strategy random
+        spades-sim simulate --rules solo --games 2000 --buy-in 100 --rake 15%
     """
     if hands is not None and games is not None:
         raise InputError("hands/games: allowed one of --hands N or --games N, not both")
@@ -204,7 +274,10 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         raise InputError(f"log-deals={log_deals!r}: allowed only together with --log FILE")
     if "max_hands" in given and games is None:
         raise InputError(f"max-hands={max_hands}: allowed only together with --games N")
+    if buy_in is not None and games is None:
+        raise InputError(f"buy-in={buy_in:g}: allowed only together with --games N")
     with _user_errors():
+        money = _parse_economics(buy_in, rake)
         rules = _resolve_rules(rules_name, rule_overrides)
         if out is not None:
             check_output_path(out)
@@ -219,10 +292,17 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(n, kind, show_bar) as advance:
             run = run_function(rules, strategies, n, seed=seed, threads=threads,
-                               keep_records=out is not None, on_block=advance, **extra)
+                               keep_records=out is not None or money is not None,
+                               on_block=advance, **extra)
     click.echo(_run_title(rules, rule_overrides, run)
                + (" (interrupted)" if run.interrupted else ""))
     click.echo(_format_summary(run.summary()))
+    if money is not None and run.done:
+        sides = rules.team_count
+        labels = {side: f"side {side} ({strategies[side].name})" if sides < rules.seat_count
+                  else f"seat {side} ({strategies[side].name})" for side in range(sides)}
+        click.echo(_format_economics(economics(run.records(), *money, rules.seat_count, labels),
+                                     Payouts(*money, rules.seat_count, sides)))
     if out is not None:
         write_frame(run.records(), out)
         click.echo(f"wrote {out}")
@@ -442,11 +522,14 @@ def _duplicate_run_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @_duplicate_run_options
 @click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
               help="Where to write the figure (.png or .svg). [default: compare-A-vs-B.png]")
+@_svg_option
+@_economics_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str,
                                rule_overrides: tuple[str, ...], games: int, seed: int | None,
                                param_overrides: tuple[str, ...], threads: int | None,
-                               max_hands: int, figure_path: str | None, quiet: bool) -> None:
+                               max_hands: int, figure_path: str | None, svg: bool,
+                               buy_in: float | None, rake: str | None, quiet: bool) -> None:
     """Compare two strategies in duplicate: every deal sequence played with the seats swapped.
 
     Prints each strategy's win share, points per hand, nil and bag figures, and the
@@ -457,11 +540,13 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
 
     \b
         spades-sim compare-strategies conservative basic --games 4000 --seed 21
+        spades-sim compare-strategies expert basic --buy-in 100 --rake 15%
     """
     figure_path = figure_path or f"compare-{strategy_a}-vs-{strategy_b}.png"
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
         _check_figure(figure_path)
+        money = _parse_economics(buy_in, rake)
         pair = override_params([get_strategy(strategy_a), get_strategy(strategy_b)],
                                [parse_param_override(text) for text in param_overrides], 2)
         show_bar = not quiet and sys.stderr.isatty()
@@ -481,10 +566,27 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     click.echo(f"A's win share: paired interval [{100 * paired[0]:.2f}%, {100 * paired[1]:.2f}%]"
                f" is {narrower} the unpaired [{100 * unpaired[0]:.2f}%, "
                f"{100 * unpaired[1]:.2f}%] on the same games")
-    plot_comparison(result, figure_path)
-    click.echo(f"wrote {figure_path}")
+    if money is not None:
+        click.echo(_format_economics(result.economics(*money),
+                                     Payouts(*money, rules.seat_count, 2)))
+    _write_figure(lambda path: plot_comparison(result, path), figure_path, svg)
     if result.interrupted:
         sys.exit(130)
+
+
+def _scale(metric: str) -> tuple[int, str]:
+    """Rates and shares print as percentages."""
+    return (100, "%") if "share" in metric or "rate" in metric else (1, "")
+
+
+def _cell(value: float, scale: int, unit: str, sign: str = "", digits: int = 2) -> str:
+    return "-" if math.isnan(value) else f"{scale * value:{sign}.{digits}f}{unit}"
+
+
+def _interval_cell(low: float, high: float, scale: int, unit: str, digits: int = 2) -> str:
+    if math.isnan(low):
+        return ""
+    return f"[{scale * low:.{digits}f}{unit}, {scale * high:.{digits}f}{unit}]"
 
 
 def _format_comparison(summary: pd.DataFrame) -> str:
@@ -492,13 +594,33 @@ def _format_comparison(summary: pd.DataFrame) -> str:
     width = max(len(m) for m in summary["metric"])
     lines = [f"{'metric':<{width}}  {'A':>9}  {'B':>9}  {'A - B':>9}  {'paired 95% interval':>21}"]
     for row in summary.itertuples(index=False):
-        scale, unit = (100, "%") if "share" in row.metric or "rate" in row.metric else (1, "")
-        cells = [f"{scale * v:.2f}{unit}" if not math.isnan(v) else "-"
-                 for v in (row.a, row.b, row.difference)]
-        interval = ("" if math.isnan(row.low)
-                    else f"[{scale * row.low:.2f}{unit}, {scale * row.high:.2f}{unit}]")
+        scale, unit = _scale(row.metric)
+        cells = [_cell(v, scale, unit) for v in (row.a, row.b, row.difference)]
         lines.append(f"{row.metric:<{width}}  {cells[0]:>9}  {cells[1]:>9}  {cells[2]:>9}  "
-                     f"{interval:>21}")
+                     f"{_interval_cell(row.low, row.high, scale, unit):>21}")
+    return "\n".join(lines)
+
+
+def _format_side_by_side(table: pd.DataFrame, group: str = "run") -> str:
+    """Metric by metric, one line per run (rule set or strategy): value and 95% interval, and
+    with a ``difference`` column the difference from the first run and its paired interval."""
+    width = max(len(str(name)) for name in table[group]) + 2
+    paired = "difference" in table.columns
+    lines = [f"{'':<{width}}  {'value':>9}  {'95% interval':>22}"
+             + (f"  {'minus first':>11}  {'paired 95% interval':>22}" if paired else "")]
+    first = table[group].iloc[0]
+    for metric, part in table.groupby("metric", sort=False):
+        lines.append(metric)
+        scale, unit = _scale(metric)
+        digits = 2 if unit else 3
+        for row in part.itertuples(index=False):
+            line = (f"  {str(getattr(row, group)):<{width - 2}}  "
+                    f"{_cell(row.value, scale, unit, digits=digits):>9}  "
+                    f"{_interval_cell(row.low, row.high, scale, unit, digits):>22}")
+            if paired and getattr(row, group) != first:
+                line += (f"  {_cell(row.difference, scale, unit, '+', digits):>11}  "
+                         f"{_interval_cell(row.diff_low, row.diff_high, scale, unit, digits):>22}")
+            lines.append(line.rstrip())
     return "\n".join(lines)
 
 
@@ -517,10 +639,11 @@ def _format_comparison(summary: pd.DataFrame) -> str:
 @click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
               help="Line plot (one parameter) or heatmap (two): .png or .svg. "
                    "[default: tune-STRATEGY.png]")
+@_svg_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str,
                  rules_name: str, rule_overrides: tuple[str, ...], games: int, seed: int | None,
-                 threads: int | None, max_hands: int, figure_path: str | None,
+                 threads: int | None, max_hands: int, figure_path: str | None, svg: bool,
                  quiet: bool) -> None:
     """Grid-search a strategy's parameters against an opponent, all settings on the same deals.
 
@@ -557,8 +680,8 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
         click.echo("best: " + ", ".join(f"{name}={best[name]:g}" for name in result.names)
                    + f" wins {100 * best['win_share']:.2f}% [{100 * best['low']:.2f}%, "
                    f"{100 * best['high']:.2f}%] against {result.against.name}")
-        if plot_tuning(result, figure_path):
-            click.echo(f"wrote {figure_path}")
+        if len(result.names) <= 2:
+            _write_figure(lambda path: plot_tuning(result, path), figure_path, svg)
         else:
             click.echo("no figure: one or two parameters can be drawn")
     if result.interrupted:
@@ -575,26 +698,34 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
 @_strategy_options
 @click.option("--by", "feature", default="spades", show_default=True,
               help="The hand feature: " + ", ".join(FEATURES) + ".")
+@click.option("--blind", is_flag=True,
+              help="Blind nils instead of nils. From 0-0 they need rules and a strategy that "
+                   "allow them, e.g. --rule blind_nil=anytime --param 0.blind_nil_deficit=0 "
+                   "--param 0.blind_nil_near=10000.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write the table: .parquet or .csv.")
 @click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
               help="The figure (.png or .svg). [default: nil-by-FEATURE.png]")
+@_svg_option
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, seed: int | None,
                 threads: int | None, strategy_names: tuple[str, ...],
-                param_overrides: tuple[str, ...], feature: str, out: str | None,
-                figure_path: str | None, quiet: bool) -> None:
+                param_overrides: tuple[str, ...], feature: str, blind: bool, out: str | None,
+                figure_path: str | None, svg: bool, quiet: bool) -> None:
     """Nil bids and their success by a feature of the hand, with 95% intervals.
 
-    Plays hands from 0-0 and breaks the seats' plain nils down by the feature: how
-    often such hands bid nil and how often those nils were made.
+    Plays hands from 0-0 and breaks the seats' plain nils (or, with --blind, blind
+    nils) down by the feature: how often such hands bid nil and how often those nils
+    were made.
 
     Example:
 
     \b
         spades-sim nil --by spades --hands 200000 --seed 1
+        spades-sim nil --blind --rule blind_nil=anytime --param 0.blind_nil_deficit=0 \
+            --param 0.blind_nil_near=10000
     """
-    figure_path = figure_path or f"nil-by-{feature}.png"
+    figure_path = figure_path or f"{'blind-' if blind else ''}nil-by-{feature}.png"
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
         check_feature(feature)
@@ -610,19 +741,19 @@ def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, se
     click.echo(title + (" (interrupted)" if run.interrupted else ""))
     if not run.done:
         sys.exit(130)
-    table = nil_by_feature(run.records(), feature)
-    click.echo(f"{feature:>10}  {'seat-hands':>10}  {'bid nil':>8}  {'bid rate':>8}  "
-               f"{'made':>7}  {'success':>8}  {'95% interval':>18}")
+    table = nil_by_feature(run.records(), feature, blind)
+    click.echo(f"{feature:>10}  {'seat-hands':>10}  {'blind nils' if blind else 'nil bids':>10}  "
+               f"{'bid rate':>8}  {'made':>7}  {'success':>8}  {'95% interval':>18}")
     for row in table.itertuples(index=False):
         value = getattr(row, feature)
         success, interval = "-", ""
         if row.bids:
             success = f"{100 * row.success:.1f}%"
             interval = f"[{100 * row.low:.1f}%, {100 * row.high:.1f}%]"
-        click.echo(f"{value:>10g}  {row.seat_hands:>10,}  {row.bids:>8,}  "
+        click.echo(f"{value:>10g}  {row.seat_hands:>10,}  {row.bids:>10,}  "
                    f"{100 * row.bid_rate:>7.2f}%  {row.made:>7,}  {success:>8}  {interval:>18}")
-    plot_nil_by_feature(table, feature, title, figure_path)
-    click.echo(f"wrote {figure_path}")
+    _write_figure(lambda path: plot_nil_by_feature(table, feature, title, path, blind),
+                  figure_path, svg)
     if out is not None:
         write_frame(table, out)
         click.echo(f"wrote {out}")
@@ -647,3 +778,202 @@ def _run_title(rules: _rules.RuleSet, rule_overrides: tuple[str, ...], run) -> s
     names = " vs ".join(dict.fromkeys(s.name for s in run.strategies))
     return (f"rules {_rules_label(rules, rule_overrides)}, strategy {names}, seed {run.seed}: "
             f"{run.done:,} {run.kind}")
+
+
+def _figure_and_data_options(default_figure: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--out`` (the table as data), ``--figure``, ``--svg`` and ``--quiet``."""
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        command = click.option("--quiet", is_flag=True, help="No progress bar.")(command)
+        command = _svg_option(command)
+        command = click.option("--figure", "figure_path", type=click.Path(dir_okay=False),
+                               default=default_figure, show_default=True,
+                               help="The figure (.png or .svg).")(command)
+        return click.option("--out", type=click.Path(dir_okay=False), default=None,
+                            help="Write the table as data: .parquet or .csv.")(command)
+    return decorate
+
+
+def _check_outputs(out: str | None, figure_path: str) -> None:
+    if out is not None:
+        check_output_path(out)
+    _check_figure(figure_path)
+
+
+def _play_rule_sets(rule_sets: list, labels: list[str] | None, strategy_names: tuple[str, ...],
+                    param_overrides: tuple[str, ...], games: int, seed: int | None,
+                    threads: int | None, max_hands: int, quiet: bool):
+    """Play the same games under each rule set (compare-rules and bags)."""
+    strategies = _table_strategies(rule_sets[0], strategy_names, param_overrides)
+    show_bar = not quiet and sys.stderr.isatty()
+    with _progress(games * len(rule_sets), "games", show_bar) as advance:
+        return compare_rules(rule_sets, strategies, games, seed, threads, max_hands, labels,
+                             on_block=advance), strategies
+
+
+def _print_rules_comparison(result, strategies: list, what: str, metrics: tuple[str, ...],
+                            out: str | None, figure_path: str, svg: bool) -> None:
+    names = " vs ".join(dict.fromkeys(s.name for s in strategies))
+    title = (f"{what}, strategy {names}, seed {result.seed}: {result.games:,} games "
+             f"under each of {len(result.labels)} rule sets")
+    click.echo(title + (" (interrupted)" if result.interrupted else ""))
+    if not result.games:
+        sys.exit(130)
+    click.echo(_format_side_by_side(result.table))
+    _write_figure(lambda path: plot_metric_panels(result.table, metrics, title, path),
+                  figure_path, svg)
+    if out is not None:
+        write_frame(result.table, out)
+        click.echo(f"wrote {out}")
+    if result.interrupted:
+        sys.exit(130)
+
+
+@cli.command(name="compare-rules")
+@click.argument("rule_names", nargs=-1, required=True, metavar="PRESET|FILE...")
+@click.option("--games", type=int, default=2000, show_default=True,
+              help="Games under each rule set (the same deal sequences).")
+@click.option("--seed", type=int, default=None,
+              help="Seed, shared by every rule set. [default: random, printed]")
+@_strategy_options
+@_duplicate_run_options
+@_figure_and_data_options("compare-rules.png")
+def compare_rules_command(rule_names: tuple[str, ...], games: int, seed: int | None,
+                          strategy_names: tuple[str, ...], param_overrides: tuple[str, ...],
+                          threads: int | None, max_hands: int, out: str | None, figure_path: str,
+                          svg: bool, quiet: bool) -> None:
+    """Play the same deal sequences under each rule set and compare them side by side.
+
+    Prints win rates, game length, contract, nil, bag and penalty figures for every
+    rule set with 95% intervals, and each one's difference from the first with its
+    paired interval (game g of each rule set paired with game g of the first).
+
+    Example:
+
+    \b
+        spades-sim compare-rules standard classic jokers --games 2000 --seed 1
+    """
+    with _user_errors():
+        rule_sets = [_rules.resolve_rules(name) for name in rule_names]
+        _check_outputs(out, figure_path)
+        result, strategies = _play_rule_sets(rule_sets, None, strategy_names, param_overrides,
+                                             games, seed, threads, max_hands, quiet)
+    _print_rules_comparison(result, strategies, "rules " + ", ".join(result.labels),
+                            RULES_FIGURE_METRICS, out, figure_path, svg)
+
+
+@cli.command(name="bags")
+@_rule_options
+@click.option("--bag-rule", "bag_rules", multiple=True, metavar="LIMIT:PENALTY",
+              help="A bag rule: lose PENALTY points every LIMIT bags, e.g. 5:50; 10:0 for none "
+                   f"(repeatable). [default: {' '.join(BAG_RULES)}]")
+@click.option("--games", type=int, default=2000, show_default=True,
+              help="Games under each bag rule (the same deal sequences).")
+@click.option("--seed", type=int, default=None,
+              help="Seed, shared by every bag rule. [default: random, printed]")
+@_strategy_options
+@_duplicate_run_options
+@_figure_and_data_options("bags.png")
+def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tuple[str, ...],
+                 games: int, seed: int | None, strategy_names: tuple[str, ...],
+                 param_overrides: tuple[str, ...], threads: int | None, max_hands: int,
+                 out: str | None, figure_path: str, svg: bool, quiet: bool) -> None:
+    """Bag accumulation and bag penalties under different bag rules, on the same deals.
+
+    Plays the same games under each bag rule (the rest of the rules as --rules) and
+    prints bags per hand, penalty points per game, the share of games with a
+    penalty and of games a penalty decided, win rates and game length.
+
+    Example:
+
+    \b
+        spades-sim bags --bag-rule 10:100 --bag-rule 5:50 --games 4000 --seed 1
+    """
+    with _user_errors():
+        base = _resolve_rules(rules_name, rule_overrides)
+        rule_sets, labels = bag_variants(base, bag_rules or BAG_RULES)
+        _check_outputs(out, figure_path)
+        result, strategies = _play_rule_sets(rule_sets, labels, strategy_names, param_overrides,
+                                             games, seed, threads, max_hands, quiet)
+    _print_rules_comparison(result, strategies,
+                            f"rules {_rules_label(base, rule_overrides)} by bag rule",
+                            BAGS_FIGURE_METRICS, out, figure_path, svg)
+
+
+@cli.command(name="bids")
+@click.argument("strategy_names", nargs=-1, metavar="STRATEGY...")
+@click.option("--against", default=DEFAULT_STRATEGY, show_default=True, metavar="NAME",
+              help="The opponent on side 1 while each strategy bids on side 0.")
+@_rule_options
+@click.option("--hands", type=int, default=100_000, show_default=True,
+              help="Hands per strategy, each from 0-0 (the same deals for every strategy).")
+@click.option("--seed", type=int, default=None,
+              help="Seed, shared by every strategy. [default: random, printed]")
+@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+@_figure_and_data_options("bids.png")
+def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
+                 rule_overrides: tuple[str, ...], hands: int, seed: int | None,
+                 threads: int | None, out: str | None, figure_path: str, svg: bool,
+                 quiet: bool) -> None:
+    """Bid accuracy and bidding profiles of strategies (default: every named strategy).
+
+    Each strategy bids on side 0 against --against on the same hands. Prints its
+    bid, nil and blind-nil rates, contract make and set rates and how far its
+    contracts miss the tricks taken; the figure shows how often it bids what and
+    the distribution of bid minus tricks.
+
+    Example:
+
+    \b
+        spades-sim bids expert basic conservative --hands 200000 --seed 1
+    """
+    with _user_errors():
+        rules = _resolve_rules(rules_name, rule_overrides)
+        chosen = [get_strategy(name) for name in strategy_names or STRATEGIES]
+        get_strategy(against)
+        _check_outputs(out, figure_path)
+        show_bar = not quiet and sys.stderr.isatty()
+        with _progress(hands * len(chosen), "hands", show_bar) as advance:
+            result = bid_profiles(rules, chosen, against, hands, seed, threads, on_block=advance)
+    title = (f"rules {_rules_label(rules, rule_overrides)}, bids on side 0 against "
+             f"{result.against.name}, seed {result.seed}: {hands:,} hands per strategy")
+    click.echo(title + (" (interrupted)" if result.interrupted else ""))
+    if result.metrics.empty:
+        sys.exit(130)
+    click.echo(_format_side_by_side(result.metrics, group="strategy"))
+    _write_figure(lambda path: plot_bid_profiles(result, title, path), figure_path, svg)
+    if out is not None:
+        write_frame(result.data(), out)
+        click.echo(f"wrote {out}")
+    if result.interrupted:
+        sys.exit(130)
+
+
+@cli.command(name="report")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              metavar="STUDY.TOML", help="The study to run. [default: the default study]")
+@click.option("--out-dir", default="reports", show_default=True, type=click.Path(file_okay=False),
+              help="The report is written to OUT_DIR/<study name>/index.html.")
+@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+def report_command(config_path: str | None, out_dir: str, threads: int | None) -> None:
+    """Run a study and write it up as an HTML report with its figures and data.
+
+    With no --config, the default study: standard rules against the main variants,
+    the bag rules, and the named strategies against each other in duplicate (a few
+    minutes). The report reads offline: open index.html in a browser.
+
+    Example:
+
+    \b
+        spades-sim report
+        spades-sim report --config my-study.toml --out-dir /tmp
+    """
+    with _user_errors():
+        study = load_study(config_path) if config_path else DEFAULT_STUDY
+        check_out_dir(out_dir)
+        click.echo(f"study {study.name!r}, seed {study.seed}")
+        report = run_study(study, out_dir, threads,
+                           on_progress=lambda name: click.echo(f"  {name} ..."))
+    click.echo(f"wrote {report.index} ({len(report.files)} files)"
+               + (" (interrupted)" if report.interrupted else ""))
+    if report.interrupted:
+        sys.exit(130)

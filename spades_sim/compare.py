@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .analysis import Z95, wilson_interval
+from .analysis import paired_interval, ratio_difference, wilson_interval
 from .figures import pyplot, save
+from .metrics import Payouts, check_buy_in
 from .rules import RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
 from .strategies import Strategy, get_strategy
@@ -37,6 +38,8 @@ class Comparison:
     rows: list[dict]
     share: np.ndarray
     """A's result in each pair of games: a win 1, a loss 0, an unfinished game ½, averaged."""
+    unfinished: np.ndarray
+    """Unfinished games in each pair (0, 1 or 2)."""
 
     def summary(self) -> pd.DataFrame:
         """One row per metric: A's value, B's value, the difference A − B and its paired interval."""
@@ -45,7 +48,7 @@ class Comparison:
     @property
     def paired_interval(self) -> tuple[float, float]:
         """95% interval of A's win share from the pairs."""
-        return _paired(self.share)[1:]
+        return paired_interval(self.share)[1:]
 
     @property
     def unpaired_interval(self) -> tuple[float, float]:
@@ -53,15 +56,26 @@ class Comparison:
         wins = float(self.share.sum() * 2)
         return wilson_interval(round(wins), 2 * self.pairs)
 
+    def economics(self, buy_in: float, rake: float) -> pd.DataFrame:
+        """Expected profit per game of a player of A and of B at a table with this buy-in and
+        rake (see :class:`spades_sim.metrics.Payouts`), with paired 95% intervals over the deal
+        sequences, and the break-even win rate (unfinished games held at their observed rate).
 
-def _paired(values: np.ndarray) -> tuple[float, float, float]:
-    """Mean and normal 95% interval of per-pair values."""
-    n = values.size
-    mean = float(values.mean())
-    if n < 2:
-        return mean, math.nan, math.nan
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n)
-    return mean, mean - half, mean + half
+        One row per strategy: ``label`` (its name), ``win_rate`` (games won, unfinished not
+        counted), ``profit``, ``low``, ``high``, ``break_even``.
+        """
+        check_buy_in(buy_in)
+        payouts = Payouts(buy_in, rake, self.rules.seat_count, 2)
+        rows = []
+        for strategy, share in ((self.a, self.share), (self.b, 1 - self.share)):
+            wins = 2 * share - self.unfinished / 2  # share = (wins + unfinished / 2) / 2
+            profit = payouts.profit(wins, np.zeros_like(wins), self.unfinished) / 2 - buy_in / 2
+            mean, low, high = paired_interval(profit)
+            rows.append({"label": strategy.name, "win_rate": float(wins.mean()) / 2,
+                         "profit": mean, "low": low, "high": high,
+                         "break_even": payouts.break_even(
+                             unfinished=float(self.unfinished.mean()) / 2)})
+        return pd.DataFrame(rows)
 
 
 def _side_view(frame: pd.DataFrame, side: int) -> dict[str, np.ndarray]:
@@ -103,7 +117,7 @@ def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Str
     pairs = min(run.done for run in runs) if len(runs) == 2 else 0
     frames = [run.records().iloc[:pairs] for run in runs] if pairs else []
     if not pairs:
-        return Comparison(rules, first, second, seed, 0, True, [], np.zeros(0))
+        return Comparison(rules, first, second, seed, 0, True, [], np.zeros(0), np.zeros(0))
     # A sat on side 0 in the first run and on side 1 in the second; B the other way round.
     a_view = [_side_view(frames[0], 0), _side_view(frames[1], 1)]
     b_view = [_side_view(frames[0], 1), _side_view(frames[1], 0)]
@@ -118,11 +132,12 @@ def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Str
                                          ("nil bids per hand", "nil bids", "hands")):
         rows.append(_ratio_row(name, a_view, b_view, numerator, denominator))
     interrupted = any(run.interrupted for run in runs)
-    return Comparison(rules, first, second, seed, pairs, interrupted, rows, share)
+    unfinished = sum((frame["winner"].to_numpy() < 0).astype(np.float64) for frame in frames)
+    return Comparison(rules, first, second, seed, pairs, interrupted, rows, share, unfinished)
 
 
 def _pair_row(metric: str, a_values: np.ndarray, b_values: np.ndarray) -> dict:
-    difference, low, high = _paired(a_values - b_values)
+    difference, low, high = paired_interval(a_values - b_values)
     return {"metric": metric, "a": float(a_values.mean()), "b": float(b_values.mean()),
             "difference": difference, "low": low, "high": high, "pairs": a_values.size}
 
@@ -136,15 +151,8 @@ def _ratio_row(metric: str, a_view, b_view, numerator: str, denominator: str) ->
     (na, da), (nb, db) = totals(a_view), totals(b_view)
     ratio_a = na.sum() / da.sum() if da.sum() else math.nan
     ratio_b = nb.sum() / db.sum() if db.sum() else math.nan
-    difference = ratio_a - ratio_b
+    difference, low, high = ratio_difference(na, da, nb, db)
     n = na.size
-    if n < 2 or math.isnan(difference):
-        low = high = math.nan
-    else:
-        # Linearised per-pair contributions of the difference of two ratio estimators.
-        z = (na - ratio_a * da) / da.mean() - (nb - ratio_b * db) / db.mean()
-        half = Z95 * float(z.std(ddof=1)) / math.sqrt(n)
-        low, high = difference - half, difference + half
     return {"metric": metric, "a": ratio_a, "b": ratio_b, "difference": difference, "low": low,
             "high": high, "pairs": n}
 
@@ -159,10 +167,13 @@ def plot_comparison(comparison: Comparison, path: str) -> None:
     names = [comparison.a.name, comparison.b.name]
     values = [share, 1 - share]
     errors = [[share - low, (1 - share) - (1 - high)], [high - share, (1 - low) - (1 - share)]]
-    ax.bar(names, values, yerr=errors, capsize=6, color=["#3b6ea8", "#c26b2b"])
-    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    ax.bar(names, values, color=["#3b6ea8", "#c26b2b"])
+    ax.errorbar(names, values, yerr=errors, fmt="none", ecolor="black", capsize=6,
+                label="paired 95% interval")
+    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--", label="even (50%)")
     ax.set_ylim(0, 1)
-    ax.set_ylabel("win share (duplicate)")
+    ax.set_ylabel("win share in duplicate (1 = all games)")
+    ax.legend(fontsize=7, loc="upper right")
     ax.set_title(f"{comparison.rules.name}: {comparison.pairs:,} deal sequences, both ways",
                  fontsize=10)
     save(fig, path)

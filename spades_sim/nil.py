@@ -12,9 +12,10 @@ per seat and hand, with the hand features ``spades``, ``top_spade``, ``voids``,
 >>> list(table.columns)[:4]
 ['spades', 'seat_hands', 'bids', 'bid_rate']
 
-A nil here is a plain nil (not blind). The rates are conditional on the policy's
-choice to bid nil: they say how the nils a strategy chooses fare, not how any hand
-would fare if it bid nil.
+A nil here is a plain nil; with ``blind=True`` the table is of blind nils instead
+(bid before the cards were seen, so the feature is of the hand the bidder then
+found). The rates are conditional on the policy's choice to bid nil: they say how
+the nils a strategy chooses fare, not how any hand would fare if it bid nil.
 """
 
 from __future__ import annotations
@@ -60,15 +61,16 @@ def feature_values(frame: pd.DataFrame, feature: str) -> pd.Series:
     return frame[feature].astype(np.int64).rename(feature)
 
 
-def nil_by_feature(frame: pd.DataFrame, feature: str) -> pd.DataFrame:
-    """Nil bids and their success per value of a hand feature, with Wilson 95% intervals.
+def nil_by_feature(frame: pd.DataFrame, feature: str, blind: bool = False) -> pd.DataFrame:
+    """Nil (or, with ``blind``, blind-nil) bids and their success per value of a hand feature,
+    with Wilson 95% intervals.
 
     One row per value seen: ``seat_hands`` with that value, nil ``bids`` among them and the
     ``bid_rate`` (``bid_low``, ``bid_high``), nils ``made`` and the ``success`` rate
     (``low``, ``high``; NaN where no nil was bid).
     """
     values = feature_values(frame, feature)
-    nil = ((frame["bid"] == 0) & (frame["blind"] == 0)).to_numpy()
+    nil = ((frame["bid"] == 0) & (frame["blind"] == int(blind))).to_numpy()
     made = nil & (frame["tricks"] == 0).to_numpy()
     grouped = pd.DataFrame({feature: values, "bids": nil, "made": made}).groupby(feature)
     table = grouped.agg(seat_hands=("bids", "size"), bids=("bids", "sum"), made=("made", "sum"))
@@ -86,10 +88,11 @@ def nil_by_feature(frame: pd.DataFrame, feature: str) -> pd.DataFrame:
                    "success", "low", "high"]]
 
 
-def plot_nil_by_feature(table: pd.DataFrame, feature: str, title: str, path: str) -> None:
+def plot_nil_by_feature(table: pd.DataFrame, feature: str, title: str, path: str,
+                        blind: bool = False) -> None:
     """Success rate by feature value with 95% error bars, and the bid rate beneath; PNG or SVG."""
     plt = pyplot()
-
+    kind = "blind nil" if blind else "nil"
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(6, 5.2), sharex=True,
                                       gridspec_kw={"height_ratios": [2, 1]})
     x = table[feature].to_numpy(np.float64)
@@ -100,17 +103,17 @@ def plot_nil_by_feature(table: pd.DataFrame, feature: str, title: str, path: str
     errors = np.clip(np.vstack([success - table["low"].to_numpy(),
                                 table["high"].to_numpy() - success]), 0, None)
     top.errorbar(x[shown], 100 * success[shown], yerr=100 * errors[:, shown], fmt="o-",
-                 capsize=4, color="#3b6ea8", label="nil success, 95% interval")
+                 capsize=4, color="#3b6ea8", label=f"{kind} success, 95% interval")
     top.set_ylim(0, 100)
-    top.set_ylabel("nils made (%)")
+    top.set_ylabel(f"{kind}s made (%)")
     top.legend(loc="lower left", fontsize=8)
     top.set_title(title, fontsize=10)
     bid_rate = table["bid_rate"].to_numpy()
     bid_errors = np.clip(np.vstack([bid_rate - table["bid_low"].to_numpy(),
                                     table["bid_high"].to_numpy() - bid_rate]), 0, None)
     bottom.bar(x, 100 * bid_rate, width=width, yerr=100 * bid_errors, capsize=3,
-               color="#c26b2b", label="hands bid nil, 95% interval")
-    bottom.set_ylabel("bid nil (%)")
+               color="#c26b2b", label=f"hands bid {kind}, 95% interval")
+    bottom.set_ylabel(f"bid {kind} (%)")
     bottom.set_xlabel(FEATURES[feature])
     bottom.legend(loc="upper right", fontsize=8)
     save(fig, path)

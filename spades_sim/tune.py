@@ -127,10 +127,11 @@ def plot_tuning(result: TuneResult, path: str) -> bool:
         ax.errorbar(ordered[name], ordered["win_share"],
                     yerr=[ordered["win_share"] - ordered["low"],
                           ordered["high"] - ordered["win_share"]],
-                    marker="o", capsize=4)
-        ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
-        ax.set_xlabel(name)
+                    marker="o", capsize=4, label="win share, paired 95% interval")
+        ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--", label="even (50%)")
+        ax.set_xlabel(f"{name} (parameter value)")
         ax.set_ylabel(f"win share against {result.against.name}")
+        ax.legend(fontsize=7)
     else:
         x_name, y_name = result.names
         grid = table.pivot(index=y_name, columns=x_name, values="win_share").sort_index()

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim.compare import _paired, _ratio_row, compare_strategies
+from spades_sim.analysis import paired_interval
+from spades_sim.compare import _ratio_row, compare_strategies
 from spades_sim.rules import RuleSet
 from spades_sim.simulate import simulate_games
 from spades_sim.strategies import STRATEGIES
@@ -19,7 +20,7 @@ SEED = 515
 
 def test_paired_interval_by_hand() -> None:
     # Values 0, 0.5, 1, 0.5: mean 0.5, sample sd sqrt(1/6), half-width 1.96 sqrt(1/6) / 2.
-    mean, low, high = _paired(np.array([0.0, 0.5, 1.0, 0.5]))
+    mean, low, high = paired_interval(np.array([0.0, 0.5, 1.0, 0.5]))
     half = 1.959963984540054 * math.sqrt(1 / 6) / 2
     assert (mean, low, high) == pytest.approx((0.5, 0.5 - half, 0.5 + half))
 

@@ -97,3 +97,33 @@ def test_figure_of_rates_at_0_and_100_percent(tmp_path: Path) -> None:
     assert set(table["bid_rate"]) == {0.0, 0.5, 1.0}
     plot_nil_by_feature(table, "top_spade", "frame", str(path))
     assert FEATURES["top_spade"] in path.read_text()
+
+
+def test_blind_nils_by_feature() -> None:
+    """Only row 6 of FRAME is a blind nil: 2 spades, no trick taken."""
+    table = nil_by_feature(FRAME, "spades", blind=True)
+    assert table["seat_hands"].tolist() == [2, 3, 2]
+    assert table["bids"].tolist() == [0, 0, 1]
+    assert table["made"].tolist() == [0, 0, 1]
+    assert np.isnan(table["success"][0]) and table["success"][2] == 1.0
+
+
+def test_nil_command_blind(tmp_path: Path) -> None:
+    """Blind nils from 0-0: side 0's first bidder bids blind nil in every hand."""
+    data, figure = tmp_path / "bn.csv", tmp_path / "bn.svg"
+    rules = ["--rule", "blind_nil=anytime", "--param", "0.blind_nil_deficit=0",
+             "--param", "0.blind_nil_near=10000"]
+    result = invoke(["nil", "--blind", *rules, "--hands", "2000", "--seed", "3", "--quiet",
+                     "--out", str(data), "--figure", str(figure)])
+    assert_ok(result)
+    written = pd.read_csv(data)
+    assert written["bids"].sum() == 2000
+    from spades_sim.rules import load_preset
+    from spades_sim.strategies import get_strategy
+
+    strategy = get_strategy("expert").variant({"blind_nil_deficit": 0, "blind_nil_near": 10000})
+    run = simulate_hands(load_preset("standard").replace(blind_nil="anytime"),
+                         [strategy, "expert"], 2000, seed=3, keep_records=True)
+    expected = nil_by_feature(run.records(), "spades", blind=True)
+    pd.testing.assert_frame_equal(written, expected, check_dtype=False)
+    assert "blind nils made (%)" in figure.read_text()

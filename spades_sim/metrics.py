@@ -1,0 +1,394 @@
+"""The analysis API on tidy record frames: metrics with 95% intervals, per run and side by side.
+
+Everything here works on the frames of :mod:`spades_sim.records` (``Run.records()``
+of a run with ``keep_records=True``, or a Parquet/CSV file written by ``--out``),
+so it serves a notebook as well as the commands built on it:
+
+>>> from spades_sim import simulate_games
+>>> from spades_sim.metrics import game_metrics
+>>> run = simulate_games("standard", ["expert", "basic"], 200, seed=1, keep_records=True)
+>>> table = game_metrics(run.records())
+>>> list(table.columns)
+['metric', 'value', 'low', 'high', 'n']
+
+Seat-hand frames (hand runs) give :func:`hand_metrics`, :func:`bid_profile` and
+:func:`bid_minus_tricks`; game frames give :func:`game_metrics` and
+:func:`decided_by_penalty`; :func:`compare_game_frames` puts runs of the same deals
+(other rules, other strategies) side by side with paired differences against the
+first; :func:`economics` turns results into money. Nil success by hand feature is
+in :mod:`spades_sim.nil`.
+
+Each metric is a ratio Σ numerator / Σ denominator over the units of the run
+(seat-hands, side-hands or games), with one of three intervals: ``wilson`` for a
+proportion of independent trials, ``mean`` for a per-game average, ``ratio`` for
+a per-hand figure of a game run (games as independent clusters of hands, see
+:func:`spades_sim.analysis.ratio_interval`). Paired differences between two runs
+use the same numerators and denominators game by game
+(:func:`spades_sim.analysis.ratio_difference`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .analysis import mean_interval, ratio_difference, ratio_interval, wilson_interval
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric of a run: Σ ``numerator`` / Σ ``denominator`` over its units, and its interval."""
+
+    name: str
+    numerator: np.ndarray
+    denominator: np.ndarray
+    interval: str  # "wilson", "mean" or "ratio"
+
+    def row(self) -> dict[str, object]:
+        """``metric``, ``value``, ``low``, ``high`` and ``n`` (the sum of the denominators)."""
+        num, den = self.numerator.astype(np.float64), self.denominator.astype(np.float64)
+        total = float(den.sum())
+        if self.interval == "wilson":
+            value = num.sum() / total if total else math.nan
+            low, high = wilson_interval(round(num.sum()), round(total))
+        elif self.interval == "mean":
+            value, low, high = mean_interval(float(num.sum()), float((num * num).sum()), num.size)
+        else:
+            value, low, high = ratio_interval(float(num.sum()), total, float((num * num).sum()),
+                                              float((den * den).sum()), float((num * den).sum()),
+                                              num.size)
+        return {"metric": self.name, "value": float(value), "low": low, "high": high,
+                "n": round(total)}
+
+
+def _table(metrics: list[Metric]) -> pd.DataFrame:
+    return pd.DataFrame([metric.row() for metric in metrics],
+                        columns=["metric", "value", "low", "high", "n"])
+
+
+# ---------------------------------------------------------------- game frames
+
+
+def side_count(games: pd.DataFrame) -> int:
+    """How many sides a game frame has (its ``score_k`` columns)."""
+    return sum(1 for column in games.columns if column.startswith("score_"))
+
+
+def _side_columns(games: pd.DataFrame, name: str) -> np.ndarray:
+    """The ``name_k`` columns of every side as a (games, sides) float array."""
+    return np.column_stack([games[f"{name}_{side}"].to_numpy(np.float64)
+                            for side in range(side_count(games))])
+
+
+def decided_by_penalty(games: pd.DataFrame) -> np.ndarray:
+    """Per game: True where the bag penalties decided it — a finished game whose winner would not
+    be ahead (another side level or higher) if no side had lost points to bag penalties: final
+    scores with the penalties added back; the hands themselves are not replayed."""
+    score, penalty = _side_columns(games, "score"), _side_columns(games, "penalty")
+    winner = games["winner"].to_numpy()
+    finished = winner >= 0
+    without = score + penalty
+    rows = np.arange(len(games))
+    best_winner = without[rows, np.where(finished, winner, 0)]
+    others = np.where(np.arange(score.shape[1]) == np.where(finished, winner, 0)[:, None],
+                      -np.inf, without)
+    return finished & (others.max(axis=1) >= best_winner)
+
+
+def placed_second(games: pd.DataFrame) -> np.ndarray:
+    """Per game and side (bool array): the side with the highest final score among the losers of
+    a finished game (ties go to the lower side number)."""
+    score = _side_columns(games, "score")
+    winner = games["winner"].to_numpy()
+    losers = np.where(np.arange(score.shape[1]) == winner[:, None], -np.inf, score)
+    second = np.argmax(losers, axis=1)
+    return (np.arange(score.shape[1]) == second[:, None]) & (winner >= 0)[:, None]
+
+
+def game_metric_list(games: pd.DataFrame, side: int | None = None) -> list[Metric]:
+    """The metrics of :func:`game_metrics` before they are summed (for paired comparisons)."""
+    sides = side_count(games)
+    chosen = list(range(sides)) if side is None else [side]
+    hands = games["hands"].to_numpy(np.float64)
+    winner = games["winner"].to_numpy()
+    finished = (winner >= 0).astype(np.float64)
+    ones = np.ones_like(hands)
+
+    def total(name: str) -> np.ndarray:
+        return _side_columns(games, name)[:, chosen].sum(axis=1)
+
+    side_hands = hands * len(chosen)
+    penalty = total("penalty")
+    if side is None:
+        wins = [Metric(f"side {k} win rate", (winner == k).astype(np.float64), finished, "wilson")
+                for k in range(sides)]
+    else:
+        wins = [Metric("win rate", (winner == side).astype(np.float64), finished, "wilson")]
+    return wins + [
+        Metric("unfinished rate (stopped at the hand cap)", 1 - finished, ones, "wilson"),
+        Metric("hands per game", hands, ones, "mean"),
+        Metric("contract make rate", total("made"), total("contracts"), "wilson"),
+        Metric("contract set rate", total("contracts") - total("made"), total("contracts"),
+               "wilson"),
+        Metric("nil bids per side-hand", total("nil_bids"), side_hands, "ratio"),
+        Metric("nil success rate", total("nil_made"), total("nil_bids"), "wilson"),
+        Metric("blind nil bids per side-hand", total("blind_bids"), side_hands, "ratio"),
+        Metric("blind nil success rate", total("blind_made"), total("blind_bids"), "wilson"),
+        Metric("mean absolute bid error", total("bid_error"), total("contracts"), "ratio"),
+        Metric("bags per side-hand", total("bags"), side_hands, "ratio"),
+        Metric("bag penalty points per game", penalty, ones, "mean"),
+        Metric("games with a bag penalty (rate)", (penalty > 0).astype(np.float64), ones,
+               "wilson"),
+        Metric("games decided by a bag penalty (rate)", decided_by_penalty(games).astype(np.float64),
+               ones, "wilson"),
+        Metric("points per side-hand", total("score"), side_hands, "ratio"),
+    ]
+
+
+def game_metrics(games: pd.DataFrame, side: int | None = None) -> pd.DataFrame:
+    """Metrics of a game frame with 95% intervals: win rates, unfinished games, game length,
+    contract make and set rates, nil and blind-nil bids and success, bid error, bags per hand,
+    bag penalties per game, the share of games with a penalty and of games decided by one,
+    points per hand.
+
+    ``side=None`` pools every side (and gives each side's win rate); ``side=k`` gives side
+    ``k``'s own figures, for example the side a strategy sat on.
+    """
+    return _table(game_metric_list(games, side))
+
+
+def compare_game_frames(frames: Mapping[str, pd.DataFrame], side: int | None = None
+                        ) -> pd.DataFrame:
+    """Runs of the same deal sequences side by side (other rules or strategies, same seed).
+
+    One row per run and metric: ``run``, the columns of :func:`game_metrics`, and
+    ``difference`` (this run − the first) with its paired 95% interval (``diff_low``,
+    ``diff_high``), game ``g`` of each run paired with game ``g`` of the first. The runs
+    must have the same number of games. The first run's differences are 0.
+    """
+    labels = list(frames)
+    counts = {len(frames[label]) for label in labels}
+    if len(counts) != 1:
+        raise ValueError(f"games={sorted(counts)}: allowed runs of the same number of games")
+    base = game_metric_list(frames[labels[0]], side)
+    rows = []
+    for label in labels:
+        for metric, first in zip(game_metric_list(frames[label], side), base, strict=True):
+            difference = ratio_difference(metric.numerator.astype(np.float64),
+                                          metric.denominator.astype(np.float64),
+                                          first.numerator.astype(np.float64),
+                                          first.denominator.astype(np.float64))
+            rows.append({"run": label, **metric.row(), "difference": difference[0],
+                         "diff_low": difference[1], "diff_high": difference[2]})
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- seat-hand frames
+
+
+def _side_hands(hands: pd.DataFrame) -> pd.DataFrame:
+    """One row per side and hand of a seat-hand frame, with the tricks of its count bidders."""
+    count_tricks = np.where(hands["bid"] > 0, hands["tricks"], 0)
+    per_side = (pd.DataFrame({"game": hands["game"], "hand": hands["hand"], "side": hands["side"],
+                              "count_tricks": count_tricks})
+                .groupby(["game", "hand", "side"], sort=True)["count_tricks"].sum())
+    first_seats = hands[hands["seat"] == hands["side"]].sort_values(["game", "hand", "side"])
+    frame = first_seats[["game", "hand", "side", "contract", "made", "points", "bags",
+                         "penalty"]].reset_index(drop=True)
+    frame["count_tricks"] = per_side.to_numpy()
+    return frame
+
+
+def bid_minus_tricks(hands: pd.DataFrame) -> pd.DataFrame:
+    """The distribution of contract − tricks taken by the count bidders, per side-hand with a
+    contract: positive = short (set), negative = overtricks (bags).
+
+    One row per value: ``bid_minus_tricks``, ``side_hands``, ``share`` with its Wilson
+    interval (``low``, ``high``).
+    """
+    side_hands = _side_hands(hands)
+    side_hands = side_hands[side_hands["contract"] > 0]
+    values = (side_hands["contract"] - side_hands["count_tricks"]).astype(np.int64)
+    counts = values.value_counts().sort_index()
+    total = int(counts.sum())
+    rows = []
+    for value, count in counts.items():
+        low, high = wilson_interval(int(count), total)
+        rows.append({"bid_minus_tricks": int(value), "side_hands": int(count),
+                     "share": count / total, "low": low, "high": high})
+    return pd.DataFrame(rows, columns=["bid_minus_tricks", "side_hands", "share", "low", "high"])
+
+
+def bid_label(bid: int, blind: int) -> str:
+    """How a bid is named in a profile: "blind nil", "nil" or the number."""
+    return "blind nil" if blind else ("nil" if bid == 0 else str(bid))
+
+
+def bid_profile(hands: pd.DataFrame) -> pd.DataFrame:
+    """How often each bid is made, per seat-hand: ``bid`` ("blind nil", "nil", "1", …),
+    ``seat_hands``, ``share`` with its Wilson interval (``low``, ``high``), in bid order."""
+    blind = hands["blind"].to_numpy() == 1
+    bid = hands["bid"].to_numpy(np.int64)
+    order = np.where(blind, -1, bid)
+    counts = pd.Series(order).value_counts().sort_index()
+    total = int(counts.sum())
+    rows = []
+    for value, count in counts.items():
+        low, high = wilson_interval(int(count), total)
+        rows.append({"bid": bid_label(max(int(value), 0), int(value) < 0),
+                     "seat_hands": int(count), "share": count / total, "low": low, "high": high})
+    return pd.DataFrame(rows, columns=["bid", "seat_hands", "share", "low", "high"])
+
+
+def hand_metric_list(hands: pd.DataFrame, side: int | None = None) -> list[Metric]:
+    """The metrics of :func:`hand_metrics` before they are summed."""
+    if side is not None:
+        hands = hands[hands["side"] == side]
+    side_hands = _side_hands(hands)
+    bid = hands["bid"].to_numpy()
+    blind = hands["blind"].to_numpy() == 1
+    took_none = hands["tricks"].to_numpy() == 0
+    nil = (bid == 0) & ~blind
+    seat_ones = np.ones(len(hands))
+    contract = side_hands["contract"].to_numpy(np.float64)
+    has_contract = (contract > 0).astype(np.float64)
+    made = has_contract * side_hands["made"].to_numpy(np.float64)
+    error = np.where(contract > 0, contract - side_hands["count_tricks"].to_numpy(np.float64), 0.0)
+    side_ones = np.ones(len(side_hands))
+    penalty = side_hands["penalty"].to_numpy(np.float64)
+    return [
+        Metric("mean bid per seat-hand", bid.astype(np.float64), seat_ones, "mean"),
+        Metric("nil bid rate (per seat-hand)", nil.astype(np.float64), seat_ones, "wilson"),
+        Metric("nil success rate", (nil & took_none).astype(np.float64), nil.astype(np.float64),
+               "wilson"),
+        Metric("blind nil bid rate (per seat-hand)", blind.astype(np.float64), seat_ones, "wilson"),
+        Metric("blind nil success rate", (blind & took_none).astype(np.float64),
+               blind.astype(np.float64), "wilson"),
+        Metric("contract make rate", made, has_contract, "wilson"),
+        Metric("contract set rate", has_contract - made, has_contract, "wilson"),
+        Metric("mean bid minus tricks", error, has_contract, "ratio"),
+        Metric("mean absolute bid error", np.abs(error), has_contract, "ratio"),
+        Metric("bags per side-hand", side_hands["bags"].to_numpy(np.float64), side_ones, "mean"),
+        Metric("bag penalty rate (per side-hand)", (penalty > 0).astype(np.float64), side_ones,
+               "wilson"),
+        Metric("points per side-hand", side_hands["points"].to_numpy(np.float64), side_ones,
+               "mean"),
+    ]
+
+
+def hand_metrics(hands: pd.DataFrame, side: int | None = None) -> pd.DataFrame:
+    """Metrics of a seat-hand frame with 95% intervals: bids, nil and blind-nil bid and success
+    rates, contract make and set rates, bid minus tricks (signed and absolute), bags, penalties
+    and points per side-hand. ``side=k`` keeps side ``k``'s seats only."""
+    return _table(hand_metric_list(hands, side))
+
+
+# ---------------------------------------------------------------- table economics
+
+
+class EconomicsError(ValueError):
+    """A bad buy-in or rake."""
+
+
+def parse_rake(text: str) -> float:
+    """A rake as a share of the buy-in: ``"15%"`` or ``"0.15"``.
+
+    >>> parse_rake("15%"), parse_rake("0.15")
+    (0.15, 0.15)
+    """
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value < 1:
+        raise EconomicsError(f"rake={text!r}: allowed a share of the buy-in from 0 to under 1,"
+                             " e.g. 15% or 0.15")
+    return value
+
+
+def check_buy_in(buy_in: float) -> None:
+    """Refuse a buy-in that is not a positive amount."""
+    if not (isinstance(buy_in, int | float) and math.isfinite(buy_in) and buy_in > 0):
+        raise EconomicsError(f"buy-in={buy_in!r}: allowed a positive amount")
+
+
+@dataclass(frozen=True)
+class Payouts:
+    """What one player gets back from the prize pool, by result, at a table of ``seats`` players
+    in ``sides`` sides, each paying ``buy_in`` of which ``rake`` (a share) is not in the pool.
+
+    The pool is ``seats × buy_in × (1 − rake)``. The winning side's players share it, except
+    that at an individual table of three or more (solo, three- and five-player) the second
+    place gets its buy-in back less the rake first. An unfinished game pays everyone's share
+    back (a tie: the pool split evenly).
+    """
+
+    buy_in: float
+    rake: float
+    seats: int
+    sides: int
+
+    @property
+    def net(self) -> float:
+        """One buy-in less the rake."""
+        return self.buy_in * (1 - self.rake)
+
+    @property
+    def second(self) -> float:
+        return self.net if self.sides == self.seats and self.seats >= 3 else 0.0
+
+    @property
+    def first(self) -> float:
+        return (self.seats * self.net - self.second) / (self.seats // self.sides)
+
+    def expected_profit(self, win: float, second: float = 0.0, unfinished: float = 0.0) -> float:
+        """Expected profit per game of one player from the rates of its results."""
+        return win * self.first + second * self.second + unfinished * self.net - self.buy_in
+
+    def break_even(self, second: float = 0.0, unfinished: float = 0.0) -> float:
+        """The win rate at which the expected profit is 0 (the other rates held)."""
+        return (self.buy_in - second * self.second - unfinished * self.net) / self.first
+
+    def profit(self, won: np.ndarray, second: np.ndarray, unfinished: np.ndarray) -> np.ndarray:
+        """Profit of one player in each game, from per-game 0/1 results."""
+        return won * self.first + second * self.second + unfinished * self.net - self.buy_in
+
+
+def economics(games: pd.DataFrame, buy_in: float, rake: float, seats: int,
+              labels: Mapping[int, str] | None = None) -> pd.DataFrame:
+    """Expected profit per game of a player on each side of a game frame, with its 95% interval,
+    and the break-even win rate; see :class:`Payouts` for who is paid what.
+
+    ``labels`` names the sides (for example by strategy); one row per side: ``side``, ``label``,
+    ``win_rate``, ``second_rate``, ``profit``, ``low``, ``high``, ``break_even``.
+    """
+    check_buy_in(buy_in)
+    sides = side_count(games)
+    payouts = Payouts(buy_in, rake, seats, sides)
+    winner = games["winner"].to_numpy()
+    unfinished = (winner < 0).astype(np.float64)
+    second = placed_second(games)
+    rows = []
+    for side in range(sides):
+        won = (winner == side).astype(np.float64)
+        profits = payouts.profit(won, second[:, side].astype(np.float64), unfinished)
+        mean, low, high = mean_interval(float(profits.sum()), float((profits * profits).sum()),
+                                        profits.size)
+        second_rate = float(second[:, side].mean()) if payouts.second else 0.0
+        rows.append({"side": side, "label": (labels or {}).get(side, f"side {side}"),
+                     "win_rate": float(won.mean()), "second_rate": second_rate, "profit": mean,
+                     "low": low, "high": high,
+                     "break_even": payouts.break_even(second_rate, float(unfinished.mean()))})
+    return pd.DataFrame(rows)
+
+
+__all__ = [
+    "EconomicsError", "Metric", "Payouts", "bid_label", "bid_minus_tricks", "bid_profile",
+    "check_buy_in", "compare_game_frames", "decided_by_penalty", "economics", "game_metric_list",
+    "game_metrics", "hand_metric_list", "hand_metrics", "parse_rake", "placed_second",
+    "side_count",
+]

@@ -1,0 +1,503 @@
+"""Studies: several analyses run together and written up as one HTML report.
+
+A study (:class:`Study`, read from TOML by :func:`load_study`) names the rule sets
+to compare, the bag rules, the strategies to play against each other, the table
+economics and the run sizes. :func:`run_study` runs it and writes
+``<out_dir>/<name>/index.html`` with its figures (PNG) and tables (CSV) beside it:
+plain HTML with no scripts or links outside the folder, so it reads offline.
+
+With no file, :data:`DEFAULT_STUDY` is used: standard rules against the main
+partnership variants, the four bag rules, and the named strategies in duplicate
+round robin. Every section plays with one seed, so a study is reproducible.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import math
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .bids import bid_profiles, plot_bid_profiles
+from .compare import compare_strategies
+from .figures import pyplot, save
+from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
+from .nil import FEATURES, nil_by_feature, plot_nil_by_feature
+from .rules import RulesError, resolve_rules
+from .simulate import simulate_hands
+from .strategies import StrategyError, get_strategy
+from .variants import (
+    BAG_RULES,
+    BAGS_FIGURE_METRICS,
+    RULES_FIGURE_METRICS,
+    bag_variants,
+    compare_rules,
+    plot_metric_panels,
+)
+
+
+class StudyError(ValueError):
+    """A study file or setting that is not allowed."""
+
+
+@dataclass(frozen=True)
+class Study:
+    """What a report studies, and how big each part is."""
+
+    name: str = "default"
+    """The report's folder name under the output folder."""
+    title: str = "Spades rules and strategies: the default study"
+    seed: int = 1
+    rules: tuple[str, ...] = ("standard", "classic", "online-table", "app-settings", "jokers")
+    """Presets or rules files; the first is the baseline of every comparison."""
+    bag_rules: tuple[str, ...] = BAG_RULES
+    """LIMIT:PENALTY bag rules applied to the baseline rules."""
+    strategies: tuple[str, ...] = ("expert", "bag-averse", "basic", "conservative", "aggressive",
+                                   "nil-happy")
+    """Played against each other in duplicate, and profiled for bidding."""
+    strategy: str = "expert"
+    """Side 0 in the rules and bag sections, every seat in the nil section, and the opponent in
+    the bidding section."""
+    opponent: str = "basic"
+    """Side 1 in the rules and bag sections."""
+    games: int = 5000
+    """Games under each rule set and each bag rule."""
+    pairs: int = 2000
+    """Deal sequences (each played twice) per pair of strategies."""
+    hands: int = 200_000
+    """Hands for the nil and bidding sections (per strategy for bidding)."""
+    nil_feature: str = "spades"
+    buy_in: float = 100.0
+    rake: str = "15%"
+
+    def __post_init__(self) -> None:
+        for name in ("seed", "games", "pairs", "hands"):
+            value = getattr(self, name)
+            low = 0 if name == "seed" else 1
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise StudyError(f"{name}={value!r}: allowed a whole number of {low} or more")
+        if not self.name or any(c in self.name for c in "/\\") or self.name.startswith("."):
+            raise StudyError(f"name={self.name!r}: allowed a folder name (no slashes)")
+        for name in ("rules", "strategies", "bag_rules"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple) or not value or not all(
+                    isinstance(item, str) for item in value):
+                raise StudyError(f"{name}={value!r}: allowed a non-empty list of names")
+        if len(self.strategies) < 2:
+            raise StudyError(f"strategies={list(self.strategies)!r}: allowed two or more")
+        if self.nil_feature not in FEATURES:
+            raise StudyError(f"nil_feature={self.nil_feature!r}: allowed " + ", ".join(FEATURES))
+        try:
+            for name in (*self.strategies, self.strategy, self.opponent):
+                get_strategy(name)
+            check_buy_in(self.buy_in)
+            parse_rake(self.rake)
+            for rules in self.rules:
+                resolve_rules(rules)
+            bag_variants(resolve_rules(self.rules[0]), self.bag_rules)
+        except (StrategyError, EconomicsError, RulesError) as error:
+            raise StudyError(str(error)) from None
+
+
+DEFAULT_STUDY = Study()
+
+
+def load_study(path: str | Path) -> Study:
+    """Read a study from TOML: any of :class:`Study`'s fields; the others keep their defaults."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise StudyError(f"config={str(path)!r}: allowed a readable file ({error.strerror})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise StudyError(f"config={str(path)!r}: allowed valid TOML ({error})") from None
+    known = {spec.name for spec in fields(Study)}
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in known:
+            raise StudyError(f"{key}={value!r}: allowed a study field: " + ", ".join(sorted(known)))
+        if key == "buy_in" and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        values[key] = tuple(value) if isinstance(value, list) else value
+    for key, value in values.items():
+        expected = type(getattr(DEFAULT_STUDY, key))
+        if not isinstance(value, expected) or isinstance(value, bool):
+            raise StudyError(f"{key}={value!r}: allowed a {_type_name(expected)}")
+    return Study(**values)
+
+
+def _type_name(kind: type) -> str:
+    return {str: "string", int: "whole number", float: "number", tuple: "list"}[kind]
+
+
+def check_out_dir(out_dir: str | Path) -> None:
+    """Refuse an output folder that does not exist (before a study runs, not after)."""
+    if not Path(out_dir).is_dir():
+        raise StudyError(f"out-dir={str(out_dir)!r}: allowed an existing folder")
+
+
+@dataclass
+class Section:
+    """One part of the report: a heading, prose, figures and tables (as HTML)."""
+
+    heading: str
+    text: str
+    figures: list[str] = field(default_factory=list)
+    tables: list[tuple[str, str]] = field(default_factory=list)
+    """(caption, HTML) pairs."""
+
+
+@dataclass
+class Report:
+    """What :func:`run_study` wrote."""
+
+    study: Study
+    folder: Path
+    index: Path
+    files: list[Path]
+    interrupted: bool
+
+
+def run_study(study: Study = DEFAULT_STUDY, out_dir: str | Path = "reports",
+              threads: int | None = None,
+              on_progress: Callable[[str], None] | None = None) -> Report:
+    """Run every section of the study and write the report folder; returns what was written.
+
+    ``on_progress(section_name)`` is called as each section starts. On Ctrl-C the
+    sections finished so far are written up and the report says it is incomplete.
+    """
+    check_out_dir(out_dir)
+    folder = Path(out_dir) / study.name
+    folder.mkdir(exist_ok=True)
+    writer = _Writer(folder)
+    sections: list[Section] = []
+    interrupted = False
+    steps = [("rule variants", _rules_section), ("bag rules", _bags_section),
+             ("strategies", _strategies_section), ("bidding", _bids_section),
+             ("nil", _nil_section)]
+    for name, make in steps:
+        if on_progress is not None:
+            on_progress(name)
+        try:
+            section = make(study, writer, threads)
+        except KeyboardInterrupt:
+            section = None
+        if section is None:
+            interrupted = True
+            break
+        sections.append(section)
+    index = folder / "index.html"
+    index.write_text(_page(study, sections, interrupted), encoding="utf-8")
+    return Report(study, folder, index, [index, *writer.files], interrupted)
+
+
+class _Writer:
+    """Writes a section's figures and data into the report folder and remembers them."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.files: list[Path] = []
+
+    def figure(self, name: str, draw: Callable[[str], None]) -> str:
+        path = self.folder / f"{name}.png"
+        draw(str(path))
+        self.files.append(path)
+        return path.name
+
+    def data(self, name: str, frame: pd.DataFrame) -> str:
+        path = self.folder / f"{name}.csv"
+        frame.to_csv(path, index=False)
+        self.files.append(path)
+        return path.name
+
+
+def _side_by_side_html(table: pd.DataFrame, group: str = "run") -> str:
+    """Metrics as rows, runs as columns: value and 95% interval, and the paired difference from
+    the first run where there is one."""
+    runs = list(dict.fromkeys(table[group]))
+    paired = "difference" in table.columns
+    head = "".join(f"<th>{html.escape(str(run))}</th>" for run in runs)
+    rows = []
+    for metric, part in table.groupby("metric", sort=False):
+        cells = []
+        for run in runs:
+            row = part[part[group] == run].iloc[0]
+            text = _value_text(metric, row["value"], row["low"], row["high"])
+            if paired and run != runs[0] and not math.isnan(row["difference"]):
+                text += "<br><small>" + _value_text(metric, row["difference"], row["diff_low"],
+                                                    row["diff_high"], sign="+") + "</small>"
+            cells.append(f"<td>{text}</td>")
+        rows.append(f"<tr><th>{html.escape(metric)}</th>{''.join(cells)}</tr>")
+    return f"<table><tr><th>metric</th>{head}</tr>{''.join(rows)}</table>"
+
+
+def _value_text(metric: str, value: float, low: float, high: float, sign: str = "") -> str:
+    """A value with its 95% interval; rates in percent."""
+    if math.isnan(value):
+        return "–"
+    scale, unit, digits = (100, "%", 1) if "rate" in metric or "share" in metric else (1, "", 3)
+    text = f"{scale * value:{sign}.{digits}f}{unit}"
+    if not math.isnan(low):
+        text += f" [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"
+    return text
+
+
+def _rules_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
+    result = compare_rules(study.rules, _sides(study), study.games, study.seed, threads)
+    if result.interrupted:
+        return None
+    title = f"{_sides_text(study)}: {study.games:,} games under each rule set"
+    figure = writer.figure("rules", lambda path: plot_metric_panels(
+        result.table, RULES_FIGURE_METRICS, title, path))
+    writer.data("rules", result.table)
+    return Section(
+        "Rule variants",
+        f"The same {study.games:,} deal sequences (seed {study.seed}) played to the end under each "
+        f"rule set, {_sides_text(study)}: side 0's win rate shows how each rule set changes "
+        f"{study.strategy}'s edge. Each cell gives the value with its 95% interval; beneath it, in "
+        f"small type, the difference from {html.escape(result.labels[0])} with its paired 95% "
+        "interval (game g paired with game g). Figures per side-hand pool both sides.",
+        [figure], [("rules.csv", _side_by_side_html(result.table))])
+
+
+def _bags_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
+    base = resolve_rules(study.rules[0])
+    variants, labels = bag_variants(base, study.bag_rules)
+    result = compare_rules(variants, _sides(study), study.games, study.seed, threads,
+                           labels=labels)
+    if result.interrupted:
+        return None
+    title = f"{base.name} rules by bag rule, {_sides_text(study)}"
+    figure = writer.figure("bags", lambda path: plot_metric_panels(
+        result.table, BAGS_FIGURE_METRICS, title, path))
+    writer.data("bags", result.table)
+    return Section(
+        "Bag rules",
+        f"The {base.name} rules with only the bag rule changed, on the same {study.games:,} deal "
+        f"sequences, {_sides_text(study)}. A game counts as decided by a bag penalty when its winner would not be ahead "
+        "at the end with every side's penalty points added back.",
+        [figure], [("bags.csv", _side_by_side_html(result.table))])
+
+
+def _sides(study: Study) -> list[str]:
+    return [study.strategy, study.opponent]
+
+
+def _sides_text(study: Study) -> str:
+    return f"{study.strategy} (side 0) against {study.opponent} (side 1)"
+
+
+def _strategies_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
+    rules = resolve_rules(study.rules[0])
+    if rules.team_count != 2:
+        return Section("Strategies", f"Not played: {rules.name} is not a two-sided table.")
+    names = list(study.strategies)
+    payouts = Payouts(study.buy_in, parse_rake(study.rake), rules.seat_count, 2)
+    matches = []
+    for a, b in itertools.combinations(names, 2):
+        result = compare_strategies(rules, a, b, study.pairs, study.seed, threads)
+        if result.interrupted:
+            return None
+        low, high = result.paired_interval
+        money = result.economics(study.buy_in, payouts.rake)
+        for (me, you), share, (lo, hi), row in (
+                ((a, b), float(result.share.mean()), (low, high), money.iloc[0]),
+                ((b, a), 1 - float(result.share.mean()), (1 - high, 1 - low), money.iloc[1])):
+            matches.append({"strategy": me, "opponent": you, "win_share": share, "low": lo,
+                            "high": hi, "profit": row["profit"], "profit_low": row["low"],
+                            "profit_high": row["high"], "pairs": result.pairs})
+    table = pd.DataFrame(matches)
+    field_table = _field(table, names, payouts)
+    figure = writer.figure("strategies", lambda path: _plot_round_robin(table, field_table, names,
+                                                                         rules.name, path))
+    writer.data("strategies", table)
+    writer.data("economics", field_table)
+    grid = _round_robin_html(table, names)
+    money_html = _economics_html(field_table)
+    return Section(
+        "Strategies",
+        f"Every pair of strategies in duplicate under {rules.name} rules: {study.pairs:,} deal "
+        "sequences, each played twice with the seats swapped. The win share counts a win 1 and "
+        "an unfinished game ½; intervals are paired. Table economics: buy-in "
+        f"{study.buy_in:g} per player, rake {100 * payouts.rake:g}% of it (paid on entry, not in "
+        f"the pool), so a winning player gets {payouts.first:g}: the break-even win rate is "
+        f"{100 * payouts.break_even():.2f}%.",
+        [figure], [("Win share of the row strategy against the column strategy (strategies.csv)",
+                    grid), ("Against the field, with table economics (economics.csv)",
+                            money_html)])
+
+
+def _field(table: pd.DataFrame, names: list[str], payouts: Payouts) -> pd.DataFrame:
+    """Each strategy against the others on average: the intervals combine the independent
+    matches (the half-widths add in quadrature)."""
+    rows = []
+    for name in names:
+        mine = table[table["strategy"] == name]
+        k = len(mine)
+        share_half = math.sqrt(float((((mine["high"] - mine["low"]) / 2) ** 2).sum())) / k
+        profit_half = math.sqrt(float((((mine["profit_high"] - mine["profit_low"]) / 2) ** 2)
+                                      .sum())) / k
+        share, profit = float(mine["win_share"].mean()), float(mine["profit"].mean())
+        rows.append({"strategy": name, "win_share": share, "low": share - share_half,
+                     "high": share + share_half, "profit": profit,
+                     "profit_low": profit - profit_half, "profit_high": profit + profit_half,
+                     "break_even": payouts.break_even()})
+    return pd.DataFrame(rows).sort_values("win_share", ascending=False, ignore_index=True)
+
+
+def _round_robin_html(table: pd.DataFrame, names: list[str]) -> str:
+    head = "".join(f"<th>{html.escape(name)}</th>" for name in names)
+    rows = []
+    for me in names:
+        cells = []
+        for you in names:
+            match = table[(table["strategy"] == me) & (table["opponent"] == you)]
+            if match.empty:
+                cells.append("<td>–</td>")
+                continue
+            row = match.iloc[0]
+            cells.append(f"<td>{_value_text('share', row['win_share'], row['low'], row['high'])}"
+                         "</td>")
+        rows.append(f"<tr><th>{html.escape(me)}</th>{''.join(cells)}</tr>")
+    return f"<table><tr><th>row vs column</th>{head}</tr>{''.join(rows)}</table>"
+
+
+def _economics_html(field_table: pd.DataFrame) -> str:
+    rows = "".join(
+        f"<tr><th>{html.escape(row.strategy)}</th>"
+        f"<td>{_value_text('share', row.win_share, row.low, row.high)}</td>"
+        f"<td>{row.profit:+.2f} [{row.profit_low:+.2f}, {row.profit_high:+.2f}]</td>"
+        f"<td>{100 * row.break_even:.2f}%</td></tr>"
+        for row in field_table.itertuples(index=False))
+    return ("<table><tr><th>strategy</th><th>mean win share against the others</th>"
+            "<th>expected profit per game</th><th>break-even win rate</th></tr>"
+            f"{rows}</table>")
+
+
+def _plot_round_robin(table: pd.DataFrame, field_table: pd.DataFrame, names: list[str],
+                      rules_name: str, path: str) -> None:
+    """Heatmap of the row strategy's win share, and each one's share against the field."""
+    plt = pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4),
+                                      gridspec_kw={"width_ratios": [1.2, 1]})
+    grid = np.full((len(names), len(names)), np.nan)
+    for row in table.itertuples(index=False):
+        grid[names.index(row.strategy), names.index(row.opponent)] = 100 * row.win_share
+    image = left.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
+    for i, j in itertools.product(range(len(names)), repeat=2):
+        if not math.isnan(grid[i, j]):
+            left.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=8)
+    left.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
+    left.set_yticks(range(len(names)), names, fontsize=8)
+    left.set_xlabel("opponent")
+    left.set_ylabel("strategy")
+    left.set_title("win share of the row strategy (%)", fontsize=9)
+    fig.colorbar(image, ax=left, label="win share (%)")
+    share = 100 * field_table["win_share"].to_numpy()
+    errors = np.clip(np.vstack([share - 100 * field_table["low"].to_numpy(),
+                                100 * field_table["high"].to_numpy() - share]), 0, None)
+    y = np.arange(len(field_table))
+    right.barh(y, share, color="#3b6ea8")
+    right.errorbar(share, y, xerr=errors, fmt="none", ecolor="black", capsize=4,
+                   label="95% interval")
+    right.axvline(50, color="grey", linewidth=0.8, linestyle="--", label="50%")
+    right.set_yticks(y, field_table["strategy"], fontsize=8)
+    right.invert_yaxis()
+    right.set_xlim(0, 100)
+    right.set_xlabel("mean win share against the others (%)")
+    right.set_title("against the field", fontsize=9)
+    right.legend(fontsize=7, loc="lower right")
+    fig.suptitle(f"{rules_name}: strategies in duplicate", fontsize=10)
+    save(fig, path)
+
+
+def _bids_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
+    rules = resolve_rules(study.rules[0])
+    result = bid_profiles(rules, study.strategies, study.strategy, study.hands, study.seed,
+                          threads)
+    if result.interrupted:
+        return None
+    title = f"{rules.name}: bids on side 0 against {study.strategy}, {study.hands:,} hands each"
+    figure = writer.figure("bids", lambda path: plot_bid_profiles(result, title, path))
+    writer.data("bids", result.data())
+    return Section(
+        "Bidding",
+        f"Each strategy bids on side 0 against {study.strategy} on the same {study.hands:,} hands, "
+        "each from 0–0. Bid minus tricks is the side's contract minus the tricks its count "
+        "bidders took: above 0 the contract was set, below 0 the side took bags.",
+        [figure], [("bids.csv", _side_by_side_html(result.metrics, group="strategy"))])
+
+
+def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
+    rules = resolve_rules(study.rules[0])
+    run = simulate_hands(rules, study.strategy, study.hands, study.seed, threads,
+                         keep_records=True)
+    if run.interrupted:
+        return None
+    feature = study.nil_feature
+    table = nil_by_feature(run.records(), feature)
+    title = f"{rules.name}: {study.strategy}'s nils by {FEATURES[feature]}"
+    figure = writer.figure("nil", lambda path: plot_nil_by_feature(table, feature, title, path))
+    writer.data("nil", table)
+    rows = "".join(
+        f"<tr><td>{getattr(row, feature):g}</td><td>{row.seat_hands:,}</td><td>{row.bids:,}</td>"
+        f"<td>{_value_text('rate', row.bid_rate, row.bid_low, row.bid_high)}</td>"
+        f"<td>{_value_text('rate', row.success, row.low, row.high)}</td></tr>"
+        for row in table.itertuples(index=False))
+    grid = (f"<table><tr><th>{html.escape(feature)}</th><th>seat-hands</th><th>nil bids</th>"
+            f"<th>bid rate</th><th>success rate</th></tr>{rows}</table>")
+    return Section(
+        "Nil",
+        f"{study.strategy} at every seat, {study.hands:,} hands from 0–0: how often a hand bids "
+        f"nil and how often those nils are made, by {html.escape(FEATURES[feature])}. The rates "
+        "are of the nils the strategy chose to bid, not of every hand.",
+        [figure], [("nil.csv", grid)])
+
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em;
+       color: #222; line-height: 1.45; }
+table { border-collapse: collapse; margin: 0.8em 0 1.6em; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.55em; text-align: right; vertical-align: top; }
+th { background: #f2f2f2; text-align: left; }
+small { color: #555; }
+img { max-width: 100%; border: 1px solid #eee; }
+.note { background: #fff6d9; padding: 0.6em 1em; }
+"""
+
+
+def _page(study: Study, sections: list[Section], interrupted: bool) -> str:
+    """The whole report as one self-contained HTML page (figures are files beside it)."""
+    settings = "".join(f"<tr><th>{spec.name}</th><td>{html.escape(_setting(study, spec.name))}"
+                       "</td></tr>" for spec in fields(Study))
+    body = []
+    if interrupted:
+        body.append('<p class="note">Interrupted: only the sections below were finished.</p>')
+    for section in sections:
+        body.append(f"<h2>{html.escape(section.heading)}</h2><p>{section.text}</p>")
+        body += [f'<p><img src="{name}" alt="{html.escape(section.heading)} figure"></p>'
+                 for name in section.figures]
+        for caption, table in section.tables:
+            body.append(f"<h3>{html.escape(caption)}</h3>{table}")
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>{html.escape(study.title)}</title><style>{_STYLE}</style></head><body>"
+        f"<h1>{html.escape(study.title)}</h1>"
+        f"<p>spades-sim {html.escape(__version__)}. All intervals "
+        "are 95%: Wilson for rates, normal for means, paired where runs share their deals. "
+        "Every figure and table has its data beside this page as CSV.</p>"
+        f"<details><summary>Study settings</summary><table>{settings}</table></details>"
+        + "".join(body) + "</body></html>\n")
+
+
+def _setting(study: Study, name: str) -> str:
+    value = getattr(study, name)
+    return ", ".join(value) if isinstance(value, tuple) else str(value)

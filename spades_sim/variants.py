@@ -1,0 +1,156 @@
+"""Rule variants compared on the same deal sequences: ``compare-rules`` and ``bags``.
+
+Game ``g`` of a run deals from the counter of (seed, game, hand), so runs under
+different rule sets with one seed share their deals wherever the deck is the
+same (a jokers deck deals other cards; the pairing by game then still gives a
+valid, if less sharp, interval). :func:`compare_rules` plays the same games under
+each rule set and reports every metric of :func:`spades_sim.metrics.game_metrics`
+side by side, with the paired difference from the first rule set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .figures import pyplot, save
+from .metrics import compare_game_frames
+from .rules import RuleSet, RulesError, resolve_rules
+from .simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
+
+
+@dataclass
+class RulesComparison:
+    """What :func:`compare_rules` produced; ``table`` is tidy (one row per rule set and metric)."""
+
+    labels: list[str]
+    rules: list[RuleSet]
+    seed: int
+    games: int
+    interrupted: bool
+    frames: dict[str, pd.DataFrame]
+    table: pd.DataFrame
+
+
+def compare_rules(rule_sets: Sequence[str | RuleSet], strategies, games: int,
+                  seed: int | None = None, threads: int | None = None,
+                  max_hands: int = DEFAULT_MAX_HANDS, labels: Sequence[str] | None = None,
+                  on_block: Callable[[int], None] | None = None) -> RulesComparison:
+    """Play games ``0 … games-1`` of one seed under each rule set, with the same strategies.
+
+    ``labels`` name the rule sets in the table (default: their names, numbered if
+    repeated). An interrupted run keeps the games every rule set finished.
+    """
+    resolved = [resolve_rules(rules) for rules in rule_sets]
+    if not resolved:
+        raise RulesError("rules", "", "one or more presets or rules files")
+    labels = list(labels) if labels is not None else _unique_labels([r.name for r in resolved])
+    seed = resolve_seed(seed)
+    frames: dict[str, pd.DataFrame] = {}
+    interrupted = False
+    for label, rules in zip(labels, resolved, strict=True):
+        run = simulate_games(rules, strategies, games, seed=seed, threads=threads,
+                             keep_records=True, max_hands=max_hands, on_block=on_block)
+        frames[label] = run.records()
+        if run.interrupted:
+            interrupted = True
+            break
+    done = min((len(frame) for frame in frames.values()), default=0)
+    if interrupted and done:
+        # Keep only the rule sets that finished as many games as the one interrupted.
+        frames = {label: frame.iloc[:done] for label, frame in frames.items()}
+    table = compare_game_frames(frames) if done else pd.DataFrame()
+    return RulesComparison(list(frames), resolved[:len(frames)], seed, done, interrupted, frames,
+                           table)
+
+
+def _unique_labels(names: list[str]) -> list[str]:
+    """Rule-set names, with " (2)", " (3)" … added to repeats."""
+    seen: dict[str, int] = {}
+    labels = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return labels
+
+
+BAG_RULES = ("10:100", "5:50", "1:10", "10:0")
+"""The bag rules ``spades-sim bags`` compares by default (LIMIT:PENALTY)."""
+
+
+def bag_rule(text: str) -> tuple[int, int]:
+    """``LIMIT:PENALTY`` as two whole numbers (checked again by the rules when applied).
+
+    >>> bag_rule("5:50")
+    (5, 50)
+    """
+    limit, sep, penalty = text.partition(":")
+    try:
+        if sep:
+            return int(limit), int(penalty)
+    except ValueError:
+        pass
+    raise RulesError("bag-rule", text, "LIMIT:PENALTY, e.g. 5:50 (every 5 bags -50) or 10:0 "
+                     "(no penalty)")
+
+
+def bag_label(limit: int, penalty: int) -> str:
+    """How a bag rule is named in tables and figures."""
+    if penalty == 0:
+        return "no bag penalty"
+    return f"{limit} bag{'s' if limit != 1 else ''} -{penalty}"
+
+
+def bag_variants(base: RuleSet, specs: Sequence[str]) -> tuple[list[RuleSet], list[str]]:
+    """The rule set ``base`` under each bag rule ``LIMIT:PENALTY``, and their labels."""
+    variants, labels = [], []
+    for text in specs:
+        limit, penalty = bag_rule(text)
+        variants.append(base.replace(bag_limit=limit, bag_penalty=penalty))
+        labels.append(bag_label(limit, penalty))
+    return variants, labels
+
+
+RULES_FIGURE_METRICS = ("side 0 win rate", "hands per game", "nil success rate",
+                        "bag penalty points per game")
+BAGS_FIGURE_METRICS = ("bags per side-hand", "bag penalty points per game",
+                       "games decided by a bag penalty (rate)", "side 0 win rate")
+
+
+def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[str], title: str, path: str,
+                       group: str = "run") -> None:
+    """One bar panel per metric, one bar per run (``group`` column), with 95% error bars;
+    rates in percent. ``table`` has the columns of :func:`spades_sim.metrics.compare_game_frames`
+    (or any ``group``/``metric``/``value``/``low``/``high`` table)."""
+    plt = pyplot()
+    columns = 2 if len(metrics) > 1 else 1
+    rows = -(-len(metrics) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(5.2 * columns, 3.4 * rows), squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, metric in zip(axes.flat, metrics):
+        part = table[table["metric"] == metric]
+        scale, unit = (100, " (%)") if "rate" in metric else (1, "")
+        values = scale * part["value"].to_numpy(np.float64)
+        low = scale * part["low"].to_numpy(np.float64)
+        high = scale * part["high"].to_numpy(np.float64)
+        errors = np.nan_to_num(np.clip(np.vstack([values - low, high - values]), 0, None))
+        names = [str(name) for name in part[group]]
+        x = np.arange(len(names))
+        ax.bar(x, np.nan_to_num(values), color=[colours[k % len(colours)] for k in x])
+        ax.errorbar(x, np.nan_to_num(values), yerr=errors, fmt="none", ecolor="black", capsize=4,
+                    label="95% interval")
+        for k in x[np.isnan(values)]:
+            ax.text(k, 0, "n/a", ha="center", va="bottom", fontsize=8, color="grey")
+        ax.set_xticks(x, names, rotation=20, ha="right", fontsize=8)
+        ax.set_title(metric, fontsize=9)
+        ax.set_ylabel(metric.replace(" (rate)", "") + unit, fontsize=8)
+        if "win rate" in metric:
+            ax.axhline(50, color="grey", linewidth=0.8, linestyle="--", label="50%")
+        ax.legend(fontsize=7, loc="lower right")
+    for ax in list(axes.flat)[len(metrics):]:
+        ax.set_visible(False)
+    fig.suptitle(title, fontsize=10)
+    save(fig, path)

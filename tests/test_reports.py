@@ -1,0 +1,308 @@
+"""The analysis commands (issue 5): ``bags``, ``bids``, ``compare-rules``, ``report``, ``--svg``
+and table economics. Each writes its data and figures; the data must equal the library's
+tables for the same seed, and the figures must carry the expected titles, axes and series."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from clirun import assert_ok, assert_one_line_error, invoke
+
+from spades_sim.bids import bid_profiles
+from spades_sim.compare import compare_strategies
+from spades_sim.metrics import compare_game_frames, economics
+from spades_sim.report import DEFAULT_STUDY, Study, run_study
+from spades_sim.rules import load_preset
+from spades_sim.simulate import simulate_games
+from spades_sim.variants import (
+    BAG_RULES,
+    BAGS_FIGURE_METRICS,
+    RULES_FIGURE_METRICS,
+    bag_variants,
+    compare_rules,
+)
+
+COMPARE_COLUMNS = ["run", "metric", "value", "low", "high", "n", "difference", "diff_low",
+                   "diff_high"]
+
+
+def _svg_text(path: Path) -> str:
+    """The text of a matplotlib SVG (its labels are kept as comments beside the glyphs)."""
+    return path.read_text()
+
+
+def test_identical_rule_sets_show_no_difference() -> None:
+    """The same rules twice, same seed: the same games, so every difference is exactly 0 with
+    an interval of zero width, and both columns agree value for value."""
+    result = compare_rules(["standard", "standard"], ["expert", "basic"], 150, seed=4)
+    assert result.labels == ["standard", "standard (2)"]
+    table = result.table
+    assert (table["difference"].dropna() == 0).all()
+    assert (table["diff_low"].dropna() == 0).all() and (table["diff_high"].dropna() == 0).all()
+    first, second = (table[table["run"] == label].reset_index(drop=True) for label in result.labels)
+    pd.testing.assert_frame_equal(first.drop(columns="run"), second.drop(columns="run"))
+
+
+def test_rule_sets_that_differ_show_a_difference() -> None:
+    """No bag penalty against 10 bags -100 on the same deals: penalty points per game fall to
+    exactly 0, and the paired interval of the difference excludes 0."""
+    rules, labels = bag_variants(load_preset("standard"), ["10:100", "10:0"])
+    assert labels == ["10 bags -100", "no bag penalty"]
+    result = compare_rules(rules, "expert", 200, seed=4, labels=labels)
+    row = result.table.set_index(["run", "metric"]).loc[("no bag penalty",
+                                                          "bag penalty points per game")]
+    assert row["value"] == 0
+    assert row["diff_high"] < 0
+
+
+def test_compare_rules_command_writes_table_data_and_figures(tmp_path: Path) -> None:
+    data, figure = tmp_path / "rules.csv", tmp_path / "rules.png"
+    result = invoke(["compare-rules", "standard", "classic", "--games", "120", "--seed", "3",
+                     "--strategy", "expert", "--strategy", "basic", "--quiet", "--out", str(data),
+                     "--figure", str(figure), "--svg"])
+    assert_ok(result)
+    lines = result.output.splitlines()
+    assert lines[0] == ("rules standard, classic, strategy expert vs basic, seed 3: 120 games "
+                        "under each of 2 rule sets")
+    assert lines[-3:] == [f"wrote {figure}", f"wrote {tmp_path / 'rules.svg'}", f"wrote {data}"]
+    written = pd.read_csv(data)
+    assert list(written.columns) == COMPARE_COLUMNS
+    frames = {label: simulate_games(label, ["expert", "basic"], 120, seed=3,
+                                    keep_records=True).records()
+              for label in ("standard", "classic")}
+    pd.testing.assert_frame_equal(written, compare_game_frames(frames), check_dtype=False)
+    # Classic has no nil: its nil success is "-" in the table, NaN in the data.
+    assert math.isnan(written.set_index(["run", "metric"]).loc[("classic", "nil success rate"),
+                                                               "value"])
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = _svg_text(tmp_path / "rules.svg")
+    for label in (*RULES_FIGURE_METRICS, "standard", "classic", "95% interval", "n/a"):
+        assert label in svg, label
+
+
+def test_bags_command_compares_bag_rules_on_the_same_deals(tmp_path: Path) -> None:
+    data, figure = tmp_path / "bags.parquet", tmp_path / "bags.svg"
+    result = invoke(["bags", "--games", "150", "--seed", "5", "--quiet", "--out", str(data),
+                     "--figure", str(figure)])
+    assert_ok(result)
+    assert result.output.splitlines()[0] == (
+        "rules standard by bag rule, strategy expert, seed 5: 150 games under each of 4 rule sets")
+    written = pd.read_parquet(data)
+    labels = ["10 bags -100", "5 bags -50", "1 bag -10", "no bag penalty"]
+    assert list(dict.fromkeys(written["run"])) == labels
+    variants, _ = bag_variants(load_preset("standard"), BAG_RULES)
+    assert [(r.bag_limit, r.bag_penalty) for r in variants] == [(10, 100), (5, 50), (1, 10),
+                                                                 (10, 0)]
+    expected = compare_rules(variants, "expert", 150, seed=5, labels=labels).table
+    pd.testing.assert_frame_equal(written, expected, check_dtype=False)
+    penalty = written[written["metric"] == "bag penalty points per game"].set_index("run")
+    # Every bag is worth 10 points under "1 bag -10": at least as costly as 10 bags -100.
+    assert penalty.loc["1 bag -10", "value"] >= penalty.loc["10 bags -100", "value"]
+    assert penalty.loc["no bag penalty", "value"] == 0
+    svg = _svg_text(figure)
+    for label in (*BAGS_FIGURE_METRICS, *labels):
+        assert label in svg, label
+
+
+def test_bids_command_profiles_each_strategy(tmp_path: Path) -> None:
+    data = tmp_path / "bids.csv"
+    figure = tmp_path / "bids.png"
+    result = invoke(["bids", "expert", "nil-happy", "--against", "basic", "--hands", "2000",
+                     "--seed", "6", "--quiet", "--out", str(data), "--figure", str(figure),
+                     "--svg"])
+    assert_ok(result)
+    written = pd.read_csv(data, keep_default_na=False, na_values=[""])
+    assert list(written.columns) == ["table", "strategy", "key", "value", "low", "high", "n"]
+    assert set(written["table"]) == {"metric", "bid profile", "bid minus tricks"}
+    expected = bid_profiles("standard", ["expert", "nil-happy"], "basic", 2000, seed=6)
+    profile = written[written["table"] == "bid profile"]
+    for name in ("expert", "nil-happy"):
+        mine = profile[profile["strategy"] == name]
+        assert mine["n"].sum() == 2 * 2000  # side 0's two seats bid in every hand
+        assert mine["value"].sum() == pytest.approx(1.0)
+        assert mine["key"].tolist() == expected.profile[
+            expected.profile["strategy"] == name]["bid"].tolist()
+    metrics = written[written["table"] == "metric"].set_index(["strategy", "key"])
+    nil_rate = metrics.loc[("nil-happy", "nil bid rate (per seat-hand)"), "value"]
+    assert nil_rate > metrics.loc[("expert", "nil bid rate (per seat-hand)"), "value"]
+    assert nil_rate == pytest.approx(expected.metrics.set_index(["strategy", "metric"]).loc[
+        ("nil-happy", "nil bid rate (per seat-hand)"), "value"])
+    svg = _svg_text(tmp_path / "bids.svg")
+    for label in ("bidding profile", "bid minus tricks", "share of seat-hands (%)", "expert",
+                  "nil-happy", "95% intervals"):
+        assert label in svg, label
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["compare-rules", "standard", "nosuch"], "rules='nosuch': allowed"),
+    (["compare-rules", "standard", "--games", "0"], "games=0: allowed a whole number of 1 or more"),
+    (["compare-rules", "standard", "--out", "x.txt"], "out='x.txt': allowed a file ending in"),
+    (["bags", "--bag-rule", "5-50"], "bag-rule='5-50': allowed LIMIT:PENALTY"),
+    (["bags", "--bag-rule", "0:50"], "bag_limit=0: allowed"),
+    (["bags", "--figure", "b.jpg"], "figure='b.jpg': allowed a file ending in .png or .svg"),
+    (["bids", "nosuch"], "strategy='nosuch': allowed"),
+    (["bids", "--against", "nosuch"], "strategy='nosuch': allowed"),
+    (["bids", "--hands", "-3"], "hands=-3: allowed a whole number of 1 or more"),
+    (["compare-strategies", "expert", "basic", "--rake", "15%"],
+     "rake='15%': allowed only together with --buy-in"),
+    (["compare-strategies", "expert", "basic", "--buy-in", "100", "--rake", "150%"],
+     "rake='150%': allowed a share of the buy-in from 0 to under 1, e.g. 15% or 0.15"),
+    (["compare-strategies", "expert", "basic", "--buy-in", "0"],
+     "buy-in=0.0: allowed a positive amount"),
+    (["simulate", "--hands", "10", "--buy-in", "10"],
+     "buy-in=10: allowed only together with --games N"),
+])
+def test_bad_input_is_one_line(args: list[str], message: str) -> None:
+    assert_one_line_error(invoke([*args, "--quiet"] if args[0] != "simulate" else args), message,
+                          prefix_only=True)
+
+
+def test_compare_strategies_economics(tmp_path: Path) -> None:
+    """Expected profit per game from the duplicate results: buy-in 100, rake 15%, so a winner
+    gets 170 and breaks even at 100/170 = 58.82%."""
+    result = invoke(["compare-strategies", "expert", "basic", "--games", "150", "--seed", "8",
+                     "--quiet", "--buy-in", "100", "--rake", "15%",
+                     "--figure", str(tmp_path / "c.png")])
+    assert_ok(result)
+    lines = result.output.splitlines()
+    start = lines.index("table economics: buy-in 100.00, rake 15% (not in the pool); a winning "
+                        "player gets 170.00")
+    comparison = compare_strategies("standard", "expert", "basic", 150, seed=8)
+    money = comparison.economics(100, 0.15)
+    for line, row in zip(lines[start + 1:start + 3], money.itertuples(index=False)):
+        assert line.split() == [row.label, "win", "rate", f"{100 * row.win_rate:.2f}%",
+                                "expected", "profit", "per", "game", f"{row.profit:+.2f}",
+                                f"[{row.low:+.2f},", f"{row.high:+.2f}]", "break-even", "win",
+                                "rate", "58.82%"]
+    # No unfinished games here, so each game pays 170 or nothing: the profits are 170 × win
+    # rate − 100, and the two strategies' win rates add up to 1.
+    assert money["win_rate"].sum() == pytest.approx(1.0)
+    assert money["profit"].tolist() == pytest.approx((170 * money["win_rate"] - 100).tolist())
+
+
+def test_simulate_economics_in_solo() -> None:
+    """Solo: the second place gets its 85 back, so the winner gets 4 × 85 − 85 = 255."""
+    result = invoke(["simulate", "--rules", "solo", "--games", "200", "--seed", "9", "--quiet",
+                     "--buy-in", "100"])
+    assert_ok(result)
+    lines = result.output.splitlines()
+    start = lines.index("table economics: buy-in 100.00, rake 15% (not in the pool); a winning "
+                        "player gets 255.00, the second 85.00")
+    games = simulate_games("solo", "expert", 200, seed=9, keep_records=True).records()
+    expected = economics(games, 100, 0.15, 4)
+    for line, row in zip(lines[start + 1:], expected.itertuples(index=False)):
+        assert line.startswith(f"  seat {row.side} (expert)")
+        assert f"{row.profit:+.2f} [{row.low:+.2f}, {row.high:+.2f}]" in line
+        assert line.endswith(f"break-even win rate {100 * row.break_even:.2f}%")
+    # The house keeps 15 of every 100 paid in: the four seats' profits add up to -60 a game.
+    assert expected["profit"].sum() == pytest.approx(-60)
+
+
+def test_nil_command_svg_beside_png(tmp_path: Path) -> None:
+    figure = tmp_path / "n.png"
+    result = invoke(["nil", "--hands", "500", "--seed", "1", "--quiet", "--figure", str(figure),
+                     "--svg"])
+    assert_ok(result)
+    assert result.output.splitlines()[-2:] == [f"wrote {figure}", f"wrote {tmp_path / 'n.svg'}"]
+    assert (tmp_path / "n.svg").read_text().startswith("<?xml")
+
+
+SMALL_STUDY = """
+name = "small"
+title = "A small study"
+seed = 2
+games = 60
+pairs = 40
+hands = 2000
+rules = ["standard", "classic"]
+bag_rules = ["10:100", "5:50"]
+strategies = ["expert", "basic", "conservative"]
+buy_in = 50
+rake = "10%"
+"""
+
+
+def test_report_writes_an_offline_page_with_every_figure_and_table(tmp_path: Path) -> None:
+    config = tmp_path / "study.toml"
+    config.write_text(SMALL_STUDY)
+    result = invoke(["report", "--config", str(config), "--out-dir", str(tmp_path)])
+    assert_ok(result)
+    folder = tmp_path / "small"
+    assert result.output.splitlines()[-1] == f"wrote {folder / 'index.html'} (12 files)"
+    page = (folder / "index.html").read_text()
+    assert "<h1>A small study</h1>" in page
+    # Offline: nothing is fetched from elsewhere; every image is a file in the folder.
+    assert not re.search(r"(src|href)=\"(https?:|//)", page)
+    images = re.findall(r'<img src="([^"]+)"', page)
+    assert images == ["rules.png", "bags.png", "strategies.png", "bids.png", "nil.png"]
+    for name in images:
+        assert (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for heading in ("Rule variants", "Bag rules", "Strategies", "Bidding", "Nil"):
+        assert f"<h2>{heading}</h2>" in page
+    # The data beside the page equal the library's tables for the study's seed.
+    rules = pd.read_csv(folder / "rules.csv")
+    expected = compare_rules(["standard", "classic"], ["expert", "basic"], 60, seed=2).table
+    pd.testing.assert_frame_equal(rules, expected, check_dtype=False)
+    matches = pd.read_csv(folder / "strategies.csv")
+    assert len(matches) == 6  # three pairs, each seen from both sides
+    pair = compare_strategies("standard", "expert", "conservative", 40, seed=2)
+    row = matches[(matches["strategy"] == "expert") & (matches["opponent"] == "conservative")]
+    assert row["win_share"].item() == pytest.approx(float(pair.share.mean()))
+    assert row["profit"].item() == pytest.approx(pair.economics(50, 0.10)["profit"][0])
+    money = pd.read_csv(folder / "economics.csv")
+    # Buy-in 50, rake 10%: a winner gets 2 × 45 = 90, break-even 50/90.
+    assert money["break_even"].tolist() == pytest.approx([50 / 90] * 3)
+    assert "the break-even win rate is 55.56%" in page
+
+
+def test_report_keeps_a_reproducible_page(tmp_path: Path) -> None:
+    """Same study, same seed: the same page and data, word for word."""
+    study = Study(name="again", games=30, pairs=20, hands=1000, rules=("standard",),
+                  bag_rules=("10:100",), strategies=("expert", "basic"))
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+    first, second = run_study(study, tmp_path / "a"), run_study(study, tmp_path / "b")
+    for path in first.files:
+        twin = second.folder / path.name
+        if path.suffix in (".html", ".csv"):
+            assert path.read_text() == twin.read_text(), path.name
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("colour = 'red'", "colour='red': allowed a study field: "),
+    ("games = 'many'", "games='many': allowed a whole number"),
+    ("games = 0", "games=0: allowed a whole number of 1 or more"),
+    ("strategies = ['expert']", "strategies=['expert']: allowed two or more"),
+    ("strategies = ['expert', 'wild']", "strategy='wild': allowed"),
+    ("rules = ['standard', 'nosuch']", "rules='nosuch': allowed"),
+    ("bag_rules = ['5:x']", "bag-rule='5:x': allowed LIMIT:PENALTY"),
+    ("rake = '1.5'", "rake='1.5': allowed a share of the buy-in"),
+    ("nil_feature = 'clubs'", "nil_feature='clubs': allowed spades"),
+    ("name = '../up'", "name='../up': allowed a folder name (no slashes)"),
+    ("games = [", "config="),
+])
+def test_bad_study_files_are_refused_in_one_line(tmp_path: Path, text: str, message: str) -> None:
+    config = tmp_path / "study.toml"
+    config.write_text(text + "\n")
+    assert_one_line_error(invoke(["report", "--config", str(config), "--out-dir", str(tmp_path)]),
+                          message, prefix_only=True)
+
+
+def test_report_refuses_a_missing_output_folder(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    assert_one_line_error(invoke(["report", "--out-dir", str(missing)]),
+                          f"out-dir={str(missing)!r}: allowed an existing folder")
+
+
+def test_the_committed_example_is_the_default_study() -> None:
+    """reports/default/ (regenerated by scripts/example_report.py) was written by the default
+    study: its settings table lists the default's values."""
+    example = Path(__file__).resolve().parent.parent / "reports" / "default" / "index.html"
+    page = example.read_text()
+    for name in ("seed", "games", "pairs", "hands", "strategy", "opponent"):
+        assert f"<tr><th>{name}</th><td>{getattr(DEFAULT_STUDY, name)}</td></tr>" in page, name
+    assert f"<tr><th>rules</th><td>{', '.join(DEFAULT_STUDY.rules)}</td></tr>" in page
