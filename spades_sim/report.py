@@ -38,7 +38,9 @@ from .variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,
     RULES_FIGURE_METRICS,
+    RulesComparison,
     bag_variants,
+    check_same_table,
     compare_rules,
     plot_metric_panels,
 )
@@ -81,9 +83,9 @@ class Study:
     def __post_init__(self) -> None:
         for name in ("seed", "games", "pairs", "hands"):
             value = getattr(self, name)
-            low = 0 if name == "seed" else 1
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise StudyError(f"{name}={value!r}: allowed a whole number of {low} or more")
+            low, high = (0, 2**63 - 1) if name == "seed" else (1, 10**9)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise StudyError(f"{name}={value!r}: allowed a whole number from {low} to {high}")
         if not self.name or any(c in self.name for c in "/\\") or self.name.startswith("."):
             raise StudyError(f"name={self.name!r}: allowed a folder name (no slashes)")
         for name in ("rules", "strategies", "bag_rules"):
@@ -100,8 +102,7 @@ class Study:
                 get_strategy(name)
             check_buy_in(self.buy_in)
             parse_rake(self.rake)
-            for rules in self.rules:
-                resolve_rules(rules)
+            check_same_table(self.rules)
             bag_variants(resolve_rules(self.rules[0]), self.bag_rules)
         except (StrategyError, EconomicsError, RulesError) as error:
             raise StudyError(str(error)) from None
@@ -124,8 +125,9 @@ def load_study(path: str | Path) -> Study:
     for key, value in raw.items():
         if key not in known:
             raise StudyError(f"{key}={value!r}: allowed a study field: " + ", ".join(sorted(known)))
-        if key == "buy_in" and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
+        if key in ("buy_in", "rake") and isinstance(value, int | float) and not isinstance(
+                value, bool):
+            value = float(value) if key == "buy_in" else str(value)  # rake = 0.15 as "0.15"
         values[key] = tuple(value) if isinstance(value, list) else value
     for key, value in values.items():
         expected = type(getattr(DEFAULT_STUDY, key))
@@ -252,20 +254,14 @@ def _value_text(metric: str, value: float, low: float, high: float, sign: str = 
 
 def _rules_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
     result = compare_rules(study.rules, _sides(study), study.games, study.seed, threads)
-    if result.interrupted:
-        return None
-    title = f"{_sides_text(study)}: {study.games:,} games under each rule set"
-    figure = writer.figure("rules", lambda path: plot_metric_panels(
-        result.table, RULES_FIGURE_METRICS, title, path))
-    writer.data("rules", result.table)
-    return Section(
-        "Rule variants",
+    return _comparison_section(
+        writer, "rules", result, RULES_FIGURE_METRICS,
+        f"{_sides_text(study)}: {study.games:,} games under each rule set", "Rule variants",
         f"The same {study.games:,} deal sequences (seed {study.seed}) played to the end under each "
         f"rule set, {_sides_text(study)}: side 0's win rate shows how each rule set changes "
         f"{study.strategy}'s edge. Each cell gives the value with its 95% interval; beneath it, in "
         f"small type, the difference from {html.escape(result.labels[0])} with its paired 95% "
-        "interval (game g paired with game g). Figures per side-hand pool both sides.",
-        [figure], [("rules.csv", _side_by_side_html(result.table))])
+        "interval (game g paired with game g). Figures per side-hand pool both sides.")
 
 
 def _bags_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
@@ -273,18 +269,25 @@ def _bags_section(study: Study, writer: _Writer, threads: int | None) -> Section
     variants, labels = bag_variants(base, study.bag_rules)
     result = compare_rules(variants, _sides(study), study.games, study.seed, threads,
                            labels=labels)
+    return _comparison_section(
+        writer, "bags", result, BAGS_FIGURE_METRICS,
+        f"{base.name} rules by bag rule, {_sides_text(study)}", "Bag rules",
+        f"The {base.name} rules with only the bag rule changed, on the same {study.games:,} deal "
+        f"sequences, {_sides_text(study)}. A game counts as decided by a bag penalty when its "
+        "winner would not be ahead at the end with every side's penalty points added back.")
+
+
+def _comparison_section(writer: _Writer, name: str, result: RulesComparison,
+                        metrics: tuple[str, ...], title: str, heading: str,
+                        text: str) -> Section | None:
+    """A section of rule sets side by side: the figure, the data and the table."""
     if result.interrupted:
         return None
-    title = f"{base.name} rules by bag rule, {_sides_text(study)}"
-    figure = writer.figure("bags", lambda path: plot_metric_panels(
-        result.table, BAGS_FIGURE_METRICS, title, path))
-    writer.data("bags", result.table)
-    return Section(
-        "Bag rules",
-        f"The {base.name} rules with only the bag rule changed, on the same {study.games:,} deal "
-        f"sequences, {_sides_text(study)}. A game counts as decided by a bag penalty when its winner would not be ahead "
-        "at the end with every side's penalty points added back.",
-        [figure], [("bags.csv", _side_by_side_html(result.table))])
+    figure = writer.figure(name, lambda path: plot_metric_panels(result.table, metrics, title,
+                                                                 path))
+    writer.data(name, result.table)
+    return Section(heading, text, [figure],
+                   [(f"{name}.csv", _side_by_side_html(result.table))])
 
 
 def _sides(study: Study) -> list[str]:

@@ -41,12 +41,12 @@ def compare_rules(rule_sets: Sequence[str | RuleSet], strategies, games: int,
                   on_block: Callable[[int], None] | None = None) -> RulesComparison:
     """Play games ``0 … games-1`` of one seed under each rule set, with the same strategies.
 
+    The rule sets must seat the same table (seats and sides) so that the strategies and the
+    sides' figures line up.
     ``labels`` name the rule sets in the table (default: their names, numbered if
     repeated). An interrupted run keeps the games every rule set finished.
     """
-    resolved = [resolve_rules(rules) for rules in rule_sets]
-    if not resolved:
-        raise RulesError("rules", "", "one or more presets or rules files")
+    resolved = check_same_table(rule_sets)
     labels = list(labels) if labels is not None else _unique_labels([r.name for r in resolved])
     seed = resolve_seed(seed)
     frames: dict[str, pd.DataFrame] = {}
@@ -65,6 +65,21 @@ def compare_rules(rule_sets: Sequence[str | RuleSet], strategies, games: int,
     table = compare_game_frames(frames) if done else pd.DataFrame()
     return RulesComparison(list(frames), resolved[:len(frames)], seed, done, interrupted, frames,
                            table)
+
+
+def check_same_table(rule_sets: Sequence[str | RuleSet]) -> list[RuleSet]:
+    """Resolve rule sets for one comparison, refusing none at all or a different table (seats
+    and sides) from the first's."""
+    resolved = [resolve_rules(rules) for rules in rule_sets]
+    if not resolved:
+        raise RulesError("rules", "", "one or more presets or rules files")
+    first = resolved[0]
+    for rules in resolved[1:]:
+        if (rules.seat_count, rules.team_count) != (first.seat_count, first.team_count):
+            raise RulesError("mode", str(rules.mode),
+                             f"the table of {first.name} ({first.seat_count} seats, "
+                             f"{first.team_count} sides) for every rule set of one comparison")
+    return resolved
 
 
 def _unique_labels(names: list[str]) -> list[str]:

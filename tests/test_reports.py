@@ -140,6 +140,8 @@ def test_bids_command_profiles_each_strategy(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["compare-rules", "standard", "nosuch"], "rules='nosuch': allowed"),
     (["compare-rules", "standard", "--games", "0"], "games=0: allowed a whole number of 1 or more"),
+    (["compare-rules", "standard", "three-player"],
+     "mode='three-player': allowed the table of standard (4 seats, 2 sides) for every rule set"),
     (["compare-rules", "standard", "--out", "x.txt"], "out='x.txt': allowed a file ending in"),
     (["bags", "--bag-rule", "5-50"], "bag-rule='5-50': allowed LIMIT:PENALTY"),
     (["bags", "--bag-rule", "0:50"], "bag_limit=0: allowed"),
@@ -166,8 +168,12 @@ def test_compare_strategies_economics(tmp_path: Path) -> None:
     gets 170 and breaks even at 100/170 = 58.82%."""
     result = invoke(["compare-strategies", "expert", "basic", "--games", "150", "--seed", "8",
                      "--quiet", "--buy-in", "100", "--rake", "15%",
-                     "--figure", str(tmp_path / "c.png")])
+                     "--figure", str(tmp_path / "c.png"), "--svg"])
     assert_ok(result)
+    svg = _svg_text(tmp_path / "c.svg")
+    for label in ("expert", "basic", "paired 95% interval", "even (50%)",
+                  "win share in duplicate (1 = all games)", "standard: 150 deal sequences"):
+        assert label in svg, label
     lines = result.output.splitlines()
     start = lines.index("table economics: buy-in 100.00, rake 15% (not in the pool); a winning "
                         "player gets 170.00")
@@ -222,7 +228,7 @@ rules = ["standard", "classic"]
 bag_rules = ["10:100", "5:50"]
 strategies = ["expert", "basic", "conservative"]
 buy_in = 50
-rake = "10%"
+rake = 0.1
 """
 
 
@@ -275,7 +281,9 @@ def test_report_keeps_a_reproducible_page(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("colour = 'red'", "colour='red': allowed a study field: "),
     ("games = 'many'", "games='many': allowed a whole number"),
-    ("games = 0", "games=0: allowed a whole number of 1 or more"),
+    ("games = 0", "games=0: allowed a whole number from 1 to 1000000000"),
+    ("seed = -1", "seed=-1: allowed a whole number from 0 to 9223372036854775807"),
+    ("rules = ['standard', 'solo']", "mode='solo': allowed the table of standard"),
     ("strategies = ['expert']", "strategies=['expert']: allowed two or more"),
     ("strategies = ['expert', 'wild']", "strategy='wild': allowed"),
     ("rules = ['standard', 'nosuch']", "rules='nosuch': allowed"),
@@ -306,3 +314,39 @@ def test_the_committed_example_is_the_default_study() -> None:
     for name in ("seed", "games", "pairs", "hands", "strategy", "opponent"):
         assert f"<tr><th>{name}</th><td>{getattr(DEFAULT_STUDY, name)}</td></tr>" in page, name
     assert f"<tr><th>rules</th><td>{', '.join(DEFAULT_STUDY.rules)}</td></tr>" in page
+
+
+def test_interrupted_rule_comparison_keeps_the_games_every_rule_set_finished(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C in the second rule set's third block: both keep their first 100 games."""
+    from spades_sim import simulate
+
+    monkeypatch.setattr(simulate, "BLOCK_GAMES", 50)
+    calls = []
+
+    def stop(count: int) -> None:
+        calls.append(count)
+        if len(calls) == 6:  # 4 blocks of standard, then 2 of classic
+            raise KeyboardInterrupt
+
+    result = compare_rules(["standard", "classic"], "expert", 200, seed=11, on_block=stop)
+    assert result.interrupted and result.games == 100
+    full = compare_rules(["standard", "classic"], "expert", 100, seed=11)
+    pd.testing.assert_frame_equal(result.table, full.table)
+
+
+def test_interrupted_report_writes_the_sections_it_finished(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from spades_sim import report
+
+    def interrupted(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "_bags_section", interrupted)
+    study = Study(name="cut", games=30, rules=("standard",), bag_rules=("10:100",))
+    written = run_study(study, tmp_path)
+    assert written.interrupted
+    page = written.index.read_text()
+    assert "Interrupted: only the sections below were finished." in page
+    assert "<h2>Rule variants</h2>" in page and "<h2>Bag rules</h2>" not in page
+    assert [path.name for path in written.files] == ["index.html", "rules.png", "rules.csv"]
