@@ -1,4 +1,5 @@
-"""Benchmark spades-sim: hands/s and games/s per core and with all threads, memory, warm start.
+"""Benchmark spades-sim: hands/s, games/s and what-if completions/s per core and with all
+threads, memory, warm start.
 
 A benchmark, never a test: it measures and prints. Each figure is the median of
 ``--repeats`` timed runs after a warm-up (numba compiles or loads its cache
@@ -28,6 +29,7 @@ from spades_sim.packing import pack_rules
 from spades_sim.rules import load_preset, preset_names
 from spades_sim.simulate import simulate_games, simulate_hands
 from spades_sim.strategies import get_strategy, pack_strategies
+from spades_sim.whatif import what_if
 
 STAGES = ("deal", "bidding", "play 13 tricks", "scoring", "records")
 
@@ -118,6 +120,14 @@ def main() -> None:
                 n, args.repeats))
         print(f"{f'{label}, {strategy}':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
               f"{rates[1] / rates[0]:>7.2f}")
+    # spades-sim hand: a completion is one random deal of the unknown cards, played once for each
+    # of the 15 candidates (the strategy's choice, nil, 1-13) and on to the end of the game.
+    deals = 500 if args.quick else 2_000
+    rates = [_median_rate(lambda k, t=threads: what_if(
+        rules, "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", deals=k, seed=1, threads=t),
+        deals, args.repeats) for threads in (1, cores)]
+    print(f"{'what-if completions/s (hand)':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
+          f"{rates[1] / rates[0]:>7.2f}")
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     simulate_hands(rules, "basic", 5 * hands, seed=2)
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

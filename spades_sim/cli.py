@@ -28,6 +28,7 @@ from .tune import parse_param_range, plot_tuning, tune
 from .handlog import LogError, write_log
 from .nil import FEATURES, FeatureError, check_feature, nil_by_feature, plot_nil_by_feature
 from .records import OutputError, check_output_path, trace_logs, write_frame
+from .deals import DealError, parse_suit_count
 from .referee import IllegalMove, score_file
 from .report import DEFAULT_STUDY, StudyError, check_out_dir, load_study, run_study
 from .simulate import (
@@ -47,6 +48,14 @@ from .strategies import (
     override_params,
     parse_param_override,
 )
+from .whatif import (
+    POLICY_LABEL,
+    WhatIfError,
+    parse_bids,
+    parse_side_values,
+    plot_what_if,
+    what_if,
+)
 from .variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,
@@ -64,7 +73,7 @@ class InputError(click.ClickException):
 
 
 _USER_ERRORS = (_rules.RulesError, StrategyError, RunError, OutputError, LogError, IllegalMove,
-                CardError, FeatureError, EconomicsError, StudyError)
+                CardError, FeatureError, EconomicsError, StudyError, DealError, WhatIfError)
 
 
 @contextmanager
@@ -988,3 +997,94 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None) -
                + (" (interrupted)" if report.interrupted else ""))
     if report.interrupted:
         sys.exit(130)
+
+
+@cli.command(name="hand")
+@click.argument("cards", metavar="CARDS")
+@click.option("--seat", type=int, default=0, show_default=True, help="The seat holding CARDS.")
+@_rule_options
+@click.option("--score", "score_text", default="", metavar="us=N,them=N",
+              help="The score before this hand (or SIDE=N,… per side). [default: 0-0]")
+@click.option("--bags", "bags_text", default="", metavar="us=N,them=N",
+              help="Bags each side carries. [default: none]")
+@click.option("--bids", "bids_text", default="", metavar="SEAT:BID,…",
+              help="Bids already made this hand, e.g. 1:4,2:nil (blind nil: blind).")
+@click.option("--dealer", type=int, default=None,
+              help="The dealer. [default: the seat that puts --bids just before the seat's turn]")
+@click.option("--hands-played", "hand_index", type=int, default=None,
+              help="Hands already played in this game. [default: 0 at 0-0, else 1]")
+@click.option("--constraint", "constraint_texts", multiple=True, metavar="SEAT:SUIT=LO-HI",
+              help="Only deals where a seat holds so many cards of a suit, e.g. 1:spades=0-2 "
+                   "(repeatable).")
+@click.option("--deals", type=int, default=1000, show_default=True,
+              help="Random completions of the unknown cards, each played for every bid.")
+@click.option("--seed", type=int, default=None,
+              help="Seed; the same seed gives the same results. [default: random, printed]")
+@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+@_strategy_options
+@_figure_and_data_options("hand.png")
+def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[str, ...],
+                 score_text: str, bags_text: str, bids_text: str, dealer: int | None,
+                 hand_index: int | None, constraint_texts: tuple[str, ...], deals: int,
+                 seed: int | None, threads: int | None, strategy_names: tuple[str, ...],
+                 param_overrides: tuple[str, ...], out: str | None, figure_path: str, svg: bool,
+                 quiet: bool) -> None:
+    """Which bid is best with these cards? Plays many random deals of the unknown cards.
+
+    Fixes the seat's CARDS and what is known (score, bags, bids already made), deals
+    the rest at random --deals times and plays each deal once for every candidate
+    bid (blind nil where allowed, nil, each count bid, and the strategy's own
+    choice), then plays the game on to its end. Prints per bid the chance it is made,
+    the points it scores this hand and the chance to win the game, with 95%
+    intervals, and the change against the strategy's choice (paired: every bid sees
+    the same deals).
+
+    Example:
+
+    \b
+        spades-sim hand "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C" --score us=240,them=310
+    """
+    with _user_errors():
+        rules = _resolve_rules(rules_name, rule_overrides)
+        score = parse_side_values(score_text, "score", rules, seat) if score_text else None
+        bags = parse_side_values(bags_text, "bags", rules, seat) if bags_text else None
+        known = parse_bids(bids_text, rules.seat_count)
+        constraints = [parse_suit_count(text) for text in constraint_texts]
+        _check_outputs(out, figure_path)
+        strategies = _table_strategies(rules, strategy_names, param_overrides)
+        result = what_if(rules, cards, seat, strategies, score, bags, known, dealer, hand_index,
+                         deals, seed, threads, constraints)
+    names = " vs ".join(dict.fromkeys(s.name for s in strategies))
+    title = (f"rules {_rules_label(rules, rule_overrides)}, seat {seat} of dealer "
+             f"{result.dealer}, score {'/'.join(map(str, result.score))}, bags "
+             f"{'/'.join(map(str, result.bags))}, strategy {names}, seed {result.seed}: "
+             f"{deals:,} deals")
+    click.echo(title)
+    click.echo(f"{'bid':<18} {'made':>7} {'95% interval':>14}  {'side pts':>8} "
+               f"{'95% interval':>16}  {'win game':>8} {'95% interval':>14}  "
+               f"{'vs strategy':>11} {'paired 95%':>16}")
+    for row in result.table.itertuples(index=False):
+        change = ("" if row.bid == POLICY_LABEL else
+                  f"{100 * row.win_change:+10.2f}% "
+                  + _interval_cell(row.change_low, row.change_high, 100, "").rjust(16))
+        click.echo(f"{row.bid:<18} {100 * row.made:6.2f}% "
+                   f"{_interval_cell(row.made_low, row.made_high, 100, ''):>14}  "
+                   f"{row.points:8.1f} "
+                   f"{_interval_cell(row.points_low, row.points_high, 1, '', 1):>16}  "
+                   f"{100 * row.win:7.2f}% {_interval_cell(row.win_low, row.win_high, 100, ''):>14}"
+                   f"  {change}".rstrip())
+    choices = ", ".join(f"{bid} ({100 * share:.1f}%)" for bid, share in result.choices.items())
+    click.echo(f"the strategy's own bid: {choices}")
+    if result.refused:
+        click.echo("not allowed here: " + ", ".join(result.refused))
+    best = result.table.set_index("bid").loc[result.best]
+    settled = best["change_low"] > 0 or best["change_high"] < 0
+    click.echo(f"best bid: {result.best}, winning {100 * best['win']:.2f}% "
+               f"[{100 * best['win_low']:.2f}%, {100 * best['win_high']:.2f}%]; made "
+               f"{100 * best['made']:.1f}%, {best['points']:+.1f} side points this hand"
+               + ("" if settled else "; not distinguishable from the strategy's own bid "
+                  "at these deals"))
+    _write_figure(lambda path: plot_what_if(result, title, path), figure_path, svg)
+    if out is not None:
+        write_frame(result.table, out)
+        click.echo(f"wrote {out}")

@@ -35,6 +35,10 @@ _POLICY_SALT = np.uint64(0x90111C1E5)
 
 UNFINISHED = -1
 """``GameRecords.winner`` of a game stopped at the hand cap."""
+FREE_BID = -1
+"""``_Scratch.forced``: the seat bids by its policy."""
+BLIND_BID = 100
+"""``_Scratch.forced``: the seat bids blind nil."""
 
 # First-lead codes (``PackedRules.first_lead_mode``).
 LEAD_NO_TRUMP = 0
@@ -122,6 +126,8 @@ class _Scratch(NamedTuple):
     bag_total: np.ndarray  # int64 (sides,)
     side: np.ndarray  # int64 (6, sides): points, bags, penalty, made, contract and the count
     # bidders' tricks of the last hand
+    forced: np.ndarray  # int64 (seats + 1,): a bid each seat must make (FREE_BID: its policy's;
+    # BLIND_BID: blind nil); the last entry is 1 while every forced bid was allowed, else 0
 
 
 @njit(cache=True)
@@ -134,8 +140,16 @@ def _new_scratch(rules):
         np.zeros(n, np.int64), np.zeros(n, np.int64),
         np.zeros(n, np.int64), np.zeros(n * hand_size, np.int64),
         np.zeros(hand_size, np.int64), np.zeros(sides, np.int64), np.zeros(sides, np.int64),
-        np.zeros((6, sides), np.int64),
+        np.zeros((6, sides), np.int64), _free_bids(n),
     )
+
+
+@njit(cache=True)
+def _free_bids(seats):
+    """``_Scratch.forced`` with no seat forced (and the validity flag set)."""
+    forced = np.full(seats + 1, FREE_BID, np.int64)
+    forced[seats] = 1
+    return forced
 
 
 @njit(cache=True, inline='always')
@@ -302,11 +316,22 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
         allowed = _allowed_bids(rules, s.bids, seat, k,
                                 _popcount(s.hands[seat] & rules.suit_masks[rules.trump_suit]))
         leader = _leading_other(s.score, side)
-        if (allowed & 1
-                and _blind_nil_allowed(rules.blind_mode, rules.blind_threshold,
-                                       s.score[side], leader, hand_index)
-                and _wants_blind_nil(bid_policy[seat], params[seat], partner_bid,
-                                     leader - s.score[side], leader, rules.target)):
+        blind_allowed = (allowed & 1) == 1 and _blind_nil_allowed(
+            rules.blind_mode, rules.blind_threshold, s.score[side], leader, hand_index)
+        forced = s.forced[seat]
+        if forced != FREE_BID:
+            # A what-if bid (spades_sim.whatif): made as told, noted when the rules forbid it.
+            if forced == BLIND_BID:
+                s.bids[seat] = 0
+                s.blind[seat] = 1
+                ok = blind_allowed
+            else:
+                s.bids[seat] = forced
+                ok = forced <= rules.max_bid and ((allowed >> forced) & 1) == 1
+            if not ok:
+                s.forced[n] = 0
+        elif blind_allowed and _wants_blind_nil(bid_policy[seat], params[seat], partner_bid,
+                                                leader - s.score[side], leader, rules.target):
             s.bids[seat] = 0
             s.blind[seat] = 1
         else:
@@ -426,13 +451,19 @@ def _score_hand(rules, s):
 
 
 @njit(cache=True, inline='always')
-def _play_hand(rules, bid_policy, play_policy, params, seed, game, hand_index, dealer, s):
-    """Deal, bid, play and score hand ``hand_index`` of ``game``, from the state in ``s``."""
+def _play_hand(rules, bid_policy, play_policy, params, seed, game, hand_index, dealer, s,
+               deal=True):
+    """Deal, bid, play and score hand ``hand_index`` of ``game``, from the state in ``s``.
+
+    With ``deal`` False the hands already in ``s.hands`` are played (a what-if deal).
+    """
     policy_key = _key3(np.uint64(seed) ^ _POLICY_SALT, game, hand_index)
     for seat in range(rules.seat_count):
         s.rng[seat] = _key3(policy_key, seat, 0)
     deal_key = _key3(seed, game, hand_index)
-    if rules.draw_deal:
+    if not deal:
+        pass
+    elif rules.draw_deal:
         _draw_deal(rules, play_policy, deal_key, (dealer + rules.first_bid_offset) % 2, s)
     else:
         _deal(rules.deck_slots, rules.seat_count, rules.hand_size, deal_key, s.cards, s.hands)
@@ -511,6 +542,18 @@ def _game_over(score, target, elimination, hand_limit, hands_played, thirteen_si
 
 
 @njit(cache=True, inline='always')
+def _winner_after_hand(rules, s, played):
+    """The game's winner after the hand just scored in ``s`` (the ``played``-th), or -1."""
+    thirteen_side = -1
+    if rules.thirteen_wins:
+        for side in range(rules.side_count):
+            if s.side[4, side] == 13 and s.side[3, side] == 1:
+                thirteen_side = side
+    return _game_over(s.score, rules.target, rules.elimination, rules.hand_limit, played,
+                      thirteen_side)
+
+
+@njit(cache=True, inline='always')
 def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
                game_row, games, write_hands, hand_row, hands_out, trace_out):
     """Play one game to its end (or ``max_hands``); write its game record, and its hands if asked.
@@ -558,13 +601,7 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
             games.bags[game_row, side] += s.side[1, side]
             games.penalty[game_row, side] += s.side[2, side]
         played += 1
-        thirteen_side = -1
-        if rules.thirteen_wins:
-            for side in range(sides):
-                if s.side[4, side] == 13 and s.side[3, side] == 1:
-                    thirteen_side = side
-        winner = _game_over(s.score, rules.target, rules.elimination, rules.hand_limit, played,
-                            thirteen_side)
+        winner = _winner_after_hand(rules, s, played)
     games.first_dealer[game_row] = first
     games.hands[game_row] = played
     games.winner[game_row] = winner
@@ -694,3 +731,65 @@ def _trace_games(rules, bid_policy, play_policy, params, seed, game_ids, max_han
         row += _play_game(rules, bid_policy, play_policy, params, seed, game_ids[g], max_hands,
                           s, g, games, write_hands, row, hands_out, trace_out)
     return row
+
+
+@njit(cache=True, _nrt=False)
+def _what_if_chunk(rules, bid_policy, play_policy, params, seed, deals, dealer, hand_index, hero,
+                   forced_bids, candidates, score, bag_total, max_hands, lo, hi, s, made, points,
+                   won, valid, hero_bid):
+    """For deals ``lo <= i < hi`` and every candidate bid ``j`` of seat ``hero``: play the hand
+    from ``deals[i]`` with the bids ``forced_bids`` (FREE_BID: the policy's) and the hero's
+    ``candidates[j]``, from ``score`` and ``bag_total`` at hand ``hand_index``, then play the
+    game on to its end (or ``max_hands`` more hands).
+
+    Writes whether the hero's bid was made (a nil: no trick; a count bid: the side's contract),
+    the side's points for the hand, the game's result for the hero's side (1 won, 0 lost,
+    UNFINISHED), whether every forced bid was allowed, and the bid the hero made (BLIND_BID for
+    blind nil: with a FREE_BID candidate, the policy's choice). Every candidate of deal ``i`` sees
+    the same policy streams and later deals (game ``i`` of ``seed``): common random numbers.
+    """
+    n, sides = rules.seat_count, rules.side_count
+    hero_side = hero % sides
+    for i in range(lo, hi):
+        for j in range(candidates.shape[0]):
+            for side in range(sides):
+                s.score[side] = score[side]
+                s.bag_total[side] = bag_total[side]
+            for seat in range(n):
+                s.hands[seat] = deals[i, seat]
+                s.forced[seat] = forced_bids[seat]
+            s.forced[hero] = candidates[j]
+            s.forced[n] = 1
+            played = hand_index
+            winner = UNFINISHED
+            while winner == UNFINISHED and played < hand_index + max_hands:
+                first = played == hand_index
+                _play_hand(rules, bid_policy, play_policy, params, seed, i, played,
+                           (dealer + played - hand_index) % n, s, not first)
+                if first:
+                    valid[i, j] = s.forced[n]
+                    if s.bids[hero] == 0:
+                        made[i, j] = 1 if s.tricks[hero] == 0 else 0
+                    else:
+                        made[i, j] = s.side[3, hero_side]
+                    points[i, j] = s.side[0, hero_side]
+                    hero_bid[i, j] = BLIND_BID if s.blind[hero] == 1 else s.bids[hero]
+                    for seat in range(n):
+                        s.forced[seat] = FREE_BID
+                played += 1
+                winner = _winner_after_hand(rules, s, played)
+            won[i, j] = UNFINISHED if winner == UNFINISHED else (1 if winner == hero_side else 0)
+
+
+@njit(cache=True, parallel=True)
+def _what_if(rules, bid_policy, play_policy, params, seed, deals, dealer, hand_index, hero,
+             forced_bids, candidates, score, bag_total, max_hands, chunk, made, points, won,
+             valid, hero_bid):
+    """:func:`_what_if_chunk` over every deal, chunks of ``chunk`` deals in parallel."""
+    count = deals.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        s = _new_scratch(rules)
+        _what_if_chunk(rules, bid_policy, play_policy, params, seed, deals, dealer, hand_index,
+                       hero, forced_bids, candidates, score, bag_total, max_hands, c * chunk,
+                       min(count, (c + 1) * chunk), s, made, points, won, valid, hero_bid)

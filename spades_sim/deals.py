@@ -1,0 +1,221 @@
+"""Constrained deals, in the style of the bridge deal generators: predeal, constrain, accept.
+
+A :class:`Dealer` fixes some cards in some seats (``predeal``), then completes
+the deal at random: the cards left are shuffled and fill the seats' empty
+places, so every completion is equally likely. Completions that break a
+constraint — a :class:`SuitCount` such as "seat 1 holds 0–2 spades", or any
+``accept`` function — are thrown away and drawn again, which keeps the
+accepted deals uniform over the deals that satisfy everything.
+
+>>> from spades_sim.deals import Dealer, SuitCount
+>>> dealer = Dealer("standard", {0: "AS KS QS JS 2H 3H 4H 5H 6H 7H 8H 9H 10H"},
+...                 [SuitCount(seat=1, suit="spades", low=0, high=2)])
+>>> deals = dealer.deal(1000, seed=1)
+>>> deals.shape
+(1000, 4)
+>>> bool((dealer.suit_counts(deals, "spades")[:, 1] <= 2).all())
+True
+
+Constraints that no deal can meet are refused at once; constraints so rare that
+fewer than one trial deal in :data:`MIN_ACCEPT_RATE` meets them are refused after a
+trial of :data:`TRIAL_DEALS` deals, instead of running for ever. Deals come back as
+an array of card masks over the kernel's slots (see :mod:`spades_sim.packing`);
+:meth:`Dealer.hands` turns one into card ids.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import SUIT_NAMES, CardError, format_card, parse_cards
+from .packing import PackedRules, pack_rules
+from .rules import RuleSet, resolve_rules
+
+TRIAL_DEALS = 20_000
+"""Deals drawn to measure how often the constraints are met before a long run."""
+MIN_ACCEPT_RATE = 1e-4
+"""Constraints met less often than this are refused as too rare."""
+BATCH = 4096
+
+
+class DealError(ValueError):
+    """Cards or constraints that no deal can satisfy, or that are too rare to sample."""
+
+
+@dataclass(frozen=True)
+class SuitCount:
+    """Seat ``seat`` holds from ``low`` to ``high`` cards of ``suit`` (its effective suit: the
+    spades are every trump, jokers and promoted deuces included)."""
+
+    seat: int
+    suit: str
+    low: int
+    high: int
+
+    def __str__(self) -> str:
+        return f"{self.seat}:{self.suit}={self.low}-{self.high}"
+
+
+def parse_suit_count(text: str) -> SuitCount:
+    """``SEAT:SUIT=LOW-HIGH`` or ``SEAT:SUIT=N``, e.g. ``1:spades=0-2``.
+
+    >>> parse_suit_count("1:spades=0-2")
+    SuitCount(seat=1, suit='spades', low=0, high=2)
+    """
+    seat, _, rest = text.partition(":")
+    suit, _, counts = rest.partition("=")
+    low, _, high = counts.partition("-")
+    try:
+        result = SuitCount(int(seat), suit.strip().lower(), int(low), int(high or low))
+    except ValueError:
+        raise DealError(f"constraint={text!r}: allowed SEAT:SUIT=LOW-HIGH, e.g. 1:spades=0-2"
+                        ) from None
+    if result.suit not in SUIT_NAMES:
+        raise DealError(f"constraint={text!r}: allowed a suit of " + ", ".join(SUIT_NAMES))
+    return result
+
+
+def popcount(masks: np.ndarray) -> np.ndarray:
+    """Set bits of each uint64 (numpy ≥ 1.26 has no ``bitwise_count``)."""
+    x = masks.astype(np.uint64)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
+
+
+class Dealer:
+    """Uniform random deals of ``rules`` with ``predeal`` fixed and every constraint met.
+
+    ``predeal`` maps seats to cards (a string such as ``"AS 7S 3H"`` or card ids);
+    ``constraints`` are :class:`SuitCount` s; ``accept`` is any test of a deal, given
+    the cards of every seat as tuples of card ids.
+    """
+
+    def __init__(self, rules: str | RuleSet, predeal: Mapping[int, str | Iterable[int]] | None = None,
+                 constraints: Sequence[SuitCount] = (),
+                 accept: Callable[[tuple[tuple[int, ...], ...]], bool] | None = None) -> None:
+        self.rules = resolve_rules(rules)
+        self.packed: PackedRules = pack_rules(self.rules)
+        packed = self.packed
+        if packed.draw_deal:
+            raise DealError(f"rules mode={str(self.rules.mode)!r}: allowed a dealt table (the "
+                            "two-player draw has no deal to fix)")
+        seats, size = packed.seat_count, packed.hand_size
+        self.card_slot = {int(card): slot for slot, card in enumerate(packed.slot_card)
+                          if card >= 0}
+        self.fixed = np.zeros(seats, np.uint64)
+        taken: dict[int, int] = {}
+        for seat, cards in (predeal or {}).items():
+            if not 0 <= seat < seats:
+                raise DealError(f"seat={seat!r}: allowed 0 to {seats - 1}")
+            ids = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+            for card in ids:
+                if card not in self.card_slot:
+                    raise DealError(f"card={format_card(card)!r}: allowed a card of the "
+                                    f"{self.rules.name} deck")
+                if card in taken:
+                    raise DealError(f"card={format_card(card)!r}: allowed once (seat "
+                                    f"{taken[card]} holds it already)")
+                taken[card] = seat
+                self.fixed[seat] |= np.uint64(1) << np.uint64(self.card_slot[card])
+            if len(ids) > size:
+                raise DealError(f"seat {seat} cards={len(ids)}: allowed at most {size}")
+        self.free = size - popcount(self.fixed)
+        all_slots = np.asarray(packed.deck_slots, np.uint64)
+        fixed_all = int(np.bitwise_or.reduce(self.fixed)) if seats else 0
+        self.remaining = np.array([slot for slot in all_slots if not fixed_all >> int(slot) & 1],
+                                  np.uint64)
+        self.constraints = tuple(constraints)
+        self.accept = accept
+        self._check_possible()
+
+    def suit_mask(self, suit: str) -> np.uint64:
+        return self.packed.suit_masks[SUIT_NAMES.index(suit)]
+
+    def suit_counts(self, deals: np.ndarray, suit: str) -> np.ndarray:
+        """Cards of ``suit`` held by each seat of each deal, shape (deals, seats)."""
+        return popcount(deals & self.suit_mask(suit))
+
+    def hands(self, deal: np.ndarray) -> tuple[tuple[int, ...], ...]:
+        """The card ids of every seat of one deal (a row of :meth:`deal`)."""
+        slot_card = self.packed.slot_card
+        return tuple(tuple(int(slot_card[s]) for s in range(64) if int(mask) >> s & 1)
+                     for mask in deal)
+
+    def _check_possible(self) -> None:
+        """Refuse constraints that the fixed cards already rule out."""
+        seats = self.packed.seat_count
+        for c in self.constraints:
+            if not 0 <= c.seat < seats:
+                raise DealError(f"constraint={str(c)!r}: allowed seats 0 to {seats - 1}")
+            if c.suit not in SUIT_NAMES:
+                raise DealError(f"constraint={str(c)!r}: allowed a suit of "
+                                + ", ".join(SUIT_NAMES))
+            mask = int(self.suit_mask(c.suit))
+            held = bin(int(self.fixed[c.seat]) & mask).count("1")
+            out = sum(1 for slot in self.remaining if mask >> int(slot) & 1)
+            others = self.remaining.size - out
+            free = int(self.free[c.seat])
+            least, most = held + max(0, free - others), held + min(free, out)
+            if c.low > c.high or c.high < least or c.low > most:
+                raise DealError(f"constraint={str(c)!r}: allowed a range that meets {least} to "
+                                f"{most} (what seat {c.seat} can hold with the cards fixed)")
+
+    def _complete(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        """``count`` uniform completions, shape (count, seats), not yet filtered."""
+        order = rng.permuted(np.tile(self.remaining, (count, 1)), axis=1)
+        bits = np.left_shift(np.uint64(1), order)
+        deals = np.tile(self.fixed, (count, 1))
+        start = 0
+        for seat, free in enumerate(self.free):
+            if free:
+                deals[:, seat] |= np.bitwise_or.reduce(bits[:, start:start + free], axis=1)
+            start += free
+        return deals
+
+    def _keep(self, deals: np.ndarray) -> np.ndarray:
+        keep = np.ones(len(deals), bool)
+        for c in self.constraints:
+            held = popcount(deals[:, c.seat] & self.suit_mask(c.suit))
+            keep &= (held >= c.low) & (held <= c.high)
+        if self.accept is not None:
+            for i in np.flatnonzero(keep):
+                keep[i] = bool(self.accept(self.hands(deals[i])))
+        return keep
+
+    def deal(self, n: int, seed: int) -> np.ndarray:
+        """``n`` deals meeting every constraint, as slot masks of shape (n, seats); the same
+        seed gives the same deals."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise DealError(f"deals={n!r}: allowed a whole number of 1 or more")
+        rng = np.random.default_rng(seed)
+        unconstrained = not self.constraints and self.accept is None
+        kept: list[np.ndarray] = []
+        found, tried = 0, 0
+        while found < n:
+            # The first batch of a constrained deal is the trial that measures the accept rate.
+            deals = self._complete(rng, BATCH if found or unconstrained else TRIAL_DEALS)
+            tried += len(deals)
+            deals = deals[self._keep(deals)]
+            kept.append(deals)
+            found += len(deals)
+            if tried >= TRIAL_DEALS and found < MIN_ACCEPT_RATE * tried:
+                raise DealError(f"constraints: {found:,} of {tried:,} trial deals met them; allowed"
+                                f" constraints that at least 1 deal in "
+                                f"{round(1 / MIN_ACCEPT_RATE):,} meets")
+        return np.concatenate(kept)[:n]
+
+    def completions(self) -> int:
+        """How many completions the predeal leaves, before constraints (multinomial)."""
+        total = math.factorial(self.remaining.size)
+        for free in self.free:
+            total //= math.factorial(int(free))
+        return total
+
+
+__all__ = ["Dealer", "DealError", "SuitCount", "parse_suit_count", "popcount", "CardError"]

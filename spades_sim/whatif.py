@@ -1,0 +1,276 @@
+"""What-if for one hand: "should I bid nil with these cards?" (``spades-sim hand``).
+
+The seat's cards are fixed, and so is what the table already knows: the score,
+the bags, the bids made before the seat's turn. The unknown cards are dealt at
+random (:class:`spades_sim.deals.Dealer`, uniform over the completions that meet
+any constraints), and every completion is played once for each candidate bid —
+blind nil where the rules allow it, nil, each count bid, and the strategy's own
+choice — then the game is played on to its end with the fixed policies.
+
+Each candidate sees the same completions, the same policy random streams and the
+same later deals (common random numbers), so differences between candidates are
+paired and their intervals narrow.
+
+>>> from spades_sim.whatif import what_if
+>>> result = what_if("standard", "AS KS QS JS 10S 9S AH KH AD KD AC KC QC", deals=50, seed=1)
+>>> float(result.table.set_index("bid").loc["nil", "made"])  # the ace of spades takes a trick
+0.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .analysis import mean_interval, paired_interval, wilson_interval
+from .cards import parse_cards
+from .deals import Dealer, SuitCount
+from .figures import pyplot, save
+from .kernel import engine
+from .rules import BlindNil, RuleSet, resolve_rules
+from .simulate import DEFAULT_MAX_HANDS, resolve_seed, seat_strategies, set_threads
+from .strategies import DEFAULT_STRATEGY, pack_strategies
+
+CHUNK_DEALS = 16
+POLICY_LABEL = "strategy's choice"
+
+
+class WhatIfError(ValueError):
+    """A hand, score, bag count or bid that does not fit the table."""
+
+
+@dataclass
+class WhatIf:
+    """What :func:`what_if` found: one row per candidate bid in ``table``."""
+
+    rules: RuleSet
+    seat: int
+    hand: tuple[int, ...]
+    dealer: int
+    hand_index: int
+    score: tuple[int, ...]
+    bags: tuple[int, ...]
+    known_bids: dict[int, int]
+    seed: int
+    deals: int
+    table: pd.DataFrame
+    """``bid``, ``deals``, ``made`` (``made_low``, ``made_high``), ``points`` (``points_low``,
+    ``points_high``), ``win`` (``win_low``, ``win_high``) and ``win_change`` against the
+    strategy's choice with its paired interval (``change_low``, ``change_high``)."""
+    choices: pd.Series
+    """How often the strategy itself bid each bid on these deals."""
+    refused: list[str]
+    """Candidates the rules do not allow here."""
+
+    @property
+    def best(self) -> str:
+        """The candidate with the highest chance to win the game (then the most points)."""
+        bids = self.table[self.table["bid"] != POLICY_LABEL]
+        return str(bids.sort_values(["win", "points"], ascending=False)["bid"].iloc[0])
+
+
+def bid_code(text: str) -> int:
+    """A bid as the kernel takes it: a number, ``nil`` (0) or ``blind`` / ``bn`` (blind nil)."""
+    word = text.strip().lower()
+    if word == "nil":
+        return 0
+    if word in ("blind", "bn", "blind nil", "blind_nil"):
+        return engine.BLIND_BID
+    return int(word)
+
+
+def bid_name(code: int) -> str:
+    """The other way round: ``blind nil``, ``nil`` or the number."""
+    return "blind nil" if code == engine.BLIND_BID else ("nil" if code == 0 else str(code))
+
+
+def parse_bids(text: str, seats: int) -> dict[int, int]:
+    """``SEAT:BID,…`` as {seat: bid code}, e.g. ``"1:4,2:nil"``."""
+    bids: dict[int, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        seat, sep, bid = part.partition(":")
+        try:
+            seat_number, code = int(seat), bid_code(bid)
+        except ValueError:
+            seat_number, code = -1, -1
+        if not sep or not 0 <= seat_number < seats or code < 0 or seat_number in bids:
+            raise WhatIfError(f"bids={text!r}: allowed SEAT:BID,… with seats 0 to {seats - 1} "
+                              "once each and BID a number, nil or blind, e.g. 1:4,2:nil")
+        bids[seat_number] = code
+    return bids
+
+
+def parse_side_values(text: str, field: str, rules: RuleSet, seat: int) -> tuple[int, ...]:
+    """``us=240,them=310`` (two sides) or ``SIDE=N,…`` as one value per side (others 0)."""
+    sides = rules.team_count
+    own = seat % sides
+    values = [0] * sides
+    names = {"us": own, **({"them": 1 - own} if sides == 2 else {})}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        key = key.strip().lower()
+        side = names.get(key, int(key) if key.isdigit() else -1)
+        try:
+            number = int(value)
+        except ValueError:
+            side = -1
+        if not sep or not 0 <= side < sides:
+            allowed = "us=N,them=N or " if sides == 2 else ""
+            raise WhatIfError(f"{field}={text!r}: allowed {allowed}SIDE=N,… with sides 0 to "
+                              f"{sides - 1}")
+        values[side] = number
+    return tuple(values)
+
+
+def _bids_text(known: dict[int, int]) -> str:
+    return ",".join(f"{seat}:{bid_name(code)}" for seat, code in known.items())
+
+
+def _dealer_for(rules: RuleSet, first_bid_offset: int, seat: int, known: dict[int, int],
+                dealer: int | None) -> int:
+    """The dealer that puts the known bids just before the seat's turn (or check the one given)."""
+    n = rules.seat_count
+    if dealer is None:
+        dealer = (seat - len(known) - first_bid_offset) % n
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise WhatIfError(f"dealer={dealer!r}: allowed 0 to {n - 1}")
+    order = [(dealer + first_bid_offset + k) % n for k in range(n)]
+    before = order[:order.index(seat)]
+    if set(known) != set(before):
+        given = _bids_text(known)
+        allowed = (f"the bids of seats {', '.join(map(str, before))}" if before
+                   else f"none: seat {seat} bids first")
+        raise WhatIfError(f"bids={given!r}: allowed {allowed} (seat {seat}'s turn to bid, "
+                          f"dealer {dealer})")
+    return dealer
+
+
+def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
+            strategies=DEFAULT_STRATEGY, score: Sequence[int] | None = None,
+            bags: Sequence[int] | None = None, bids: dict[int, int] | None = None,
+            dealer: int | None = None, hand_index: int | None = None, deals: int = 1000,
+            seed: int | None = None, threads: int | None = None,
+            constraints: Sequence[SuitCount] = (),
+            max_hands: int = DEFAULT_MAX_HANDS) -> WhatIf:
+    """Play ``deals`` random completions of the seat's ``hand`` once per candidate bid.
+
+    ``score`` and ``bags`` are per side (default 0); ``bids`` the bids already made
+    ({seat: code}, see :func:`bid_code`), which must be those of the seats before
+    ``seat`` (with ``dealer`` None the dealer is chosen so that they are);
+    ``hand_index`` is the number of hands already played (default: 0 at 0–0, else 1).
+    """
+    rules = resolve_rules(raw_rules)
+    n, sides = rules.seat_count, rules.team_count
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise WhatIfError(f"seat={seat!r}: allowed 0 to {n - 1}")
+    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    if len(cards) != rules.hand_size:
+        raise WhatIfError(f"hand={len(cards)} cards: allowed {rules.hand_size} (a hand of "
+                          f"{rules.name})")
+    score = tuple(score) if score is not None else (0,) * sides
+    bags = tuple(bags) if bags is not None else (0,) * sides
+    for field, values, low, high in (("score", score, -100_000, 100_000),
+                                     ("bags", bags, 0, max(rules.bag_limit - 1, 0))):
+        if len(values) != sides or not all(low <= v <= high for v in values):
+            raise WhatIfError(f"{field}={list(values)!r}: allowed {sides} values from {low} to "
+                              f"{high}")
+    dealer_of_deals = Dealer(rules, {seat: cards}, constraints)
+    packed = dealer_of_deals.packed
+    known = dict(bids or {})
+    if any(not (0 <= code <= rules.hand_size or code == engine.BLIND_BID)
+           for code in known.values()):
+        raise WhatIfError(f"bids={_bids_text(known)!r}: allowed bids from 0 to "
+                          f"{rules.hand_size}, nil or blind")
+    dealer = _dealer_for(rules, packed.first_bid_offset, seat, known, dealer)
+    if hand_index is None:
+        hand_index = 0 if not any(score) and not any(bags) else 1
+    seed = resolve_seed(seed)
+    completions = dealer_of_deals.deal(deals, seed)
+    set_threads(threads)
+    strat = pack_strategies(seat_strategies(strategies, n))
+    candidates = [engine.FREE_BID]
+    if rules.blind_nil != BlindNil.OFF:
+        candidates.append(engine.BLIND_BID)
+    candidates += list(range(0, rules.hand_size + 1))
+    forced = np.full(n, engine.FREE_BID, np.int64)
+    for other, code in known.items():
+        forced[other] = code
+    shape = (deals, len(candidates))
+    made, points = np.zeros(shape, np.int8), np.zeros(shape, np.int32)
+    won, valid = np.zeros(shape, np.int8), np.zeros(shape, np.int8)
+    hero_bid = np.zeros(shape, np.int8)
+    engine._what_if(packed, strat.bid_policy, strat.play_policy, strat.params, seed, completions,
+                    dealer, hand_index, seat, forced, np.array(candidates, np.int64),
+                    np.array(score, np.int64), np.array(bags, np.int64), max_hands, CHUNK_DEALS,
+                    made, points, won, valid, hero_bid)
+    if not valid[:, 0].all():
+        raise WhatIfError(f"bids={_bids_text(known)!r}: allowed bids the rules permit at this "
+                          "table")
+    return _summarise(rules, seat, cards, dealer, hand_index, score, bags, known, seed, deals,
+                      candidates, made, points, won, valid, hero_bid)
+
+
+def _summarise(rules, seat, cards, dealer, hand_index, score, bags, known, seed, deals,
+               candidates, made, points, won, valid, hero_bid) -> WhatIf:
+    win = np.where(won < 0, 0.5, won).astype(np.float64)
+    rows, refused = [], []
+    for j, code in enumerate(candidates):
+        if not valid[:, j].all():
+            refused.append(bid_name(code))
+            continue
+        m = int(made[:, j].sum())
+        made_low, made_high = wilson_interval(m, deals)
+        p = points[:, j].astype(np.float64)
+        mean_points, points_low, points_high = mean_interval(float(p.sum()), float((p * p).sum()),
+                                                             deals)
+        w = win[:, j]
+        mean_win, win_low, win_high = mean_interval(float(w.sum()), float((w * w).sum()), deals)
+        change, change_low, change_high = paired_interval(w - win[:, 0])
+        rows.append({
+            "bid": POLICY_LABEL if code == engine.FREE_BID else bid_name(code), "deals": deals,
+            "made": m / deals, "made_low": made_low, "made_high": made_high,
+            "points": mean_points, "points_low": points_low, "points_high": points_high,
+            "win": mean_win, "win_low": max(win_low, 0.0), "win_high": min(win_high, 1.0),
+            "win_change": change, "change_low": change_low, "change_high": change_high,
+        })
+    choices = pd.Series([bid_name(int(code)) for code in hero_bid[:, 0]]).value_counts() / deals
+    return WhatIf(rules, seat, tuple(cards), dealer, hand_index, tuple(score), tuple(bags), known,
+                  seed, deals, pd.DataFrame(rows), choices, refused)
+
+
+def plot_what_if(result: WhatIf, title: str, path: str) -> None:
+    """Per candidate bid: the chance it is made, and the change in the chance to win the game
+    against the strategy's own choice, each with 95% error bars; PNG or SVG by the name."""
+    plt = pyplot()
+    table = result.table[result.table["bid"] != POLICY_LABEL]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 5.6), sharex=True)
+    x = np.arange(len(table))
+    made = 100 * table["made"].to_numpy()
+    top.bar(x, made, color="#3b6ea8")
+    top.errorbar(x, made, yerr=np.clip([made - 100 * table["made_low"].to_numpy(),
+                                        100 * table["made_high"].to_numpy() - made], 0, None),
+                 fmt="none", ecolor="black", capsize=3, label="95% interval")
+    top.set_ylabel("bid made (%)")
+    top.set_ylim(0, 100)
+    top.legend(fontsize=7, loc="upper right")
+    top.set_title(title, fontsize=9)
+    change = 100 * table["win_change"].to_numpy()
+    colours = ["#2e8b57" if bid == result.best else "#c26b2b" for bid in table["bid"]]
+    bottom.bar(x, change, color=colours)
+    bottom.errorbar(x, change, yerr=np.nan_to_num(np.clip(
+        [change - 100 * table["change_low"].to_numpy(),
+         100 * table["change_high"].to_numpy() - change], 0, None)),
+        fmt="none", ecolor="black", capsize=3, label="paired 95% interval")
+    bottom.axhline(0, color="grey", linewidth=0.8)
+    bottom.set_ylabel("chance to win the game,\nchange vs the strategy (points of %)")
+    bottom.set_xticks(x, table["bid"], fontsize=8)
+    bottom.set_xlabel(f"bid of seat {result.seat} (green: best)")
+    bottom.legend(fontsize=7, loc="lower right")
+    save(fig, path)
+
+
+__all__ = ["WhatIf", "WhatIfError", "bid_code", "bid_name", "parse_bids", "parse_side_values",
+           "plot_what_if", "what_if"]

@@ -1,0 +1,218 @@
+"""What-if for one hand (issue 6): constrained deals and ``spades-sim hand``."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from clirun import assert_ok, assert_one_line_error, invoke
+
+from spades_sim.cards import parse_cards
+from spades_sim.deals import Dealer, DealError, SuitCount, parse_suit_count, popcount
+from spades_sim.whatif import POLICY_LABEL, WhatIfError, parse_bids, parse_side_values, what_if
+from spades_sim.rules import load_preset
+
+STANDARD = load_preset("standard")
+
+# 46 cards fixed: seat 0 all 13, seats 1 and 2 twelve each, seat 3 nine (no spade). Six are
+# left (2S 3S 2D 3D 2C 3C): one to seat 1, one to seat 2 and four to seat 3,
+# 6!/(1!·1!·4!) = 30 completions.
+LEFT = parse_cards("2S 3S 2D 3D 2C 3C")
+PREDEAL = {
+    0: "4S 5S 6S 7S 8S 9S 10S JS QS KS AS JH QH",
+    1: "KH AH 4D 5D 6D 7D 8D 9D 10D JD QD KD",
+    2: "AD 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+    3: "2H 3H 4H 5H 6H 7H 8H 9H 10H",
+}
+
+
+def _chi_square_limit(df: int, z: float = 3.090232306167813) -> float:
+    """The 99.9% point of chi-square with ``df`` degrees of freedom (Wilson–Hilferty: within
+    0.3% of the exact value for df ≥ 10)."""
+    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+
+
+def _completion_counts(dealer: Dealer, deals: np.ndarray) -> Counter:
+    """How often each completion (the cards of seats 1 and 2 from LEFT) came up."""
+    return Counter(tuple(int(deals[i, seat]) for seat in (1, 2)) for i in range(len(deals)))
+
+
+def test_fixed_cards_stay_fixed() -> None:
+    dealer = Dealer(STANDARD, {0: "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", 2: "KS QS"})
+    deals = dealer.deal(5000, seed=3)
+    assert (deals[:, 0] == dealer.fixed[0]).all()
+    assert ((deals[:, 2] & dealer.fixed[2]) == dealer.fixed[2]).all()
+    # Every deal is a partition of the 52 cards into four hands of 13.
+    assert (popcount(deals) == 13).all()
+    union = np.bitwise_or.reduce(deals, axis=1)
+    assert (union == np.uint64((1 << 52) - 1)).all()
+    assert (popcount(deals[:, 1] & deals[:, 3]) == 0).all()
+
+
+def test_completions_are_uniform() -> None:
+    """30,000 deals over the 30 completions: a chi-square test at the 0.1% level (29 df)."""
+    dealer = Dealer(STANDARD, PREDEAL)
+    assert dealer.completions() == 30
+    counts = _completion_counts(dealer, dealer.deal(30_000, seed=5))
+    assert len(counts) == 30
+    expected = 30_000 / 30
+    chi2 = sum((k - expected) ** 2 / expected for k in counts.values())
+    assert chi2 < _chi_square_limit(29)
+
+
+def test_constrained_completions_are_uniform_over_the_deals_that_qualify() -> None:
+    """Seat 3 must hold both of 2S and 3S: seats 1 and 2 then take two of the four other cards,
+    4 × 3 = 12 completions (counted by enumeration), each equally likely."""
+    spades = set(parse_cards("2S 3S"))
+    qualifying = [(a, b) for a, b in itertools.permutations(LEFT, 2)
+                  if a not in spades and b not in spades]
+    assert len(qualifying) == 12
+    dealer = Dealer(STANDARD, PREDEAL, [SuitCount(3, "spades", 2, 2)])
+    deals = dealer.deal(12_000, seed=6)
+    assert (dealer.suit_counts(deals, "spades")[:, 3] == 2).all()
+    counts = _completion_counts(dealer, deals)
+    assert len(counts) == 12
+    chi2 = sum((k - 1000) ** 2 / 1000 for k in counts.values())
+    assert chi2 < _chi_square_limit(11)
+
+
+def test_accept_function_and_determinism() -> None:
+    def seat_1_has_no_ace(hands) -> bool:
+        return not any(card % 13 == 12 for card in hands[1])
+
+    dealer = Dealer(STANDARD, {0: "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 2H"},
+                    accept=seat_1_has_no_ace)
+    deals = dealer.deal(300, seed=1)
+    assert all(seat_1_has_no_ace(dealer.hands(deal)) for deal in deals)
+    assert (dealer.deal(300, seed=1) == deals).all()
+    assert not (dealer.deal(300, seed=2) == deals).all()
+
+
+@pytest.mark.parametrize(("constraints", "message"), [
+    # Seat 0 holds ten spades: the other seats share three.
+    ([SuitCount(1, "spades", 4, 13)], "constraint='1:spades=4-13': allowed a range that meets 0 to 3"),
+    ([SuitCount(1, "spades", 3, 1)], "constraint='1:spades=3-1': allowed a range that meets 0 to 3"),
+    ([SuitCount(7, "spades", 0, 1)], "constraint='7:spades=0-1': allowed seats 0 to 3"),
+])
+def test_impossible_constraints_are_refused_at_once(constraints, message: str) -> None:
+    with pytest.raises(DealError) as error:
+        Dealer(STANDARD, {0: "AS KS QS JS 10S 9S 8S 7S 6S 5S AH KH QH"}, constraints)
+    assert str(error.value).startswith(message)
+
+
+def test_very_rare_constraints_are_refused_instead_of_running_for_ever() -> None:
+    """Seat 1 with all 13 spades: about 1 deal in 8·10^9."""
+    dealer = Dealer(STANDARD, {}, [SuitCount(1, "spades", 13, 13)])
+    with pytest.raises(DealError, match="constraints: 0 of 20,000 trial deals met them; allowed "
+                                        "constraints that at least 1 deal in 10,000 meets"):
+        dealer.deal(10, seed=1)
+
+
+def test_parsers() -> None:
+    assert parse_suit_count("2:hearts=3") == SuitCount(2, "hearts", 3, 3)
+    with pytest.raises(DealError, match="constraint='1:sp=0-2': allowed a suit of clubs"):
+        parse_suit_count("1:sp=0-2")
+    assert parse_bids("1:4, 2:nil,3:blind", 4) == {1: 4, 2: 0, 3: 100}
+    with pytest.raises(WhatIfError, match="bids='1:4,1:5': allowed SEAT:BID"):
+        parse_bids("1:4,1:5", 4)
+    assert parse_side_values("us=240,them=310", "score", STANDARD, 1) == (310, 240)
+    assert parse_side_values("0=-50", "score", STANDARD, 0) == (-50, 0)
+    with pytest.raises(WhatIfError, match="score='we=10': allowed us=N,them=N or SIDE=N"):
+        parse_side_values("we=10", "score", STANDARD, 0)
+
+
+def _nil_made(hand: str, **kwargs) -> float:
+    result = what_if(STANDARD, hand, deals=400, seed=7, **kwargs)
+    return float(result.table.set_index("bid").loc["nil", "made"])
+
+
+def test_a_nil_with_the_top_spades_almost_always_fails() -> None:
+    assert _nil_made("AS KS QS JS 9H 8H 4H 2H QD 6D 3D 8C 5C") < 0.05
+
+
+def test_a_nil_with_the_deuce_of_spades_and_low_cards_mostly_succeeds() -> None:
+    assert _nil_made("2S 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C 5C") > 0.6
+
+
+def test_the_strategy_choice_is_the_bid_it_makes_on_the_same_deals() -> None:
+    """Seat 0 bids first, so expert's bid depends only on its cards: always the same number.
+    That bid's row equals the strategy's row exactly (the same deals, streams and later hands),
+    and its change against the strategy is 0 with an interval of zero width."""
+    result = what_if(STANDARD, "AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C", deals=200, seed=2)
+    assert len(result.choices) == 1
+    choice = result.choices.index[0]
+    table = result.table.set_index("bid")
+    for column in ("made", "points", "win"):
+        assert table.loc[choice, column] == table.loc[POLICY_LABEL, column]
+    assert (table.loc[choice, "win_change"], table.loc[choice, "change_low"],
+            table.loc[choice, "change_high"]) == (0.0, 0.0, 0.0)
+    # Blind nil is not allowed at 0-0 under the standard rules (100 behind); nil and 1-13 are.
+    assert result.refused == ["blind nil"]
+    assert list(table.index) == [POLICY_LABEL, "nil", *map(str, range(1, 14))]
+
+
+def test_blind_nil_when_the_rules_allow_it() -> None:
+    result = what_if(STANDARD, "AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C", deals=100, seed=2,
+                     score=(100, 300))
+    assert "blind nil" in set(result.table["bid"])
+    assert result.hand_index == 1
+
+
+def test_known_bids_fix_the_dealer_and_are_checked() -> None:
+    result = what_if(STANDARD, "AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C", seat=2, deals=50,
+                     seed=2, bids={0: 3, 1: 4})
+    assert result.dealer == 3  # seat 0 bids first: the dealer is seat 3
+    with pytest.raises(WhatIfError, match=r"bids='1:4': allowed the bids of seats 0, 1 \(seat 2's"):
+        what_if(STANDARD, "AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C", seat=2, deals=10,
+                bids={1: 4}, dealer=3)
+
+
+def test_hand_command_prints_the_table_and_writes_figure_and_data(tmp_path: Path) -> None:
+    data, figure = tmp_path / "hand.csv", tmp_path / "hand.svg"
+    result = invoke(["hand", "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--score",
+                     "us=240,them=310", "--bags", "us=7,them=2", "--deals", "100", "--seed", "4",
+                     "--quiet", "--out", str(data), "--figure", str(figure)])
+    assert_ok(result)
+    lines = result.output.splitlines()
+    assert lines[0] == ("rules standard, seat 0 of dealer 3, score 240/310, bags 7/2, strategy "
+                        "expert, seed 4: 100 deals")
+    expected = what_if(STANDARD, "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", score=(240, 310),
+                       bags=(7, 2), deals=100, seed=4)
+    pd.testing.assert_frame_equal(pd.read_csv(data), expected.table, check_dtype=False)
+    assert f"best bid: {expected.best}," in result.output
+    svg = figure.read_text()
+    for label in ("bid made (%)", "paired 95% interval", "bid of seat 0 (green: best)", "nil"):
+        assert label in svg, label
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["AS AS 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"], "card 'AS' appears twice"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C"], "hand=12 cards: allowed 13 (a hand of standard)"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 1X"], "card '1X'"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--seat", "4"], "seat=4: allowed 0 to 3"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--score", "us=x"], "score='us=x': allowed"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--bags", "us=12"], "bags=[12, 0]: allowed 2"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--seat", "2", "--bids", "0:3,1:14"],
+     "bids='0:3,1:14': allowed bids from 0 to 13, nil or blind"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--rules", "classic", "--seat", "2", "--bids",
+      "0:nil,1:3", "--deals", "5"], "bids='0:nil,1:3': allowed bids the rules permit"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--bids", "2:3"],
+     "bids='2:3': allowed the bids of seats 3 (seat 0's turn to bid, dealer 2)"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--constraint", "1:spades=11-12"],
+     "constraint='1:spades=11-12': allowed a range that meets 0 to 10"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--deals", "0"], "deals=0: allowed"),
+])
+def test_hand_command_bad_input(args: list[str], message: str) -> None:
+    assert_one_line_error(invoke(["hand", *args, "--quiet"]), message, prefix_only=True)
+
+
+def test_same_seed_same_results_whatever_the_threads() -> None:
+    hand = "AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C"
+    one = what_if(STANDARD, hand, deals=60, seed=8, threads=1)
+    two = what_if(STANDARD, hand, deals=60, seed=8, threads=2)
+    pd.testing.assert_frame_equal(one.table, two.table)
