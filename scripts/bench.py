@@ -1,11 +1,11 @@
 """Benchmark spades-sim: hands/s, games/s and what-if completions/s per core and with all
-threads, memory, warm start.
+threads, Dask scaling and overhead, memory flatness, warm start.
 
 A benchmark, never a test: it measures and prints. Each figure is the median of
 ``--repeats`` timed runs after a warm-up (numba compiles or loads its cache
 first), because the 2-core development machine is noisy.
 
-    python scripts/bench.py            # the full set, about a minute
+    python scripts/bench.py            # the full set, about six minutes (10^8 hands for memory)
     python scripts/bench.py --quick    # smaller counts
 """
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -98,6 +97,51 @@ def _warm_start_seconds(repeats: int) -> float:
     return statistics.median(times)
 
 
+def _peak_rss_mib(hands: int) -> float:
+    """Peak resident memory of a fresh process that totals ``hands`` hands (kernel cache warm)."""
+    code = ("import resource, sys\n"
+            "from spades_sim.simulate import simulate_hands\n"
+            "simulate_hands('standard', 'random', int(sys.argv[1]), seed=1)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    done = subprocess.run([sys.executable, "-c", code, str(hands)], check=True,
+                          capture_output=True, text=True)
+    return int(done.stdout.split()[-1]) / 1024
+
+
+def _dask_scaling(hands: int, repeats: int) -> None:
+    """Hands/s on a local Dask cluster of 1 and of 2 single-threaded workers, and what one
+    block (task) costs on Dask beyond its play."""
+    from dask.distributed import LocalCluster
+
+    from spades_sim import simulate
+
+    rules = load_preset("standard")
+    rates, overhead = [], 0.0
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          host="127.0.0.1", dashboard_address=None) as cluster:
+            address = cluster.scheduler_address
+            rates.append(_median_rate(lambda k: simulate_hands(
+                rules, "basic", k, seed=1, backend="dask", scheduler=address), hands, repeats))
+            if workers == 1:
+                blocks, size = 200, 1000
+                saved = simulate.BLOCK_HANDS
+                simulate.BLOCK_HANDS = size
+                try:
+                    dask_seconds = blocks * size / _median_rate(lambda k: simulate_hands(
+                        rules, "basic", k, seed=1, backend="dask", scheduler=address),
+                        blocks * size, repeats)
+                    local_seconds = blocks * size / _median_rate(lambda k: simulate_hands(
+                        rules, "basic", k, seed=1, threads=1), blocks * size, repeats)
+                finally:
+                    simulate.BLOCK_HANDS = saved
+                overhead = (dask_seconds - local_seconds) / blocks
+    print(f"{'dask, 1 vs 2 local workers, basic':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
+          f"{rates[1] / rates[0]:>7.2f}  (hands/s)")
+    print(f"dask overhead per block (task): {1000 * overhead:.1f} ms "
+          f"({simulate.BLOCK_HANDS:,} hands a block by default)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller counts")
@@ -128,11 +172,11 @@ def main() -> None:
         deals, args.repeats) for threads in (1, cores)]
     print(f"{'what-if completions/s (hand)':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
           f"{rates[1] / rates[0]:>7.2f}")
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    simulate_hands(rules, "basic", 5 * hands, seed=2)
-    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"peak resident memory: {after / 1024:,.0f} MiB after {5 * hands:,} aggregate-only hands "
-          f"({before / 1024:,.0f} MiB before that run)")
+    small, large = 10**6, 10**7 if args.quick else 10**8
+    peaks = [_peak_rss_mib(n) for n in (small, large)]
+    print(f"peak resident memory, aggregate-only (random, own process): {peaks[0]:,.0f} MiB for "
+          f"{small:,} hands, {peaks[1]:,.0f} MiB for {large:,} ({peaks[1] / peaks[0]:.2f}x)")
+    _dask_scaling(hands, args.repeats)
     print(f"warm start, spades-sim simulate --hands 10000: {_warm_start_seconds(args.repeats):.2f} s wall")
     print(f"every preset, basic, {cores} threads (cards played/s relative to standard):")
     standard_cards = None

@@ -9,8 +9,9 @@ the sample variance.
 
 from __future__ import annotations
 
+import copy
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -118,8 +119,107 @@ def _mean_row(metric: str, total: float, total_sq: float, n: int) -> dict[str, o
     return {"metric": metric, "value": mean, "low": low, "high": high, "n": n}
 
 
+_SHAPE_FIELDS = ("sides", "seats")
+"""Fields that describe the table rather than count anything: taken, not added, by ``merge``."""
+
+
+class _Totals:
+    """What running totals share: merging, and a flat row of numbers (for Parquet shards).
+
+    Totals are sums, so the totals of a run are the merge of its blocks' totals in
+    block order; the sums are of whole numbers, so the merge gives exactly the figures
+    of one pass over the whole run.
+    """
+
+    def merge(self, other: _Totals) -> None:
+        """Add ``other`` (the totals of later blocks) into these totals."""
+        _merge_into(self, other)
+
+    def as_row(self) -> dict[str, float]:
+        """Every total as a flat ``{"name": value, "wins.0": …, "bag_sums.y": …}`` row."""
+        row: dict[str, float] = {}
+        _flatten(self, "", row)
+        return row
+
+    @classmethod
+    def from_row(cls, row: dict[str, float]):
+        """The totals written by :meth:`as_row`."""
+        totals = cls()
+        _restore(totals, row, "")
+        return totals
+
+    def empty_like(self):
+        """Zero totals for the same table."""
+        return type(self)(**{name: getattr(self, name) for name in _SHAPE_FIELDS
+                             if hasattr(self, name)})
+
+
+def _merge_into(target, other) -> None:
+    for spec in fields(target):
+        mine, theirs = getattr(target, spec.name), getattr(other, spec.name)
+        if spec.name in _SHAPE_FIELDS:  # the totals being added know the table
+            setattr(target, spec.name, theirs or mine)
+        elif isinstance(mine, _RatioSums):
+            _merge_into(mine, theirs)
+        elif isinstance(mine, list):
+            if not mine:
+                setattr(target, spec.name, copy.deepcopy(theirs))
+            elif theirs:
+                for index, value in enumerate(theirs):
+                    if isinstance(value, _RatioSums):
+                        _merge_into(mine[index], value)
+                    else:
+                        mine[index] += value
+        else:
+            setattr(target, spec.name, mine + theirs)
+
+
+def _flatten(obj, prefix: str, row: dict[str, float]) -> None:
+    for spec in fields(obj):
+        value, key = getattr(obj, spec.name), prefix + spec.name
+        if isinstance(value, _RatioSums):
+            _flatten(value, key + ".", row)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, _RatioSums):
+                    _flatten(item, f"{key}.{index}.", row)
+                else:
+                    row[f"{key}.{index}"] = item
+        else:
+            row[key] = value
+
+
+def _restore(obj, row: dict[str, float], prefix: str) -> None:
+    for spec in fields(obj):
+        value, key = getattr(obj, spec.name), prefix + spec.name
+        if isinstance(value, _RatioSums):
+            _restore(value, row, key + ".")
+        elif isinstance(value, list):
+            items = {}
+            for name in row:
+                if name.startswith(key + "."):
+                    index, _, rest = name[len(key) + 1:].partition(".")
+                    items.setdefault(int(index), rest)
+            restored = []
+            for index in sorted(items):
+                if items[index]:  # "0.y": a list of ratio sums
+                    sums = _RatioSums()
+                    _restore(sums, row, f"{key}.{index}.")
+                    restored.append(sums)
+                else:
+                    restored.append(_number(row[f"{key}.{index}"], spec.name))
+            setattr(obj, spec.name, restored)
+        else:
+            setattr(obj, spec.name, type(value)(row[key]))
+
+
+def _number(value, name: str):
+    """List items: counts (wins) are whole numbers, sums (bid_error) floats."""
+    return int(value) if name in ("wins", "bid_error_n") else float(value)
+
+
 @dataclass
-class _Counts:
+class _Counts(_Totals):
     """Counts shared by hand runs and game runs (side-hands and seat-hands)."""
 
     side_hands: int = 0

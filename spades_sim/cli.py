@@ -6,6 +6,7 @@ kind ends in one ``Error: field=value: allowed …`` line and exit code 2.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 import time
@@ -30,9 +31,11 @@ from .nil import FEATURES, FeatureError, check_feature, nil_by_feature, plot_nil
 from .records import OutputError, check_output_path, trace_logs, write_frame
 from .deals import DealError, parse_suit_count
 from .referee import IllegalMove, score_file
+from .store import RunStore, StoreError, strategy_spec
 from .report import DEFAULT_STUDY, StudyError, check_out_dir, load_study, run_study
 from .simulate import (
     RunError,
+    resume,
     seat_strategies,
     simulate_games,
     simulate_hands,
@@ -73,7 +76,8 @@ class InputError(click.ClickException):
 
 
 _USER_ERRORS = (_rules.RulesError, StrategyError, RunError, OutputError, LogError, IllegalMove,
-                CardError, FeatureError, EconomicsError, StudyError, DealError, WhatIfError)
+                CardError, FeatureError, EconomicsError, StudyError, DealError, WhatIfError,
+                StoreError)
 
 
 @contextmanager
@@ -261,13 +265,24 @@ def cli() -> None:
 @click.option("--log-deals", default="0:10", show_default=True, metavar="START:STOP",
               help="Which hands (or games, with --games) --log writes.")
 @_economics_options
+@click.option("--save", "save_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Save the run block by block in DIR (a manifest and Parquet "
+                                  "shards of totals), so that --resume DIR can finish it.")
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Finish the run saved in DIR; run options given as well must "
+                                  "match it.")
+@click.option("--backend", default="local", show_default=True, metavar="local|dask",
+              help="Where blocks run: local numba threads, or a Dask cluster (--scheduler).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="The Dask scheduler for --backend dask, e.g. tcp://10.0.0.5:8786.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.pass_context
 def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...], hands: int | None,
              games: int | None, seed: int | None, threads: int | None,
              strategy_names: tuple[str, ...], param_overrides: tuple[str, ...], max_hands: int,
              out: str | None, log_path: str | None, log_deals: str, buy_in: float | None,
-             rake: str | None, quiet: bool) -> None:
+             rake: str | None, save_dir: str | None, resume_dir: str | None, backend: str,
+             scheduler: str | None, quiet: bool) -> None:
     """Simulate hands or games and print a summary with 95% intervals.
 
     Example:
@@ -275,6 +290,9 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
     \b
         spades-sim simulate --rules standard --games 2000 --seed 7 --strategy basic --strategy random
         spades-sim simulate --rules solo --games 2000 --buy-in 100 --rake 15%
+        spades-sim simulate --hands 100000000 --save big-run     # Ctrl-C, then:
+        spades-sim simulate --resume big-run
+        spades-sim simulate --hands 100000000 --backend dask --scheduler tcp://10.0.0.5:8786
     """
     if hands is not None and games is not None:
         raise InputError("hands/games: allowed one of --hands N or --games N, not both")
@@ -282,10 +300,30 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
              if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
     if "log_deals" in given and log_path is None:
         raise InputError(f"log-deals={log_deals!r}: allowed only together with --log FILE")
-    if "max_hands" in given and games is None:
+    if "max_hands" in given and games is None and resume_dir is None:
         raise InputError(f"max-hands={max_hands}: allowed only together with --games N")
     if buy_in is not None and games is None:
         raise InputError(f"buy-in={buy_in:g}: allowed only together with --games N")
+    totals_only = [name for name, value in (("--out", out), ("--log", log_path),
+                                            ("--buy-in", buy_in)) if value is not None]
+    if (backend == "dask" or resume_dir is not None) and totals_only:
+        what = f"backend={backend!r}" if backend == "dask" else f"resume={resume_dir!r}"
+        raise InputError(f"{what}: allowed without {', '.join(totals_only)} (such a run keeps "
+                         "totals only)")
+    if resume_dir is not None:
+        if save_dir is not None:
+            raise InputError(f"save={save_dir!r}: allowed without --resume (a resumed run goes "
+                             "on saving in its own folder)")
+        with _user_errors():
+            run = _resume(ctx, resume_dir, rules_name, rule_overrides, hands, games, seed,
+                          threads, strategy_names, param_overrides, max_hands, backend,
+                          scheduler, quiet)
+        click.echo(_run_title(run.rules, (), run) + f" (resumed from {resume_dir})"
+                   + (" (interrupted)" if run.interrupted else ""))
+        click.echo(_format_summary(run.summary()))
+        if run.interrupted:
+            sys.exit(130)
+        return
     with _user_errors():
         money = _parse_economics(buy_in, rake)
         rules = _resolve_rules(rules_name, rule_overrides)
@@ -303,7 +341,8 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         with _progress(n, kind, show_bar) as advance:
             run = run_function(rules, strategies, n, seed=seed, threads=threads,
                                keep_records=out is not None or money is not None,
-                               on_block=advance, **extra)
+                               on_block=advance, save=save_dir, backend=backend,
+                               scheduler=scheduler, **extra)
     click.echo(_run_title(rules, rule_overrides, run)
                + (" (interrupted)" if run.interrupted else ""))
     click.echo(_format_summary(run.summary()))
@@ -323,6 +362,40 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         click.echo(f"wrote {log_path}" + (f" (rules in {rules_file})" if rules_file else ""))
     if run.interrupted:
         sys.exit(130)
+
+
+def _resume(ctx: click.Context, resume_dir: str, rules_name: str,
+            rule_overrides: tuple[str, ...], hands: int | None, games: int | None,
+            seed: int | None, threads: int | None, strategy_names: tuple[str, ...],
+            param_overrides: tuple[str, ...], max_hands: int, backend: str,
+            scheduler: str | None, quiet: bool):
+    """Finish a saved run; the run options given on the command line must match its manifest."""
+    store = RunStore(resume_dir)
+    saved = store.manifest()
+    explicit = {name for name in ("rules_name", "rule_overrides", "strategy_names",
+                                  "param_overrides", "max_hands")
+                if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
+    changes: dict[str, Any] = {"version": __version__}  # another version may play differently
+    rules = saved.rule_set()
+    if explicit & {"rules_name", "rule_overrides"}:
+        rules = _resolve_rules(rules_name, rule_overrides)
+        changes["rules"] = rules.to_dict()
+    if explicit & {"strategy_names", "param_overrides"}:
+        changes["strategies"] = tuple(map(strategy_spec, _table_strategies(
+            rules, strategy_names, param_overrides)))
+    if hands is not None or games is not None:
+        changes["kind"], changes["requested"] = ("hands", hands) if hands is not None else (
+            "games", games)
+    if seed is not None:
+        changes["seed"] = seed
+    if "max_hands" in explicit:
+        changes["max_hands"] = max_hands
+    already = sum(count for _, count, _ in store.blocks())
+    show_bar = not quiet and sys.stderr.isatty()
+    with _progress(saved.requested, saved.kind, show_bar) as advance:
+        advance(already)
+        return resume(resume_dir, threads, advance, backend, scheduler,
+                      dataclasses.replace(saved, **changes))
 
 
 def _write_logs(path: str, kind: str, rules: _rules.RuleSet, strategies: list, seed: int,

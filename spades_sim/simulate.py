@@ -4,7 +4,9 @@ Python validates, packs and allocates; the kernel loops and writes
 (STYLE.md §5.2). A run goes block by block (``BLOCK_HANDS`` hands or
 ``BLOCK_GAMES`` games a call) so that a progress bar can move, totals are
 folded in as each block finishes (memory stays flat unless records are kept),
-and Ctrl-C keeps every finished block.
+and Ctrl-C keeps every finished block. A saved run writes each block's totals
+to its folder (:mod:`spades_sim.store`) and :func:`resume` finishes it; the
+Dask backend plays the same blocks on a cluster (:mod:`spades_sim.backends`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -23,6 +26,7 @@ from .analysis import GameTotals, HandTotals
 from .kernel import engine
 from .packing import PackedRules, pack_rules
 from .rules import RuleSet, resolve_rules
+from .store import Manifest, RunStore, strategy_spec
 from .strategies import PackedStrategies, Strategy, get_strategy, pack_strategies
 
 BLOCK_HANDS = 1 << 16
@@ -125,70 +129,167 @@ def _pack(raw_rules: str | RuleSet, raw_strategies
 
 def simulate_hands(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int | None = None,
                    threads: int | None = None, keep_records: bool = False,
-                   on_block: Callable[[int], None] | None = None) -> Run:
+                   on_block: Callable[[int], None] | None = None, save: str | Path | None = None,
+                   backend: str = "local", scheduler: str | None = None) -> Run:
     """Play ``n`` independent hands (each from 0-0) and total them.
 
     Hand ``i`` is the first hand of game ``i`` of a game run with the same seed.
-    ``on_block(k)`` is called with the number of hands each block added.
+    ``on_block(k)`` is called with the number of hands each block added. With ``save``
+    the run is saved block by block in that folder (:mod:`spades_sim.store`) and can be
+    continued with :func:`resume`; ``backend="dask"`` plays the blocks on the Dask
+    cluster at ``scheduler`` (:mod:`spades_sim.backends`) with the same results.
     """
     rules, strategies, packed, strat, seed = _prepare(raw_rules, raw_strategies, "hands", n, seed,
                                                       threads)
+    check_backend(backend, scheduler, keep_records)
     run = Run("hands", rules, strategies, seed, n, totals=HandTotals())
-    _, no_trace = engine._empty_hand_outputs(packed, 0)
+    store = _new_store(save, run, BLOCK_HANDS, None)
+    return _run_blocks(run, BLOCK_HANDS, packed, strat, None, keep_records, on_block, store,
+                       _client(backend, scheduler))
 
-    def play_block(start: int, count: int):
-        out, _ = engine._empty_hand_outputs(packed, count)
+
+def play_block(kind: str, packed: PackedRules, strat: PackedStrategies, seed: int, start: int,
+               count: int, max_hands: int | None):
+    """Play one block (hands or games ``start`` … ``start + count - 1``); its kernel records."""
+    if kind == "hands":
+        out, no_trace = engine._empty_hand_outputs(packed, count)
         engine._simulate_hands(packed, strat.bid_policy, strat.play_policy, strat.params,
                                seed, start, count, CHUNK_HANDS, out, no_trace, False)
         return out
+    no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
+    games = engine._empty_game_records(count, packed.side_count)
+    engine._simulate_games(packed, strat.bid_policy, strat.play_policy, strat.params,
+                           seed, start, count, CHUNK_GAMES, max_hands, games,
+                           no_hands, no_trace)
+    return games
 
-    return _run_blocks(run, BLOCK_HANDS, play_block,
-                       (lambda out, _start: _records.hand_frame(out)) if keep_records else None,
-                       on_block)
+
+def _new_store(save: str | Path | None, run: Run, block: int, max_hands: int | None):
+    """Create the save folder of a new run (None without ``save``)."""
+    if save is None:
+        return None
+    store = RunStore(save)
+    store.create(_manifest(run, block, max_hands))
+    return store
 
 
-def _run_blocks(run: Run, block: int, play_block: Callable[[int, int], Any],
-                frame_of: Callable[[Any, int], pd.DataFrame] | None,
-                on_block: Callable[[int], None] | None) -> Run:
-    """Play ``run.requested`` hands or games block by block, folding each into the totals.
+def _manifest(run: Run, block: int, max_hands: int | None) -> Manifest:
+    return Manifest(run.kind, run.rules.to_dict(), tuple(map(strategy_spec, run.strategies)),
+                    run.seed, run.requested, block, max_hands)
+
+
+def _run_blocks(run: Run, block: int, packed: PackedRules, strat: PackedStrategies,
+                max_hands: int | None, keep_records: bool,
+                on_block: Callable[[int], None] | None, store: RunStore | None,
+                client: Any = None) -> Run:
+    """Play ``run.requested`` hands or games block by block from ``run.done``, folding each
+    block's totals into the run's (and into a shard of ``store``); with a Dask ``client`` the
+    blocks run on its cluster.
 
     Ctrl-C between or during blocks stops the run; every finished block is kept.
     """
+    def finish(start: int, count: int, totals, frame: pd.DataFrame | None) -> None:
+        run.totals.merge(totals)
+        if frame is not None:
+            run.frames.append(frame)
+        if store is not None:
+            store.write_block(start, count, totals.as_row())
+        run.done = start + count
+        if on_block is not None:
+            on_block(count)
+
     try:
+        if client is not None:
+            from .backends import dask_blocks
+
+            for start, count, totals in dask_blocks(run, block, max_hands, client):
+                finish(start, count, totals, None)
+            return run
         while run.done < run.requested:
-            count = min(block, run.requested - run.done)
-            records = play_block(run.done, count)
-            run.totals.add(records)
-            if frame_of is not None:
-                run.frames.append(frame_of(records, run.done))
-            run.done += count
-            if on_block is not None:
-                on_block(count)
+            start, count = run.done, min(block, run.requested - run.done)
+            records = play_block(run.kind, packed, strat, run.seed, start, count, max_hands)
+            totals = run.totals.empty_like()
+            totals.add(records)
+            frame = None
+            if keep_records:
+                frame = (_records.hand_frame(records) if run.kind == "hands"
+                         else _records.game_frame(records, start))
+            finish(start, count, totals, frame)
     except KeyboardInterrupt:
         run.interrupted = True
+    finally:
+        if client is not None:
+            client.close()
     return run
+
+
+BACKENDS = ("local", "dask")
+
+
+def _client(backend: str, scheduler: str | None) -> Any:
+    """A Dask client for ``backend="dask"``, else None. A scheduler that cannot be reached
+    leaves a new save folder with no blocks, which ``resume`` can finish later."""
+    if backend != "dask":
+        return None
+    from .backends import connect
+
+    return connect(scheduler or "")
+
+
+def check_backend(backend: str, scheduler: str | None, keep_records: bool = False) -> None:
+    """Refuse an unknown backend, a scheduler without Dask, or records with Dask."""
+    if backend not in BACKENDS:
+        raise RunError(f"backend={backend!r}: allowed " + " or ".join(BACKENDS))
+    if backend == "local" and scheduler is not None:
+        raise RunError(f"scheduler={scheduler!r}: allowed only with backend dask")
+    if backend == "dask":
+        if not scheduler:
+            raise RunError("scheduler: allowed an address such as tcp://127.0.0.1:8786 with "
+                           "backend dask")
+        if keep_records:
+            raise RunError("records: allowed only with backend local (a Dask run keeps totals)")
+
+
+def resume(path: str | Path, threads: int | None = None,
+           on_block: Callable[[int], None] | None = None, backend: str = "local",
+           scheduler: str | None = None, requested: Manifest | None = None) -> Run:
+    """Continue the run saved in ``path``: its finished blocks are read back, the rest played.
+
+    The totals equal those of the same run never interrupted. With ``requested`` the saved
+    manifest must match it (:meth:`spades_sim.store.RunStore.check`).
+    """
+    check_backend(backend, scheduler)
+    store = RunStore(path)
+    manifest = store.check(requested) if requested is not None else store.manifest()
+    rules, strategies, packed, strat, seed = _prepare(
+        manifest.rule_set(), manifest.seat_strategies(), manifest.kind, manifest.requested,
+        manifest.seed, threads)
+    totals = (HandTotals() if manifest.kind == "hands"
+              else GameTotals(sides=packed.side_count, seats=packed.seat_count))
+    run = Run(manifest.kind, rules, strategies, seed, manifest.requested, totals=totals)
+    for start, count, row in store.blocks():
+        run.totals.merge(type(totals).from_row(row))
+        run.done = start + count
+    return _run_blocks(run, manifest.block, packed, strat, manifest.max_hands, False, on_block,
+                       store, _client(backend, scheduler))
 
 
 def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int | None = None,
                    threads: int | None = None, keep_records: bool = False,
                    max_hands: int = DEFAULT_MAX_HANDS,
-                   on_block: Callable[[int], None] | None = None) -> Run:
-    """Play ``n`` games to the target (or ``max_hands``) and total them."""
+                   on_block: Callable[[int], None] | None = None, save: str | Path | None = None,
+                   backend: str = "local", scheduler: str | None = None) -> Run:
+    """Play ``n`` games to the target (or ``max_hands``) and total them; ``save``, ``backend``
+    and ``scheduler`` as in :func:`simulate_hands`."""
     rules, strategies, packed, strat, seed = _prepare(raw_rules, raw_strategies, "games", n, seed,
                                                       threads)
     _check_count("max_hands", max_hands, MAX_HANDS_CAP)
-    run = Run("games", rules, strategies, seed, n, totals=GameTotals(sides=packed.side_count, seats=packed.seat_count))
-    no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
-
-    def play_block(start: int, count: int):
-        games = engine._empty_game_records(count, packed.side_count)
-        engine._simulate_games(packed, strat.bid_policy, strat.play_policy, strat.params,
-                               seed, start, count, CHUNK_GAMES, max_hands, games,
-                               no_hands, no_trace)
-        return games
-
-    return _run_blocks(run, BLOCK_GAMES, play_block,
-                       _records.game_frame if keep_records else None, on_block)
+    check_backend(backend, scheduler, keep_records)
+    run = Run("games", rules, strategies, seed, n,
+              totals=GameTotals(sides=packed.side_count, seats=packed.seat_count))
+    store = _new_store(save, run, BLOCK_GAMES, max_hands)
+    return _run_blocks(run, BLOCK_GAMES, packed, strat, max_hands, keep_records, on_block, store,
+                       _client(backend, scheduler))
 
 
 def trace_hands(raw_rules: str | RuleSet, raw_strategies, deals: Sequence[int], seed: int):

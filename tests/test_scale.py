@@ -1,0 +1,208 @@
+"""Scale (issue 7): saved runs that resume after Ctrl-C or a kill, and the Dask backend."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from clirun import assert_ok, assert_one_line_error, invoke
+
+from spades_sim import simulate
+from spades_sim.analysis import GameTotals, HandTotals
+from spades_sim.simulate import resume, simulate_games, simulate_hands
+from spades_sim.store import MANIFEST, RunStore, StoreError
+
+
+def _stop_after(blocks: int):
+    """An ``on_block`` that presses Ctrl-C when ``blocks`` blocks have finished."""
+    calls = []
+
+    def on_block(count: int) -> None:
+        calls.append(count)
+        if len(calls) == blocks:
+            raise KeyboardInterrupt
+
+    return on_block
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(simulate, "BLOCK_HANDS", 1000)
+    monkeypatch.setattr(simulate, "BLOCK_GAMES", 50)
+
+
+def test_totals_round_trip_and_merge() -> None:
+    """A block's totals survive the flat row of a shard exactly, and merging blocks gives the
+    totals of one pass."""
+    run = simulate_games("solo", "expert", 120, seed=3)
+    back = GameTotals.from_row(run.totals.as_row())
+    pd.testing.assert_frame_equal(back.summary(), run.summary())
+    merged = GameTotals()
+    merged.merge(back)
+    pd.testing.assert_frame_equal(merged.summary(), run.summary())
+    hands = simulate_hands("standard", "basic", 3000, seed=3)
+    assert HandTotals.from_row(hands.totals.as_row()) == hands.totals
+
+
+@pytest.mark.usefixtures("small_blocks")
+def test_interrupted_saved_hand_run_resumes_to_the_same_totals(tmp_path: Path) -> None:
+    full = simulate_hands("standard", "expert", 5500, seed=4)
+    part = simulate_hands("standard", "expert", 5500, seed=4, save=tmp_path / "run",
+                          on_block=_stop_after(3))
+    assert part.interrupted and part.done == 3000
+    shards = sorted(p.name for p in (tmp_path / "run").glob("block-*.parquet"))
+    assert shards == [f"block-{start:012d}-00001000.parquet" for start in (0, 1000, 2000)]
+    shard = pd.read_parquet(tmp_path / "run" / shards[1])
+    assert shard["start"].item() == 1000 and shard["count"].item() == 1000
+    assert shard["seat_hands"].item() == 4 * 1000
+    again = resume(tmp_path / "run")
+    assert (again.done, again.interrupted, again.seed) == (5500, False, 4)
+    pd.testing.assert_frame_equal(again.summary(), full.summary())
+    # The last block is shorter: 500 hands.
+    assert (tmp_path / "run" / "block-000000005000-00000500.parquet").is_file()
+
+
+@pytest.mark.usefixtures("small_blocks")
+def test_interrupted_saved_game_run_resumes_twice(tmp_path: Path) -> None:
+    full = simulate_games("standard", ["expert", "basic"], 260, seed=6, max_hands=300)
+    simulate_games("standard", ["expert", "basic"], 260, seed=6, max_hands=300,
+                   save=tmp_path / "g", on_block=_stop_after(2))
+    second = resume(tmp_path / "g", on_block=_stop_after(2))
+    assert second.interrupted and second.done == 200
+    third = resume(tmp_path / "g")
+    assert third.done == 260
+    pd.testing.assert_frame_equal(third.summary(), full.summary())
+    manifest = json.loads((tmp_path / "g" / MANIFEST).read_text())
+    assert manifest["max_hands"] == 300 and manifest["block"] == 50 and manifest["seed"] == 6
+    assert [s["name"] for s in manifest["strategies"]] == ["expert", "basic", "expert", "basic"]
+
+
+def test_a_killed_run_keeps_its_finished_blocks(tmp_path: Path) -> None:
+    """SIGKILL in the middle of a saved run (no chance to clean up), then --resume."""
+    folder = tmp_path / "killed"
+    command = [sys.executable, "-m", "spades_sim", "simulate", "--hands", "2000000", "--seed",
+               "9", "--strategy", "random", "--save", str(folder), "--quiet", "--threads", "1"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(list(folder.glob("block-*.parquet"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    kept = RunStore(folder).blocks()
+    assert 3 <= len(kept) < 31  # 2,000,000 hands are 31 blocks of 65,536
+    resumed = invoke(["simulate", "--resume", str(folder), "--quiet"])
+    assert_ok(resumed)
+    fresh = invoke(["simulate", "--hands", "2000000", "--seed", "9", "--strategy", "random",
+                    "--quiet"])
+    resumed_lines, fresh_lines = resumed.output.splitlines(), fresh.output.splitlines()
+    assert resumed_lines[0] == fresh_lines[0] + f" (resumed from {folder})"
+    assert resumed_lines[1:] == fresh_lines[1:]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seed", "5"], "seed=5: allowed 4, as in the run saved in"),
+    (["--hands", "999"], "requested=999: allowed 3000, as in the run saved in"),
+    (["--games", "3000"], "kind='games': allowed 'hands', as in the run saved in"),
+    (["--rule", "bag_penalty=50"], "rules.bag_penalty=50: allowed 100, as in the run saved in"),
+    (["--strategy", "basic"], "strategies=['basic', 'basic', 'basic', 'basic']: allowed "
+                              "['expert', 'expert', 'expert', 'expert']"),
+])
+@pytest.mark.usefixtures("small_blocks")
+def test_a_resume_that_does_not_match_the_saved_run_is_refused(
+        tmp_path: Path, args: list[str], message: str) -> None:
+    simulate_hands("standard", "expert", 3000, seed=4, save=tmp_path / "r",
+                   on_block=_stop_after(1))
+    assert_one_line_error(invoke(["simulate", "--resume", str(tmp_path / "r"), "--quiet", *args]),
+                          message, prefix_only=True)
+
+
+@pytest.mark.usefixtures("small_blocks")
+def test_a_manifest_of_another_version_is_refused(tmp_path: Path) -> None:
+    simulate_hands("standard", "expert", 3000, seed=4, save=tmp_path / "v",
+                   on_block=_stop_after(1))
+    path = tmp_path / "v" / MANIFEST
+    manifest = json.loads(path.read_text())
+    path.write_text(json.dumps({**manifest, "version": "0.0.1"}))
+    assert_one_line_error(invoke(["simulate", "--resume", str(tmp_path / "v"), "--quiet"]),
+                          "version=", prefix_only=True)
+
+
+def test_save_and_resume_folders_are_checked(tmp_path: Path) -> None:
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("")
+    assert_one_line_error(
+        invoke(["simulate", "--hands", "10", "--save", str(tmp_path / "full"), "--quiet"]),
+        f"save={str(tmp_path / 'full')!r}: allowed a new or empty folder (to go on with the run "
+        "saved there: --resume)")
+    assert_one_line_error(
+        invoke(["simulate", "--resume", str(tmp_path / "none"), "--quiet"]),
+        f"resume={str(tmp_path / 'none')!r}: allowed a folder written by --save (it has no "
+        "manifest.json)")
+    assert_one_line_error(
+        invoke(["simulate", "--resume", str(tmp_path / "none"), "--out", "x.csv", "--quiet"]),
+        f"resume={str(tmp_path / 'none')!r}: allowed without --out (such a run keeps totals "
+        "only)")
+    with pytest.raises(StoreError):
+        RunStore(tmp_path / "none").manifest()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--backend", "spark"], "backend='spark': allowed local or dask"),
+    (["--backend", "dask"], "scheduler: allowed an address such as tcp://127.0.0.1:8786"),
+    (["--scheduler", "tcp://127.0.0.1:8786"], "scheduler='tcp://127.0.0.1:8786': allowed only "
+                                              "with backend dask"),
+    (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--out", "x.csv"],
+     "backend='dask': allowed without --out (such a run keeps totals only)"),
+    (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"],
+     "scheduler='tcp://127.0.0.1:9': allowed the address of a running Dask scheduler"),
+])
+def test_backend_options_are_checked(args: list[str], message: str) -> None:
+    assert_one_line_error(invoke(["simulate", "--hands", "10", "--quiet", *args]), message,
+                          prefix_only=True)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two Dask workers in their own processes, on loopback."""
+    from dask.distributed import LocalCluster  # a test dependency: never skipped
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as local:
+        yield local.scheduler_address
+
+
+@pytest.mark.usefixtures("small_blocks")
+def test_dask_backend_gives_the_local_results(cluster: str, tmp_path: Path) -> None:
+    local = simulate_hands("standard", ["expert", "basic"], 6200, seed=12)
+    remote = simulate_hands("standard", ["expert", "basic"], 6200, seed=12, backend="dask",
+                            scheduler=cluster)
+    pd.testing.assert_frame_equal(remote.summary(), local.summary())
+    games = simulate_games("solo", "expert", 230, seed=12)
+    remote_games = simulate_games("solo", "expert", 230, seed=12, backend="dask",
+                                  scheduler=cluster, save=tmp_path / "d")
+    pd.testing.assert_frame_equal(remote_games.summary(), games.summary())
+    assert len(list((tmp_path / "d").glob("block-*.parquet"))) == 5  # 4 × 50 + 30
+
+
+@pytest.mark.usefixtures("small_blocks")
+def test_a_run_saved_locally_resumes_on_dask(cluster: str, tmp_path: Path) -> None:
+    full = simulate_games("standard", "basic", 240, seed=13)
+    simulate_games("standard", "basic", 240, seed=13, save=tmp_path / "x", on_block=_stop_after(2))
+    finished = resume(tmp_path / "x", backend="dask", scheduler=cluster)
+    assert finished.done == 240
+    pd.testing.assert_frame_equal(finished.summary(), full.summary())
+
+
+def test_dask_command_line(cluster: str) -> None:
+    remote = invoke(["simulate", "--hands", "3000", "--seed", "2", "--quiet", "--backend", "dask",
+                     "--scheduler", cluster])
+    assert_ok(remote)
+    local = invoke(["simulate", "--hands", "3000", "--seed", "2", "--quiet"])
+    assert remote.output == local.output
