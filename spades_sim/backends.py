@@ -20,6 +20,10 @@ from .store import strategy_spec
 from .strategies import Strategy, pack_strategies
 
 
+CONNECT_TIMEOUT = "10s"
+"""How long to try to reach the scheduler before giving up."""
+
+
 def block_totals(kind: str, rules: dict[str, Any], strategies: list[dict[str, Any]], seed: int,
                  start: int, count: int, max_hands: int | None, threads: int = 1
                  ) -> dict[str, float]:
@@ -48,7 +52,7 @@ def connect(scheduler: str):
         raise RunError("backend='dask': allowed only with dask.distributed installed "
                        "(pip install 'spades-sim[dask]')") from None
     try:
-        return Client(scheduler, timeout="10s", set_as_default=False)
+        return Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
         raise RunError(f"scheduler={scheduler!r}: allowed the address of a running Dask "
                        f"scheduler ({error})") from None

@@ -163,7 +163,11 @@ def test_save_and_resume_folders_are_checked(tmp_path: Path) -> None:
     (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"],
      "scheduler='tcp://127.0.0.1:9': allowed the address of a running Dask scheduler"),
 ])
-def test_backend_options_are_checked(args: list[str], message: str) -> None:
+def test_backend_options_are_checked(monkeypatch: pytest.MonkeyPatch, args: list[str],
+                                     message: str) -> None:
+    from spades_sim import backends
+
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT", "1s")  # port 9 refuses: no need to wait 10 s
     assert_one_line_error(invoke(["simulate", "--hands", "10", "--quiet", *args]), message,
                           prefix_only=True)
 
