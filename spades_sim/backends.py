@@ -16,8 +16,8 @@ from typing import Any
 from .analysis import GameTotals, HandTotals
 from .packing import pack_rules
 from .rules import from_dict
-from .store import strategy_spec
-from .strategies import Strategy, pack_strategies
+from .store import strategy_of, strategy_spec
+from .strategies import pack_strategies
 
 
 CONNECT_TIMEOUT = "10s"
@@ -28,16 +28,14 @@ def block_totals(kind: str, rules: dict[str, Any], strategies: list[dict[str, An
                  start: int, count: int, max_hands: int | None, threads: int = 1
                  ) -> dict[str, float]:
     """Play one block on a worker (``threads`` numba threads) and return its totals as a row."""
-    from .simulate import play_block, set_threads
+    from .simulate import new_totals, play_block, set_threads
 
     set_threads(threads)
     rule_set = from_dict(rules)
     packed = pack_rules(rule_set)
-    seats = [Strategy(s["name"], s["bidding"], s["play"], dict(s["params"]), s["description"])
-             for s in strategies]
+    seats = [strategy_of(spec) for spec in strategies]
     records = play_block(kind, packed, pack_strategies(seats), seed, start, count, max_hands)
-    totals = (HandTotals() if kind == "hands"
-              else GameTotals(sides=packed.side_count, seats=packed.seat_count))
+    totals = new_totals(kind, packed)
     totals.add(records)
     return totals.as_row()
 

@@ -164,6 +164,13 @@ def play_block(kind: str, packed: PackedRules, strat: PackedStrategies, seed: in
     return games
 
 
+def new_totals(kind: str, packed: PackedRules) -> HandTotals | GameTotals:
+    """Empty totals for a hand or game run at this table."""
+    if kind == "hands":
+        return HandTotals()
+    return GameTotals(sides=packed.side_count, seats=packed.seat_count)
+
+
 def _new_store(save: str | Path | None, run: Run, block: int, max_hands: int | None):
     """Create the save folder of a new run (None without ``save``)."""
     if save is None:
@@ -264,8 +271,7 @@ def resume(path: str | Path, threads: int | None = None,
     rules, strategies, packed, strat, seed = _prepare(
         manifest.rule_set(), manifest.seat_strategies(), manifest.kind, manifest.requested,
         manifest.seed, threads)
-    totals = (HandTotals() if manifest.kind == "hands"
-              else GameTotals(sides=packed.side_count, seats=packed.seat_count))
+    totals = new_totals(manifest.kind, packed)
     run = Run(manifest.kind, rules, strategies, seed, manifest.requested, totals=totals)
     for start, count, row in store.blocks():
         run.totals.merge(type(totals).from_row(row))
@@ -285,8 +291,7 @@ def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
                                                       threads)
     _check_count("max_hands", max_hands, MAX_HANDS_CAP)
     check_backend(backend, scheduler, keep_records)
-    run = Run("games", rules, strategies, seed, n,
-              totals=GameTotals(sides=packed.side_count, seats=packed.seat_count))
+    run = Run("games", rules, strategies, seed, n, totals=new_totals("games", packed))
     store = _new_store(save, run, BLOCK_GAMES, max_hands)
     return _run_blocks(run, BLOCK_GAMES, packed, strat, max_hands, keep_records, on_block, store,
                        _client(backend, scheduler))

@@ -33,8 +33,14 @@ class StoreError(ValueError):
 
 
 def strategy_spec(strategy: Strategy) -> dict[str, Any]:
+    """A strategy as plain data (for a manifest or a Dask task); :func:`strategy_of` reverses it."""
     return {"name": strategy.name, "bidding": strategy.bidding, "play": strategy.play,
             "params": dict(strategy.params), "description": strategy.description}
+
+
+def strategy_of(spec: dict[str, Any]) -> Strategy:
+    return Strategy(spec["name"], spec["bidding"], spec["play"], dict(spec["params"]),
+                    spec["description"])
 
 
 @dataclass(frozen=True)
@@ -55,8 +61,7 @@ class Manifest:
         return from_dict(self.rules)
 
     def seat_strategies(self) -> list[Strategy]:
-        return [Strategy(spec["name"], spec["bidding"], spec["play"], dict(spec["params"]),
-                         spec["description"]) for spec in self.strategies]
+        return [strategy_of(spec) for spec in self.strategies]
 
     def to_json(self) -> str:
         return json.dumps({**self.__dict__, "strategies": list(self.strategies)}, indent=2,
