@@ -7,6 +7,7 @@ first), because the 2-core development machine is noisy.
 
     python scripts/bench.py            # the full set, about six minutes (10^8 hands for memory)
     python scripts/bench.py --quick    # smaller counts
+    python scripts/bench.py --strategies-only   # hands/s and games/s per strategy only
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ STAGES = ("deal", "bidding", "play 13 tricks", "scoring", "records")
 
 
 @njit(_nrt=False)
-def _staged(rules, bid_policy, play_policy, params, n, stages, s, out):
+def _staged(rules, strat, n, stages, s, out):
     """Run the kernel's per-hand steps up to ``stages`` (1 = deal only … 5 = all), one thread."""
     checksum = 0
     for i in range(n):
@@ -43,10 +44,10 @@ def _staged(rules, bid_policy, play_policy, params, n, stages, s, out):
         if stages >= 2:
             for seat in range(rules.seat_count):
                 s.rng[seat] = _key3(7, i, seat)
-            engine._bid_round(rules, bid_policy, params, 0, 0, s)
+            engine._bid_round(rules, strat, 0, 0, s)
         if stages >= 3:
-            engine._exchange(rules, play_policy, 0, s)
-            engine._play_tricks(rules, play_policy, params, 0, s)
+            engine._exchange(rules, strat.play_policy, 0, s)
+            engine._play_tricks(rules, strat, 0, 0, s)
         if stages >= 4:
             engine._score_hand(rules, s)
         if stages >= 5:
@@ -57,18 +58,18 @@ def _staged(rules, bid_policy, play_policy, params, n, stages, s, out):
 
 def _breakdown(strategy: str, hands: int, repeats: int) -> list[float]:
     """Nanoseconds per hand that each kernel step adds (cumulative runs, differences of medians)."""
-    packed = pack_rules(load_preset("standard"))
-    strat = pack_strategies([get_strategy(strategy)] * packed.seat_count)
+    standard = load_preset("standard")
+    packed = pack_rules(standard)
+    strat = pack_strategies([get_strategy(strategy)] * packed.seat_count, standard)
     out, _ = engine._empty_hand_outputs(packed, hands)
     scratch = engine._new_scratch(packed)
     totals = []
     for stages in range(1, len(STAGES) + 1):
-        args = (packed, strat.bid_policy, strat.play_policy, strat.params)
-        _staged(*args, 100, stages, scratch, out)
+        _staged(packed, strat, 100, stages, scratch, out)
         times = []
         for _ in range(repeats):
             start = time.perf_counter()
-            _staged(*args, hands, stages, scratch, out)
+            _staged(packed, strat, hands, stages, scratch, out)
             times.append(time.perf_counter() - start)
         totals.append(statistics.median(times) / hands * 1e9)
     return [totals[0]] + [b - a for a, b in zip(totals, totals[1:])]
@@ -146,6 +147,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller counts")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--strategies-only", action="store_true",
+                        help="only the hands/s and games/s of each strategy")
     args = parser.parse_args()
     hands = 200_000 if args.quick else 1_000_000
     games = 5_000 if args.quick else 20_000
@@ -154,16 +157,25 @@ def main() -> None:
     print(f"spades-sim benchmark: {os.cpu_count()} cores, numba {numba.__version__}, "
           f"{args.repeats} repeats, medians")
     print(f"{'what':<34} {'1 thread':>12} {f'{cores} threads':>12} {'ratio':>7}")
+    per_core = {}
     for label, strategy, run, n in (
-            [("full hands/s", s, simulate_hands, hands) for s in ("random", "basic", "expert")]
-            + [("games to 500/s", s, simulate_games, games) for s in ("basic", "expert")]):
+            [("full hands/s", s, simulate_hands, hands)
+             for s in ("random", "basic", "expert-v1", "expert")]
+            + [("games to 500/s", s, simulate_games, games)
+               for s in ("basic", "expert-v1", "expert")]):
         rates = []
         for threads in (1, cores):
             rates.append(_median_rate(
                 lambda k, s=strategy, run=run: run(rules, s, k, seed=1, threads=threads),
                 n, args.repeats))
+        per_core[label, strategy] = rates[0]
         print(f"{f'{label}, {strategy}':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
               f"{rates[1] / rates[0]:>7.2f}")
+    for label in ("full hands/s", "games to 500/s"):
+        print(f"{label} per core, expert / expert-v1: "
+              f"{per_core[label, 'expert'] / per_core[label, 'expert-v1']:.2f}")
+    if args.strategies_only:
+        return
     # spades-sim hand: a completion is one random deal of the unknown cards, played once for each
     # of the 15 candidates (the strategy's choice, nil, 1-13) and on to the end of the game.
     deals = 500 if args.quick else 2_000

@@ -34,7 +34,8 @@ def block_totals(kind: str, rules: dict[str, Any], strategies: list[dict[str, An
     rule_set = from_dict(rules)
     packed = pack_rules(rule_set)
     seats = [strategy_of(spec) for spec in strategies]
-    records = play_block(kind, packed, pack_strategies(seats), seed, start, count, max_hands)
+    records = play_block(kind, packed, pack_strategies(seats, rule_set), seed, start, count,
+                         max_hands)
     totals = new_totals(kind, packed)
     totals.add(records)
     return totals.as_row()

@@ -22,6 +22,9 @@ from . import __version__
 from . import rules as _rules
 from .cards import CardError
 from .analysis import side_label
+from . import calibrate as _calibrate
+from .audit import ANY, AuditError, audit_file, check_csv_path, seats_label
+from .calibration import CalibrationError, load_family
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies, plot_comparison
 from .metrics import EconomicsError, Payouts, check_buy_in, economics, parse_rake
@@ -44,7 +47,6 @@ from .simulate import (
 )
 from .strategies import (
     DEFAULT_STRATEGY,
-    PARAMS,
     STRATEGIES,
     StrategyError,
     get_strategy,
@@ -77,7 +79,7 @@ class InputError(click.ClickException):
 
 _USER_ERRORS = (_rules.RulesError, StrategyError, RunError, OutputError, LogError, IllegalMove,
                 CardError, FeatureError, EconomicsError, StudyError, DealError, WhatIfError,
-                StoreError)
+                StoreError, AuditError, CalibrationError)
 
 
 @contextmanager
@@ -101,6 +103,11 @@ def _rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def _resolve_rules(rules_name: str, rule_overrides: tuple[str, ...]) -> _rules.RuleSet:
     overrides = dict(_rules.parse_override(text) for text in rule_overrides)
     return _rules.resolve_rules(rules_name, overrides)
+
+
+def _short(text: str, limit: int = 100) -> str:
+    """A user's value cut to ``limit`` characters for a one-line message."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _parse_range(text: str) -> range:
@@ -481,6 +488,141 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
     click.echo(f"{len(scored)} hands scored, all moves legal, every recorded result agrees")
 
 
+@cli.command(name="audit")
+@click.argument("log_file", type=click.Path(dir_okay=False))
+@click.option("--rules", "rules_name", default=None, metavar="NAME|FILE",
+              help="Replay with these rules instead of each line's own.")
+@click.option("--rule", "rule_overrides", multiple=True, metavar="FIELD=VALUE",
+              help="Override one rule field (repeatable; needs --rules).")
+@click.option("--seat", "seats", type=int, multiple=True, metavar="N",
+              help="Audit only this seat's plays (repeatable). [default: every seat]")
+@click.option("--list", "list_count", type=int, default=20, show_default=True, metavar="N",
+              help="How many instances to list; 0 for none.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.csv",
+              help="Write every instance as CSV.")
+def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...],
+                  seats: tuple[int, ...], list_count: int, out: str | None) -> None:
+    """Audit the card play of a hand log (JSONL) for five technique errors.
+
+    Replays every hand with the referee, as score does, and at every card play
+    checks what the seat knew for third-hand-low, ruff-partner-winner,
+    wasted-trump, nil-took-duckable and nil-not-covered (defined in
+    docs/analysis.md). Prints per pattern the hands with at least one instance,
+    their share of the hands audited with its 95% interval and the instances,
+    then the first --list instances with a card that would have been sound.
+
+    Example:
+
+    \b
+        spades-sim simulate --hands 5000 --seed 1 --log hands.jsonl --log-deals 0:5000
+        spades-sim audit hands.jsonl --list 10 --out instances.csv
+    """
+    with _user_errors():
+        if list_count < 0:
+            raise InputError(f"list={list_count}: allowed a whole number 0 or more")
+        rules = _resolve_rules(rules_name, rule_overrides) if rules_name else None
+        if rule_overrides and rules is None:
+            raise InputError("rule: allowed only together with --rules")
+        if out is not None:
+            check_csv_path(out)
+        result = audit_file(log_file, rules, seats or None)
+        if out is not None:
+            result.write_csv(out)
+    click.echo(f"{'pattern':<20} {'hands':>7} {'share':>7} {'95% interval':>17} {'instances':>9}")
+    for row in result.counts:
+        if row.pattern == ANY:
+            click.echo("-" * 64)
+        share = "-" if math.isnan(row.share) else f"{100 * row.share:.2f}%"
+        interval = ("" if math.isnan(row.low)
+                    else f"[{100 * row.low:.2f}%, {100 * row.high:.2f}%]")
+        click.echo(f"{row.pattern:<20} {row.hands:>7,} {share:>7} {interval:>17} "
+                   f"{row.instances:>9,}")
+    click.echo(f"{result.hands_audited:,} hands audited ({seats_label(result.seats)})")
+    shown = result.instances[:list_count]
+    if shown:
+        click.echo(f"first {len(shown):,} of {len(result.instances):,} instances:")
+        click.echo(f"{'line':>6} {'game':>5} {'hand':>4} {'trick':>5} {'seat':>4}  "
+                   f"{'pattern':<20} {'played':>6} {'sound':>5}  trick so far")
+        for instance in shown:
+            row = instance.row()
+            click.echo(f"{row['line']:>6} {row['game'] if row['game'] != '' else '-':>5} "
+                       f"{row['hand'] if row['hand'] != '' else '-':>4} {row['trick']:>5} "
+                       f"{row['seat']:>4}  {row['pattern']:<20} {row['played']:>6} "
+                       f"{row['sound'] or '-':>5}  {row['trick_so_far']}")
+    if out is not None:
+        click.echo(f"wrote {out}")
+
+
+@cli.command()
+@click.argument("families", nargs=-1, metavar="FAMILY...")
+@click.option("--all", "every_family", is_flag=True, help="Every family the presets use.")
+@click.option("--out-dir", type=click.Path(file_okay=False), required=True, metavar="DIR",
+              help="Existing folder for FAMILY.npz and tables.toml (data/calibration for the "
+                   "shipped tables).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of round 0.")
+@click.option("--rounds", type=int, default=_calibrate.ROUNDS, show_default=True,
+              help="Rounds of self-play (each bids from the tables of the one before).")
+@click.option("--hands", type=int, default=_calibrate.Sizes.hands, show_default=True,
+              help="Hands per round measuring the tricks.")
+@click.option("--nil-hands", type=int, default=_calibrate.Sizes.nil_hands, show_default=True,
+              help="Hands per round exploring nils.")
+@click.option("--blind-hands", type=int, default=_calibrate.Sizes.blind_hands,
+              show_default=True, help="Hands per round and cards passed exploring blind nils.")
+@click.option("--games", type=int, default=_calibrate.Sizes.games, show_default=True,
+              help="Self-play games fitting the race table's spread (two-sided tables).")
+@click.option("--from-shipped", is_flag=True,
+              help="Start from the shipped tables instead of a bootstrap round.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed: int, rounds: int,
+              hands: int, nil_hands: int, blind_hands: int, games: int, from_shipped: bool,
+              quiet: bool) -> None:
+    """Build the expert bidder's calibration tables by self-play.
+
+    A family is a table mode and a deck (partnership-standard, solo-standard,
+    ...): the tables hold the trick and nil chances the expert bids from. Each
+    family's file and the command that made it (in tables.toml) go to
+    --out-dir. docs/strategies.md explains the rounds.
+
+    Example:
+
+    \b
+        spades-sim calibrate partnership-standard --out-dir my-tables --hands 200000
+    """
+    with _user_errors():
+        names = list(_calibrate.FAMILY_PRESETS) if every_family else list(families)
+        if not names:
+            raise InputError("family: allowed one or more of "
+                             + ", ".join(_calibrate.FAMILY_PRESETS) + " (or --all)")
+        for name in names:
+            if name not in _calibrate.FAMILY_PRESETS:
+                raise InputError(f"family={_short(name)!r}: allowed "
+                                 + ", ".join(_calibrate.FAMILY_PRESETS))
+        if not Path(out_dir).is_dir():
+            raise InputError(f"out-dir={_short(out_dir)!r}: allowed an existing folder")
+        for label, value, low in (("rounds", rounds, 1), ("hands", hands, 10_000),
+                                  ("nil-hands", nil_hands, 10_000),
+                                  ("blind-hands", blind_hands, 1_000), ("games", games, 0)):
+            if not low <= value <= 10**9:
+                raise InputError(f"{label}={value}: allowed a whole number {low:,} to 10^9")
+        sizes = _calibrate.Sizes(hands, nil_hands, blind_hands, games)
+        for name in names:
+            start = load_family(name) if from_shipped else None
+            total = rounds * _calibrate.round_hands(name, sizes)
+            with _progress(total, f"{name} hands", not quiet) as advance:
+                arrays = _calibrate.calibrate_family(name, rounds, sizes, seed, advance,
+                                                     start=start)
+            made_by = {"command": "spades-sim calibrate " + " ".join(
+                [name, "--out-dir", out_dir, "--seed", str(seed), "--rounds", str(rounds),
+                 "--hands", str(hands), "--nil-hands", str(nil_hands), "--blind-hands",
+                 str(blind_hands), "--games", str(games)]
+                + (["--from-shipped"] if from_shipped else [])),
+                "seed": seed, "rounds": rounds, "hands": hands, "nil_hands": nil_hands,
+                "blind_hands": blind_hands, "games": games, "from_shipped": from_shipped,
+                "version": __version__}
+            path = _calibrate.write_tables(out_dir, name, arrays, made_by)
+            click.echo(f"wrote {path}")
+
+
 @cli.group()
 def rules() -> None:
     """List, show and check rule sets (presets and TOML files).
@@ -561,7 +703,7 @@ def strategies_list() -> None:
 @strategies.command(name="show")
 @click.argument("name")
 def strategies_show(name: str) -> None:
-    """Print a strategy's policies and every parameter: value, default, range and meaning.
+    """Print a strategy's policies and the parameters they read: value, default, range, meaning.
 
     Example:
 
@@ -574,7 +716,7 @@ def strategies_show(name: str) -> None:
     click.echo(f"bidding policy {strategy.bidding}, card-play policy {strategy.play}")
     click.echo(f"{'parameter':<20} {'value':>8} {'default':>8}  {'range':<15} meaning"
                "  (* = set by this strategy)")
-    for spec in PARAMS:
+    for spec in strategy.params_read():
         value = strategy.param(spec.name)
         mark = "*" if spec.name in strategy.params else " "
         click.echo(f"{spec.name:<20} {value:>8g}{mark}{spec.default:>8g}  "

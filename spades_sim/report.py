@@ -62,8 +62,8 @@ class Study:
     """Presets or rules files; the first is the baseline of every comparison."""
     bag_rules: tuple[str, ...] = BAG_RULES
     """LIMIT:PENALTY bag rules applied to the baseline rules."""
-    strategies: tuple[str, ...] = ("expert", "bag-averse", "basic", "conservative", "aggressive",
-                                   "nil-happy")
+    strategies: tuple[str, ...] = ("expert", "expert-v1", "bag-averse", "basic", "conservative",
+                                   "aggressive", "nil-happy")
     """Played against each other in duplicate, and profiled for bidding."""
     strategy: str = "expert"
     """Side 0 in the rules and bag sections, every seat in the nil section, and the opponent in

@@ -124,7 +124,7 @@ def _pack(raw_rules: str | RuleSet, raw_strategies
     """Resolve the rules and one strategy per seat, and pack both for the kernel."""
     rules = resolve_rules(raw_rules)
     strategies = seat_strategies(raw_strategies, rules.seat_count)
-    return rules, strategies, pack_rules(rules), pack_strategies(strategies)
+    return rules, strategies, pack_rules(rules), pack_strategies(strategies, rules)
 
 
 def simulate_hands(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int | None = None,
@@ -153,13 +153,12 @@ def play_block(kind: str, packed: PackedRules, strat: PackedStrategies, seed: in
     """Play one block (hands or games ``start`` … ``start + count - 1``); its kernel records."""
     if kind == "hands":
         out, no_trace = engine._empty_hand_outputs(packed, count)
-        engine._simulate_hands(packed, strat.bid_policy, strat.play_policy, strat.params,
-                               seed, start, count, CHUNK_HANDS, out, no_trace, False)
+        engine._simulate_hands(packed, strat, seed, start, count, CHUNK_HANDS, out, no_trace,
+                               False)
         return out
     no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
     games = engine._empty_game_records(count, packed.side_count)
-    engine._simulate_games(packed, strat.bid_policy, strat.play_policy, strat.params,
-                           seed, start, count, CHUNK_GAMES, max_hands, games,
+    engine._simulate_games(packed, strat, seed, start, count, CHUNK_GAMES, max_hands, games,
                            no_hands, no_trace)
     return games
 
@@ -302,8 +301,7 @@ def trace_hands(raw_rules: str | RuleSet, raw_strategies, deals: Sequence[int], 
     _, _, packed, strat = _pack(raw_rules, raw_strategies)
     ids = np.asarray(deals, dtype=np.int64)
     out, trace = engine._empty_hand_outputs(packed, ids.size)
-    engine._trace_hands(packed, strat.bid_policy, strat.play_policy, strat.params, seed, ids,
-                        out, trace)
+    engine._trace_hands(packed, strat, seed, ids, out, trace)
     return out, trace, packed
 
 
@@ -313,7 +311,7 @@ def trace_games(raw_rules: str | RuleSet, raw_strategies, game_ids: Sequence[int
     _, _, packed, strat = _pack(raw_rules, raw_strategies)
     ids = np.asarray(game_ids, dtype=np.int64)
     games = engine._empty_game_records(ids.size, packed.side_count)
-    args = (packed, strat.bid_policy, strat.play_policy, strat.params, seed, ids, max_hands, games)
+    args = (packed, strat, seed, ids, max_hands, games)
     rows = engine._trace_games(*args, False, *engine._empty_hand_outputs(packed, 0))
     out, trace = engine._empty_hand_outputs(packed, rows)
     engine._trace_games(*args, True, out, trace)

@@ -8,11 +8,17 @@ per seat), so changing a parameter never recompiles anything.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
-from .kernel import policy as _policy
+from . import calibration
+from .kernel import expert_bid as _expert_bid
+from .kernel import params as _params
+from .kernel.expert_bid import BidTables
+from .packing import pack_rules
+from .rules import RuleSet
 
 
 class StrategyError(ValueError):
@@ -28,36 +34,67 @@ class ParamSpec(NamedTuple):
     low: float
     high: float
     meaning: str
+    readers: tuple[str, ...]
+    """The policies (bidding or card play) that read it."""
 
 
+_BASIC_AND_V1 = ("basic", "expert-v1")
 PARAMS: tuple[ParamSpec, ...] = (
-    ParamSpec("bid_offset", _policy.P_BID_OFFSET, 0.0, -3.0, 3.0,
-              "added to the trick estimate before rounding (positive bids higher)"),
-    ParamSpec("nil_threshold", _policy.P_NIL_THRESHOLD, 0.5, 0.0, 5.0,
-              "bid nil when the hand's nil risk is at most this (0 with no high card)"),
-    ParamSpec("blind_nil_deficit", _policy.P_BLIND_DEFICIT, 200.0, 0.0, 10000.0,
-              "bid blind nil, when the rules allow it, if the side trails by at least this"),
-    ParamSpec("blind_nil_near", _policy.P_BLIND_NEAR, 150.0, 0.0, 10000.0,
-              "... and only if the opponents are within this many points of the target"),
-    ParamSpec("cover_bonus", _policy.P_COVER_BONUS, 1.0, 0.0, 4.0,
-              "added to the bid when the partner has bid nil"),
-    ParamSpec("solo_nil_threshold", _policy.P_SOLO_NIL_THRESHOLD, -1.0, -1.0, 5.0,
+    ParamSpec("bid_offset", _params.P_BID_OFFSET, 0.0, -3.0, 3.0,
+              "basic, expert-v1: added to the trick estimate before rounding; expert: tricks "
+              "added to the distribution a bid is judged by (positive bids higher)",
+              (*_BASIC_AND_V1, "expert")),
+    ParamSpec("nil_threshold", _params.P_NIL_THRESHOLD, 0.5, 0.0, 5.0,
+              "bid nil when the hand's nil risk is at most this (0 with no high card)",
+              _BASIC_AND_V1),
+    ParamSpec("blind_nil_deficit", _params.P_BLIND_DEFICIT, 200.0, 0.0, 10000.0,
+              "bid blind nil, when the rules allow it, if the side trails by at least this",
+              _BASIC_AND_V1),
+    ParamSpec("blind_nil_near", _params.P_BLIND_NEAR, 150.0, 0.0, 10000.0,
+              "... and only if the opponents are within this many points of the target",
+              _BASIC_AND_V1),
+    ParamSpec("cover_bonus", _params.P_COVER_BONUS, 1.0, 0.0, 4.0,
+              "basic, expert-v1: added to the bid when the partner has bid nil; expert: tricks "
+              "added to its distribution then", (*_BASIC_AND_V1, "expert")),
+    ParamSpec("solo_nil_threshold", _params.P_SOLO_NIL_THRESHOLD, -1.0, -1.0, 5.0,
               "nil_threshold for a seat without a partner (-1: never bid nil alone; even a hand "
-              "with no high card sets ~70% of its nils in solo, as no one covers it)"),
-    ParamSpec("bag_near", _policy.P_BAG_NEAR, 0.0, 0.0, 10.0,
+              "with no high card sets ~70% of its nils in solo, as no one covers it)",
+              _BASIC_AND_V1),
+    ParamSpec("bag_near", _params.P_BAG_NEAR, 0.0, 0.0, 10.0,
               "bag awareness applies when the side is this many bags or fewer from the penalty "
-              "(0: never)"),
-    ParamSpec("bag_bid", _policy.P_BAG_BID, 0.0, -2.0, 2.0,
-              "added to the trick estimate when bag awareness applies (positive: bid the bags)"),
-    ParamSpec("set_slack", _policy.P_SET_SLACK, 0.0, 0.0, 13.0,
-              "expert play: go for the set when the opponents can lose fewer than this many of "
-              "the tricks left and still make (0: never; not while bag awareness applies)"),
+              "(0: never)", _BASIC_AND_V1),
+    ParamSpec("bag_bid", _params.P_BAG_BID, 0.0, -2.0, 2.0,
+              "added to the trick estimate when bag awareness applies (positive: bid the bags)",
+              _BASIC_AND_V1),
+    ParamSpec("set_slack", _params.P_SET_SLACK, 0.0, 0.0, 13.0,
+              "card play: go for the set when the opponents can lose fewer than this many of "
+              "the tricks left and still make (0: never; expert-v1: not while bag awareness "
+              "applies; expert: only when the set is worth the bags it costs)",
+              ("expert-v1", "expert")),
+    ParamSpec("nil_min_chance", _params.P_NIL_MIN_CHANCE, 0.0, 0.0, 1.0,
+              "bid nil only when its estimated chance of success is at least this (and its "
+              "expected value is the best)", ("expert",)),
+    ParamSpec("nil_bonus", _params.P_NIL_BONUS, 0.0, -200.0, 200.0,
+              "points added to a nil's expected value (negative: a premium for its risk, fewer "
+              "nils; the same points whatever the nil is worth, so fewer nils when it is worth "
+              "less)", ("expert",)),
+    ParamSpec("blind_nil_margin", _params.P_BLIND_MARGIN, 0.0, -1.0, 1.0,
+              "bid blind nil when its chance to win the game beats an ordinary hand's by at "
+              "least this", ("expert",)),
+    ParamSpec("bag_weight", _params.P_BAG_WEIGHT, 1.0, 0.0, 5.0,
+              "weight of the expected future bag penalties in a bid's value and in card play "
+              "(0: bags only cost when they cross the limit this hand)", ("expert",)),
+    ParamSpec("explore_nil", _params.P_EXPLORE_NIL, 0.0, 0.0, 1.0,
+              "calibration runs only: the chance of bidding nil whatever the hand", ("expert",)),
+    ParamSpec("explore_blind", _params.P_EXPLORE_BLIND, 0.0, 0.0, 1.0,
+              "calibration runs only: the chance of bidding blind nil whenever allowed",
+              ("expert",)),
 )
-"""Every parameter, its slot in the kernel's vector, default, range and meaning."""
+"""Every parameter, its slot in the kernel's vector, default, range, meaning and readers."""
 
 _PARAM_BY_NAME = {spec.name: spec for spec in PARAMS}
-_POLICY_IDS = {"random": _policy.POLICY_RANDOM, "basic": _policy.POLICY_BASIC,
-               "expert": _policy.POLICY_EXPERT}
+_POLICY_IDS = {"random": _params.POLICY_RANDOM, "basic": _params.POLICY_BASIC,
+               "expert-v1": _params.POLICY_EXPERT_V1, "expert": _params.POLICY_EXPERT}
 
 
 @dataclass(frozen=True)
@@ -87,6 +124,15 @@ class Strategy:
             if isinstance(value, bool) or not isinstance(value, int | float) or not (
                     spec.low <= value <= spec.high):
                 raise StrategyError(f"param {key}={value!r}: allowed {spec.low:g} to {spec.high:g}")
+            if self.bidding not in spec.readers and self.play not in spec.readers:
+                raise StrategyError(
+                    f"param {key}={value!r}: allowed only with the " + " or ".join(spec.readers)
+                    + f" policies (this strategy bids {self.bidding} and plays {self.play})")
+
+    def params_read(self) -> tuple[ParamSpec, ...]:
+        """The parameters its bidding or card-play policy reads."""
+        return tuple(spec for spec in PARAMS
+                     if self.bidding in spec.readers or self.play in spec.readers)
 
     def param(self, name: str) -> float:
         """The value of one parameter (its default if not set)."""
@@ -109,11 +155,15 @@ class Strategy:
 
     def vector(self) -> np.ndarray:
         """The parameter vector the kernel reads: ndarray(float64, ndim=1)."""
-        vector = np.zeros(_policy.PARAM_COUNT)
+        vector = np.zeros(_params.PARAM_COUNT)
         for spec in PARAMS:
             vector[spec.slot] = self.param(spec.name)
         return vector
 
+
+EXPERT_PARAMS: dict[str, float] = {"bid_offset": 0.0, "set_slack": 4.0, "nil_bonus": -35.0,
+                                   "cover_bonus": 0.0, "blind_nil_margin": 0.15}
+"""The expert's parameters (others at their defaults); how they were found: docs/strategies.md."""
 
 STRATEGIES: dict[str, Strategy] = {
     "random": Strategy("random", "random", "random",
@@ -121,33 +171,41 @@ STRATEGIES: dict[str, Strategy] = {
     "basic": Strategy("basic", "basic", "basic",
                       description="trick-count bidder with a nil rule; plays to make its contract, "
                                   "ducks bags, covers a partner's nil, attacks an opponent's nil"),
-    "conservative": Strategy(
-        "conservative", params={"bid_offset": -0.25, "nil_threshold": 0.3,
-                                "blind_nil_deficit": 300.0},
-        description="basic, bidding a quarter trick lower, nil only on the safest hands, blind nil "
-                    "only when 300 behind"),
-    "aggressive": Strategy(
-        "aggressive", params={"bid_offset": 0.25, "blind_nil_deficit": 150.0,
-                              "blind_nil_near": 250.0},
-        description="basic, bidding a quarter trick higher and going blind nil sooner (150 behind, "
-                    "the leader within 250 of the target)"),
-    "nil-happy": Strategy(
-        "nil-happy", params={"nil_threshold": 1.2, "solo_nil_threshold": 0.3, "cover_bonus": 1.5,
-                             "blind_nil_deficit": 100.0, "blind_nil_near": 400.0},
-        description="basic with a loose nil rule (nil risk up to 1.2, also alone), a bigger bid "
-                    "over a partner's nil and blind nil whenever 100 behind"),
     "expert": Strategy(
-        "expert", "expert", "expert",
-        params={"bid_offset": -0.25, "set_slack": 4.0, "nil_threshold": 0.6, "cover_bonus": 0.5},
-        description="basic bidding, tuned; card play that tracks the cards out: covers a "
-                    "partner's nil, attacks an opponent's nil unless its contract needs the "
-                    "tricks, ducks once the contract is certain, goes for the set"),
+        "expert", "expert", "expert", params=dict(EXPERT_PARAMS),
+        description="bids the allowed bid of highest expected value under the table's scoring, "
+                    "bags and score (calibrated trick and nil chances; the chance to win the "
+                    "game near its end); sound card play: second hand low, third hand high, "
+                    "covers and attacks nils, sets or bags the opponents as the scoring pays"),
+    "conservative": Strategy(
+        "conservative", "expert", "expert",
+        params={**EXPERT_PARAMS, "bid_offset": EXPERT_PARAMS["bid_offset"] - 0.5,
+                "nil_min_chance": 0.85, "blind_nil_margin": 0.3},
+        description="expert, judging bids half a trick short, nil only at 85% or better, blind "
+                    "nil only when it wins the game 30 points of % more often"),
+    "aggressive": Strategy(
+        "aggressive", "expert", "expert",
+        params={**EXPERT_PARAMS, "bid_offset": EXPERT_PARAMS["bid_offset"] + 0.5,
+                "blind_nil_margin": 0.05},
+        description="expert, judging bids half a trick long and going blind nil sooner (5 points "
+                    "of % of game wins instead of 15)"),
+    "nil-happy": Strategy(
+        "nil-happy", "expert", "expert",
+        params={**EXPERT_PARAMS, "nil_bonus": 0.0, "blind_nil_margin": 0.0},
+        description="expert bidding nil whenever its expected value is the best (no risk "
+                    "premium) and blind nil whenever it wins the game more often"),
     "bag-averse": Strategy(
         "bag-averse", "expert", "expert",
-        params={"bid_offset": -0.25, "nil_threshold": 0.6, "cover_bonus": 0.5, "bag_near": 3.0,
-                "bag_bid": 0.5},
-        description="expert play that never goes for the set (sets cost bags), and within 3 bags "
-                    "of the penalty bids half a trick higher to absorb the overtricks"),
+        params={**EXPERT_PARAMS, "bag_weight": 2.0, "set_slack": 0.0},
+        description="expert counting future bag penalties twice and never playing for a set "
+                    "(sets cost bags)"),
+    "expert-v1": Strategy(
+        "expert-v1", "expert-v1", "expert-v1",
+        params={"bid_offset": -0.25, "set_slack": 4.0, "nil_threshold": 0.6, "cover_bonus": 0.5},
+        description="the first release's expert, unchanged, the fixed yardstick: basic "
+                    "bidding, tuned; card play that tracks the cards out: covers a partner's nil, "
+                    "attacks an opponent's nil unless its contract needs the tricks, ducks once "
+                    "the contract is certain, goes for the set"),
 }
 """The named strategies."""
 
@@ -204,7 +262,10 @@ def override_params(seats: list[Strategy], overrides: list[tuple[int, str, float
 
 
 class PackedStrategies(NamedTuple):
-    """The strategy of every seat as the kernel reads it."""
+    """The strategy of every seat as the kernel reads it: policy ids, parameter vectors and the
+    expert bidder's calibration tables for this table (the fields of
+    :class:`~spades_sim.kernel.expert_bid.BidTables`, flattened into this one tuple because
+    numba's parallel loops take no nested tuples)."""
 
     bid_policy: np.ndarray
     """ndarray(int64, ndim=1): bidding policy id per seat."""
@@ -212,12 +273,73 @@ class PackedStrategies(NamedTuple):
     """ndarray(int64, ndim=1): card-play policy id per seat."""
     params: np.ndarray
     """ndarray(float64, ndim=2): parameter vector per seat."""
+    strength_w: np.ndarray
+    nil_w: np.ndarray
+    own: np.ndarray
+    joint: np.ndarray
+    cover: np.ndarray
+    nil: np.ndarray
+    blind: np.ndarray
+    game: np.ndarray
+    bag_steps: np.ndarray
+    win: np.ndarray
+    choice_set: np.ndarray
+    """ndarray(int64, ndim=1): per seat, its row of the precomputed choices below."""
+    own_bid: np.ndarray
+    own_value: np.ndarray
+    joint_bid: np.ndarray
+    joint_value: np.ndarray
+    cover_points: np.ndarray
 
 
-def pack_strategies(seat_strategies: list[Strategy]) -> PackedStrategies:
-    """Pack one strategy per seat for the kernel."""
+_EXPERT_POLICIES = ("expert",)
+
+
+def pack_strategies(seat_strategies: list[Strategy], rules: RuleSet,
+                    tables: BidTables | None = None) -> PackedStrategies:
+    """Pack one strategy per seat for the kernel at the table ``rules``.
+
+    ``tables`` replaces the shipped calibration tables (as ``spades_sim.calibrate`` does).
+    Strategies that read no table get stand-ins, so no tables need to exist for them. The
+    expert's usual choices are precomputed here, once per distinct parameter vector
+    (``expert_bid._fill_choices``).
+    """
+    uses_tables = any(s.bidding in _EXPERT_POLICIES or s.play in _EXPERT_POLICIES
+                      for s in seat_strategies)
+    vectors = [tuple(s.vector()) for s in seat_strategies]
+    distinct = sorted(set(vectors))
+    if tables is None:
+        if uses_tables:
+            tables = calibration.pack_tables(rules)
+            choices = _shipped_choices(rules, tuple(distinct))
+        else:
+            tables = calibration.kernel_tables(calibration.bootstrap_arrays(rules), rules)
+            choices = _choices(rules, tables, ())
+    else:
+        choices = _choices(rules, tables, tuple(distinct) if uses_tables else ())
     return PackedStrategies(
         np.array([_POLICY_IDS[s.bidding] for s in seat_strategies], dtype=np.int64),
         np.array([_POLICY_IDS[s.play] for s in seat_strategies], dtype=np.int64),
         np.array([s.vector() for s in seat_strategies], dtype=np.float64),
+        *tables,
+        np.array([distinct.index(v) if uses_tables else 0 for v in vectors], dtype=np.int64),
+        *choices,
     )
+
+
+@lru_cache(maxsize=32)
+def _shipped_choices(rules: RuleSet, vectors: tuple[tuple[float, ...], ...]):
+    return _choices(rules, calibration.pack_tables(rules), vectors)
+
+
+def _choices(rules: RuleSet, tables: BidTables, vectors: tuple[tuple[float, ...], ...]):
+    """The expert's precomputed count-bid choices for each parameter vector (none: empty)."""
+    q = len(vectors)
+    own = (q,) + tables.own.shape[:3] + tables.bag_steps.shape[1::-1]
+    joint = (q,) + tables.joint.shape[:3] + tables.bag_steps.shape[1::-1]
+    cover = (q, tables.cover.shape[0]) + tables.bag_steps.shape[1::-1]
+    arrays = (np.zeros(own, np.int8), np.zeros(own), np.zeros(joint, np.int8), np.zeros(joint),
+              np.zeros(cover))
+    if q:
+        _expert_bid._fill_choices(pack_rules(rules), tables, np.array(vectors), *arrays)
+    return arrays

@@ -190,7 +190,7 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
     seed = resolve_seed(seed)
     completions = dealer_of_deals.deal(deals, seed)
     set_threads(threads)
-    strat = pack_strategies(seat_strategies(strategies, n))
+    strat = pack_strategies(seat_strategies(strategies, n), rules)
     candidates = [engine.FREE_BID]
     if rules.blind_nil != BlindNil.OFF:
         candidates.append(engine.BLIND_BID)
@@ -202,7 +202,7 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
     made, points = np.zeros(shape, np.int8), np.zeros(shape, np.int32)
     won, valid = np.zeros(shape, np.int8), np.zeros(shape, np.int8)
     hero_bid = np.zeros(shape, np.int8)
-    engine._what_if(packed, strat.bid_policy, strat.play_policy, strat.params, seed, completions,
+    engine._what_if(packed, strat, seed, completions,
                     dealer, hand_index, seat, forced, np.array(candidates, np.int64),
                     np.array(score, np.int64), np.array(bags, np.int64), max_hands, CHUNK_DEALS,
                     made, points, won, valid, hero_bid)

@@ -283,7 +283,8 @@ BAD_SIMULATE = [
      "rules='nosuch.toml': allowed a readable TOML file (No such file or directory)"),
     (["--out", "x.txt"], "out='x.txt': allowed a file ending in .parquet or .csv"),
     (["--strategy", "nosuch"],
-     "strategy='nosuch': allowed random, basic, conservative, aggressive, nil-happy, expert, bag-averse"),
+     "strategy='nosuch': allowed random, basic, expert, conservative, aggressive, nil-happy, "
+     "bag-averse, expert-v1"),
     (["--strategy", "basic", "--strategy", "random", "--strategy", "basic"],
      "strategies=3: allowed one (all seats), two (seats take turns: one per side in partnership)"
      " or 4 (one per seat)"),

@@ -43,8 +43,8 @@ MIXED = ["basic", "random"]  # seats take turns: side 0 (seats 0+2) basic, side 
 # Only the basic bidder bids blind nil; with random card play on side 1 both ways of passing
 # cards in the blind-nil exchange are compared.
 EXCHANGE_MIX = ["basic", Strategy("basic-bids-random-play", "basic", "random")]
-# The expert card play, with and without set attempts and bag awareness, side against side.
-EXPERT_MIX = ["expert", "bag-averse"]
+# The expert bidding and card play against the yardstick's, side against side.
+EXPERT_MIX = ["expert", "expert-v1"]
 HAND_CHUNK = 1_000
 GAME_CHUNK = 50
 
@@ -242,7 +242,7 @@ def test_basic_games(pool, tmp_path: Path) -> None:
 
 
 def test_expert_games(pool, tmp_path: Path) -> None:
-    """The expert policy against its bag-averse variant: sets, nil attacks, bag awareness."""
+    """The expert against expert-v1: sets, nil attacks, bag penalties, blind nils, every legal."""
     tally = differential(pool, tmp_path, STANDARD, EXPERT_MIX, "games", 300, seed=2_004)
     c = tally.counts
     assert tally.games == 300 and tally.finished == 300
@@ -338,7 +338,7 @@ def _assert_both_exchanges(tally: Tally) -> None:
 @pytest.mark.parametrize("name", preset_names())
 def test_presets_agree_with_the_referee(pool, tmp_path: Path, name: str) -> None:
     """5,000 random hands, 200 games of basic against random and 20 of expert against
-    bag-averse per shipped preset: every policy plays only legal moves under every preset."""
+    expert-v1 per shipped preset: every policy plays only legal moves under every preset."""
     rules = load_preset(name)
     hands = differential(pool, tmp_path, rules, "random", "hands", 5_000, seed=4_001)
     assert hands.hands == 5_000

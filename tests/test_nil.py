@@ -109,10 +109,11 @@ def test_blind_nils_by_feature() -> None:
 
 
 def test_nil_command_blind(tmp_path: Path) -> None:
-    """Blind nils from 0-0: side 0's first bidder bids blind nil in every hand."""
+    """Blind nils from 0-0: side 0's first bidder (expert-v1, told to go blind whatever the
+    score) bids blind nil in every hand."""
     data, figure = tmp_path / "bn.csv", tmp_path / "bn.svg"
-    rules = ["--rule", "blind_nil=anytime", "--param", "0.blind_nil_deficit=0",
-             "--param", "0.blind_nil_near=10000"]
+    rules = ["--rule", "blind_nil=anytime", "--strategy", "expert-v1", "--param",
+             "0.blind_nil_deficit=0", "--param", "0.blind_nil_near=10000"]
     result = invoke(["nil", "--blind", *rules, "--hands", "2000", "--seed", "3", "--quiet",
                      "--out", str(data), "--figure", str(figure)])
     assert_ok(result)
@@ -121,9 +122,10 @@ def test_nil_command_blind(tmp_path: Path) -> None:
     from spades_sim.rules import load_preset
     from spades_sim.strategies import get_strategy
 
-    strategy = get_strategy("expert").variant({"blind_nil_deficit": 0, "blind_nil_near": 10000})
+    strategy = get_strategy("expert-v1").variant({"blind_nil_deficit": 0,
+                                                  "blind_nil_near": 10000})
     run = simulate_hands(load_preset("standard").replace(blind_nil="anytime"),
-                         [strategy, "expert"], 2000, seed=3, keep_records=True)
+                         [strategy, "expert-v1"], 2000, seed=3, keep_records=True)
     expected = nil_by_feature(run.records(), "spades", blind=True)
     pd.testing.assert_frame_equal(written, expected, check_dtype=False)
     assert "blind nils made (%)" in figure.read_text()

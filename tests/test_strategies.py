@@ -53,10 +53,10 @@ def test_parse_param_override_refuses(text: str, message: str) -> None:
 
 
 def test_override_params_changes_one_side_and_checks_ranges() -> None:
-    seats = seat_strategies(["basic", "random"], 4)
+    seats = seat_strategies(["basic", "expert-v1"], 4)
     changed = override_params(seats, [(1, "bid_offset", -1.0)], 2)
-    assert [s.name for s in changed] == ["basic", "random[bid_offset=-1]", "basic",
-                                         "random[bid_offset=-1]"]
+    assert [s.name for s in changed] == ["basic", "expert-v1[bid_offset=-1]", "basic",
+                                         "expert-v1[bid_offset=-1]"]
     assert changed[3].param("bid_offset") == -1.0 and changed[2].param("bid_offset") == 0.0
     # Without partners a side is one seat.
     solo = override_params(seat_strategies("basic", 4), [(2, "nil_threshold", 1.0)], 4)
@@ -65,6 +65,11 @@ def test_override_params_changes_one_side_and_checks_ranges() -> None:
         override_params(seats, [(2, "bid_offset", 1.0)], 2)
     with pytest.raises(StrategyError, match=r"^param bid_offset=4.0: allowed -3 to 3$"):
         override_params(seats, [(0, "bid_offset", 4.0)], 2)
+    # A parameter the side's policies do not read is refused, not silently ignored.
+    with pytest.raises(StrategyError, match=r"^param bid_offset=-1.0: allowed only with the "
+                       r"basic or expert-v1 or expert policies \(this strategy bids random and "
+                       r"plays random\)$"):
+        override_params(seat_strategies(["basic", "random"], 4), [(1, "bid_offset", -1.0)], 2)
 
 
 def test_param_override_moves_that_sides_bids() -> None:
@@ -112,15 +117,18 @@ def test_strategies_list_names_every_strategy() -> None:
     assert names == list(STRATEGIES)
 
 
-def test_strategies_show_prints_every_parameter() -> None:
+def test_strategies_show_prints_the_parameters_its_policies_read() -> None:
     result = invoke(["strategies", "show", "conservative"])
     assert_ok(result)
     lines = result.output.splitlines()
-    assert lines[0].startswith("conservative: basic, bidding a quarter trick lower")
+    assert lines[0].startswith("conservative: expert, judging bids half a trick short")
     rows = {line.split()[0]: line.split()[1:3] for line in lines[3:]}
-    assert set(rows) == {spec.name for spec in PARAMS}
-    assert rows["bid_offset"] == ["-0.25*", "0"]  # set by the strategy, then the default
-    assert rows["cover_bonus"] == ["1", "1"]
+    assert set(rows) == {spec.name for spec in STRATEGIES["conservative"].params_read()}
+    assert "nil_threshold" not in rows and "nil_min_chance" in rows  # basic's, not the expert's
+    assert rows["bid_offset"] == ["-0.5*", "0"]  # set by the strategy, then the default
+    assert rows["bag_weight"] == ["1", "1"]
+    basic = invoke(["strategies", "show", "basic"]).output
+    assert "nil_threshold" in basic and "nil_min_chance" not in basic
 
 
 def test_strategies_show_unknown_name() -> None:

@@ -17,6 +17,14 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import _highest_bit, _popcount
+from .expert_bid import (
+    WORK_SIZE,
+    _bid_expert,
+    _horizon,
+    _next_bag_cost,
+    _wants_blind_expert,
+)
+from .params import P_BAG_WEIGHT, POLICY_EXPERT
 from .policy import (
     _blind_nil_allowed,
     _choose_bid,
@@ -27,7 +35,7 @@ from .policy import (
     _wants_blind_nil,
 )
 from .rng import _below, _key3, _next
-from .scoring import _score_side
+from .scoring import _contract_points, _score_side
 from .trick import _follow_mask, _lead_mask, _seat_after
 
 _DEALER_SALT = np.uint64(0x5EA7DEA1E5)
@@ -35,6 +43,9 @@ _POLICY_SALT = np.uint64(0x90111C1E5)
 
 UNFINISHED = -1
 """``GameRecords.winner`` of a game stopped at the hand cap."""
+_RUNTIME_ZERO = np.zeros(1, np.int64)
+# A 0 read from an array is typed int64; a 0 written in the code is a literal, and each literal
+# argument makes numba compile the (large) function it is passed to a second time.
 FREE_BID = -1
 """``_Scratch.forced``: the seat bids by its policy."""
 BLIND_BID = 100
@@ -128,6 +139,9 @@ class _Scratch(NamedTuple):
     # bidders' tricks of the last hand
     forced: np.ndarray  # int64 (seats + 1,): a bid each seat must make (FREE_BID: its policy's;
     # BLIND_BID: blind nil); the last entry is 1 while every forced bid was allowed, else 0
+    shown_out: np.ndarray  # int64 (seats,): bit s set once the seat failed to follow suit s
+    costs: np.ndarray  # float64 (seats, 2): what a bag costs the seat's side and its opponents
+    work: np.ndarray  # float64 (WORK_SIZE,): the expert bidder's scratch space
 
 
 @njit(cache=True)
@@ -140,7 +154,8 @@ def _new_scratch(rules):
         np.zeros(n, np.int64), np.zeros(n, np.int64),
         np.zeros(n, np.int64), np.zeros(n * hand_size, np.int64),
         np.zeros(hand_size, np.int64), np.zeros(sides, np.int64), np.zeros(sides, np.int64),
-        np.zeros((6, sides), np.int64), _free_bids(n),
+        np.zeros((6, sides), np.int64), _free_bids(n), np.zeros(n, np.int64),
+        np.zeros((n, 2), np.float64), np.zeros(WORK_SIZE, np.float64),
     )
 
 
@@ -301,10 +316,11 @@ def _bag_room(rules, bag_total):
     return rules.bag_limit - bag_total if rules.bag_penalty > 0 else 1000
 
 
-@njit(cache=True, inline='always')
-def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
+@njit(cache=True, _nrt=False)
+def _bid_round(rules, strat, dealer, hand_index, s):
     """One round of bids from the first bidder, clockwise; writes ``s.bids`` and ``s.blind``."""
     n = rules.seat_count
+    bid_policy, params = strat.bid_policy, strat.params
     for seat in range(n):
         s.bids[seat] = -1
         s.blind[seat] = 0
@@ -330,10 +346,24 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
                 ok = forced <= rules.max_bid and ((allowed >> forced) & 1) == 1
             if not ok:
                 s.forced[n] = 0
-        elif blind_allowed and _wants_blind_nil(bid_policy[seat], params[seat], partner_bid,
-                                                leader - s.score[side], leader, rules.target):
+            continue
+        if bid_policy[seat] == POLICY_EXPERT:
+            blind = False
+            if blind_allowed:
+                blind, s.rng[seat] = _wants_blind_expert(rules, strat, params[seat], seat,
+                                                         s.bids, s.score, hand_index, s.work,
+                                                         s.rng[seat])
+        else:
+            blind = blind_allowed and _wants_blind_nil(bid_policy[seat], params[seat],
+                                                       partner_bid, leader - s.score[side],
+                                                       leader, rules.target)
+        if blind:
             s.bids[seat] = 0
             s.blind[seat] = 1
+        elif bid_policy[seat] == POLICY_EXPERT:
+            s.bids[seat], s.rng[seat] = _bid_expert(
+                rules, strat, params[seat], seat, k, allowed, s.hands[seat], s.bids, s.score,
+                s.bag_total, hand_index, s.work, s.rng[seat])
         else:
             s.bids[seat], s.rng[seat] = _choose_bid(
                 bid_policy[seat], params[seat], s.hands[seat], partner, partner_bid, allowed,
@@ -342,7 +372,25 @@ def _bid_round(rules, bid_policy, params, dealer, hand_index, s):
 
 
 @njit(cache=True, inline='always')
-def _play_tricks(rules, play_policy, params, dealer, s):
+def _bag_costs(rules, tables, params, seat, score, bag_total, hand_index, costs):
+    """What one more bag costs ``seat``'s side and (on average) its opponents, for the expert's
+    card play: ``costs[seat, 0]`` and ``costs[seat, 1]``."""
+    horizon = _horizon(rules, tables, score, hand_index)
+    weight = params[P_BAG_WEIGHT]
+    sides = rules.side_count
+    own = seat % sides
+    opponents = 0.0
+    for side in range(sides):
+        cost = _next_bag_cost(rules, tables, horizon, bag_total[side], weight)
+        if side == own:
+            costs[seat, 0] = cost
+        else:
+            opponents += cost
+    costs[seat, 1] = opponents / (sides - 1)
+
+
+@njit(cache=True, inline='always')
+def _play_tricks(rules, strat, dealer, hand_index, s):
     """Play every trick from ``s.remaining``; writes ``s.plays``, ``s.winners`` and ``s.tricks``."""
     # Arrays are bound to locals once: reading them through the tuples inside the loop
     # costs a reference-count update per access.
@@ -351,9 +399,16 @@ def _play_tricks(rules, play_policy, params, dealer, s):
     suit_masks, suit_low, slot_suit = rules.suit_masks, rules.suit_low, rules.slot_suit
     remaining, rng, bids, tricks = s.remaining, s.rng, s.bids, s.tricks
     plays, winners, known, partners = s.plays, s.winners, s.known, rules.partner
+    shown_out, costs = s.shown_out, s.costs
+    play_policy, params = strat.play_policy, strat.params
     bag_total = s.bag_total
+    set_unit = 10.0 + rules.failed_per_bid  # a set loses the made value and the set value
     for seat in range(n):
         tricks[seat] = 0
+        shown_out[seat] = 0
+        if play_policy[seat] == POLICY_EXPERT:
+            _bag_costs(rules, strat, params[seat], seat, s.score, bag_total, hand_index,
+                       costs)
     played = np.uint64(0)
     broken = False
     lowest_club = np.uint64(1) << np.uint64(rules.suit_low[0])
@@ -363,10 +418,10 @@ def _play_tricks(rules, play_policy, params, dealer, s):
             if remaining[seat] & lowest_club:
                 leader = seat
     for t in range(rules.hand_size):
-        led_suit = -1
-        win_slot = -1
-        win_seat = -1
-        win_suit = -1
+        led_suit = _RUNTIME_ZERO[0] - 1  # not the literal -1 (see _RUNTIME_ZERO)
+        win_slot = led_suit
+        win_seat = led_suit
+        win_suit = led_suit
         for k in range(n):
             seat = _seat_after(leader, k, n)
             hand = remaining[seat]
@@ -380,10 +435,10 @@ def _play_tricks(rules, play_policy, params, dealer, s):
             else:
                 legal = _follow_mask(hand, led_suit, suit_masks)
             slot, rng[seat] = _choose_card(
-                play_policy[seat], params[seat], seat, partners[seat], legal, hand, k, win_slot,
-                win_seat, win_suit, played | known[seat], bids, tricks, n,
-                _bag_room(rules, bag_total[seat % rules.side_count]), suit_masks, suit_low,
-                trump, rng[seat])
+                play_policy[seat], params[seat], seat, partners[seat], legal, hand, k, led_suit,
+                win_slot, win_seat, win_suit, played | known[seat], shown_out, bids, tricks, n,
+                _bag_room(rules, bag_total[seat % rules.side_count]), costs[seat, 0],
+                costs[seat, 1], set_unit, suit_masks, suit_low, trump, rng[seat])
             bit = np.uint64(1) << np.uint64(slot)
             remaining[seat] = hand & ~bit
             played |= bit
@@ -393,6 +448,8 @@ def _play_tricks(rules, play_policy, params, dealer, s):
                 led_suit = suit
                 win_slot, win_seat, win_suit = slot, seat, suit
             else:
+                if suit != led_suit:
+                    shown_out[seat] |= 1 << led_suit
                 if suit == trump and led_suit != trump:
                     broken = True
                 # Suits are runs of slots with trumps on top: higher and (same suit or trump) wins.
@@ -430,13 +487,9 @@ def _score_hand(rules, s):
                     nil_won += value
                 else:
                     nil_lost += value
-        made_points = 10 * contract
-        set_points = rules.failed_per_bid * contract
-        if rules.ten_for_two_hundred and contract >= 10:
-            made_points = 200
-            set_points = 200
-        if contract == 13 and rules.thirteen_points > 0:
-            made_points = rules.thirteen_points
+        made_points, set_points = _contract_points(contract, rules.failed_per_bid,
+                                                   rules.ten_for_two_hundred,
+                                                   rules.thirteen_points)
         points, bags, penalty, bags_after, made = _score_side(
             contract, contract_tricks, nil_tricks, nil_won, nil_lost, s.bag_total[side],
             made_points, set_points, rules.overtrick_points, rules.bag_limit, rules.bag_penalty)
@@ -450,9 +503,11 @@ def _score_hand(rules, s):
         s.side[5, side] = count_tricks
 
 
-@njit(cache=True, inline='always')
-def _play_hand(rules, bid_policy, play_policy, params, seed, game, hand_index, dealer, s,
-               deal=True):
+# Compiled once and called by every driver, not inlined into each: inlining the whole hand
+# into every driver made each compile for a minute or more. It allocates nothing, so it needs
+# no reference counting (``_nrt=False``, as the chunk drivers below).
+@njit(cache=True, _nrt=False)
+def _play_hand(rules, strat, seed, game, hand_index, dealer, s, deal):
     """Deal, bid, play and score hand ``hand_index`` of ``game``, from the state in ``s``.
 
     With ``deal`` False the hands already in ``s.hands`` are played (a what-if deal).
@@ -464,12 +519,12 @@ def _play_hand(rules, bid_policy, play_policy, params, seed, game, hand_index, d
     if not deal:
         pass
     elif rules.draw_deal:
-        _draw_deal(rules, play_policy, deal_key, (dealer + rules.first_bid_offset) % 2, s)
+        _draw_deal(rules, strat.play_policy, deal_key, (dealer + rules.first_bid_offset) % 2, s)
     else:
         _deal(rules.deck_slots, rules.seat_count, rules.hand_size, deal_key, s.cards, s.hands)
-    _bid_round(rules, bid_policy, params, dealer, hand_index, s)
-    _exchange(rules, play_policy, dealer, s)
-    _play_tricks(rules, play_policy, params, dealer, s)
+    _bid_round(rules, strat, dealer, hand_index, s)
+    _exchange(rules, strat.play_policy, dealer, s)
+    _play_tricks(rules, strat, dealer, hand_index, s)
     _score_hand(rules, s)
 
 
@@ -553,8 +608,8 @@ def _winner_after_hand(rules, s, played):
                       thirteen_side)
 
 
-@njit(cache=True, inline='always')
-def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
+@njit(cache=True, _nrt=False)
+def _play_game(rules, strat, seed, game, max_hands, s,
                game_row, games, write_hands, hand_row, hands_out, trace_out):
     """Play one game to its end (or ``max_hands``); write its game record, and its hands if asked.
 
@@ -576,10 +631,10 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
         games.bags[game_row, side] = 0
         games.penalty[game_row, side] = 0
     winner = UNFINISHED
-    played = 0
+    played = _RUNTIME_ZERO[0]  # not the literal 0 (see _RUNTIME_ZERO)
     while played < max_hands and winner == UNFINISHED:
         dealer = (first + played) % n
-        _play_hand(rules, bid_policy, play_policy, params, seed, game, played, dealer, s)
+        _play_hand(rules, strat, seed, game, played, dealer, s, np.bool_(True))
         if write_hands:
             _write_hand(rules, s, game, played, dealer, hand_row + played, hands_out)
             _write_trace(s, hand_row + played, trace_out)
@@ -612,7 +667,7 @@ def _play_game(rules, bid_policy, play_policy, params, seed, game, max_hands, s,
 
 
 @njit(cache=True, _nrt=False)
-def _hands_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, s, out, trace,
+def _hands_chunk(rules, strat, seed, start, lo, hi, s, out, trace,
                  write_trace):
     """Play hands ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``out`` (and of ``trace``).
 
@@ -626,14 +681,14 @@ def _hands_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, s,
         for side in range(rules.side_count):
             s.score[side] = 0
             s.bag_total[side] = 0
-        _play_hand(rules, bid_policy, play_policy, params, seed, game, 0, dealer, s)
+        _play_hand(rules, strat, seed, game, _RUNTIME_ZERO[0], dealer, s, np.bool_(True))
         _write_hand(rules, s, game, 0, dealer, i, out)
         if write_trace:
             _write_trace(s, i, trace)
 
 
 @njit(cache=True, parallel=True)
-def _simulate_hands(rules, bid_policy, play_policy, params, seed, start, count, chunk, out,
+def _simulate_hands(rules, strat, seed, start, count, chunk, out,
                     trace, write_trace):
     """Play hands ``start`` … ``start + count - 1`` (each the first deal of that game) into ``out``.
 
@@ -644,21 +699,21 @@ def _simulate_hands(rules, bid_policy, play_policy, params, seed, start, count, 
     n_chunks = (count + chunk - 1) // chunk
     for c in prange(n_chunks):
         s = _new_scratch(rules)
-        _hands_chunk(rules, bid_policy, play_policy, params, seed, start,
+        _hands_chunk(rules, strat, seed, start,
                      c * chunk, min(count, (c + 1) * chunk), s, out, trace, write_trace)
 
 
 @njit(cache=True, _nrt=False)
-def _games_chunk(rules, bid_policy, play_policy, params, seed, start, lo, hi, max_hands, s,
+def _games_chunk(rules, strat, seed, start, lo, hi, max_hands, s,
                  games, hands_out, trace_out):
     """Play games ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``games`` (no NRT, as above)."""
     for i in range(lo, hi):
-        _play_game(rules, bid_policy, play_policy, params, seed, start + i, max_hands, s,
-                   i, games, False, 0, hands_out, trace_out)
+        _play_game(rules, strat, seed, start + i, max_hands, s, i, games, np.bool_(False),
+                   _RUNTIME_ZERO[0], hands_out, trace_out)
 
 
 @njit(cache=True, parallel=True)
-def _simulate_games(rules, bid_policy, play_policy, params, seed, start, count, chunk,
+def _simulate_games(rules, strat, seed, start, count, chunk,
                     max_hands, games, hands_out, trace_out):
     """Play games ``start`` … ``start + count - 1`` into the game records ``games``.
 
@@ -667,7 +722,7 @@ def _simulate_games(rules, bid_policy, play_policy, params, seed, start, count, 
     n_chunks = (count + chunk - 1) // chunk
     for c in prange(n_chunks):
         s = _new_scratch(rules)
-        _games_chunk(rules, bid_policy, play_policy, params, seed, start,
+        _games_chunk(rules, strat, seed, start,
                      c * chunk, min(count, (c + 1) * chunk), max_hands, s, games, hands_out,
                      trace_out)
 
@@ -709,16 +764,16 @@ def _empty_game_records(rows, sides):
 
 
 @njit(cache=True)
-def _trace_hands(rules, bid_policy, play_policy, params, seed, deals, hands_out, trace_out):
+def _trace_hands(rules, strat, seed, deals, hands_out, trace_out):
     """Replay the hands ``deals`` (hand-run indices) and write their records and traces."""
     s = _new_scratch(rules)
     for row in range(deals.shape[0]):
-        _hands_chunk(rules, bid_policy, play_policy, params, seed, deals[row] - row,
-                     row, row + 1, s, hands_out, trace_out, True)
+        _hands_chunk(rules, strat, seed, deals[row] - row, row, row + 1, s, hands_out,
+                     trace_out, np.bool_(True))
 
 
 @njit(cache=True)
-def _trace_games(rules, bid_policy, play_policy, params, seed, game_ids, max_hands, games,
+def _trace_games(rules, strat, seed, game_ids, max_hands, games,
                  write_hands, hands_out, trace_out):
     """Replay the games ``game_ids`` into ``games``, and with ``write_hands`` every hand too.
 
@@ -726,15 +781,15 @@ def _trace_games(rules, bid_policy, play_policy, params, seed, game_ids, max_han
     ``write_hands`` fills ``games.hands``, which tells how many. Returns the hand count.
     """
     s = _new_scratch(rules)
-    row = 0
+    row = _RUNTIME_ZERO[0]
     for g in range(game_ids.shape[0]):
-        row += _play_game(rules, bid_policy, play_policy, params, seed, game_ids[g], max_hands,
+        row += _play_game(rules, strat, seed, game_ids[g], max_hands,
                           s, g, games, write_hands, row, hands_out, trace_out)
     return row
 
 
 @njit(cache=True, _nrt=False)
-def _what_if_chunk(rules, bid_policy, play_policy, params, seed, deals, dealer, hand_index, hero,
+def _what_if_chunk(rules, strat, seed, deals, dealer, hand_index, hero,
                    forced_bids, candidates, score, bag_total, max_hands, lo, hi, s, made, points,
                    won, valid, hero_bid):
     """For deals ``lo <= i < hi`` and every candidate bid ``j`` of seat ``hero``: play the hand
@@ -764,8 +819,8 @@ def _what_if_chunk(rules, bid_policy, play_policy, params, seed, deals, dealer, 
             winner = UNFINISHED
             while winner == UNFINISHED and played < hand_index + max_hands:
                 first = played == hand_index
-                _play_hand(rules, bid_policy, play_policy, params, seed, i, played,
-                           (dealer + played - hand_index) % n, s, not first)
+                _play_hand(rules, strat, seed, i, played,
+                           (dealer + played - hand_index) % n, s, np.bool_(not first))
                 if first:
                     valid[i, j] = s.forced[n]
                     if s.bids[hero] == 0:
@@ -782,7 +837,7 @@ def _what_if_chunk(rules, bid_policy, play_policy, params, seed, deals, dealer, 
 
 
 @njit(cache=True, parallel=True)
-def _what_if(rules, bid_policy, play_policy, params, seed, deals, dealer, hand_index, hero,
+def _what_if(rules, strat, seed, deals, dealer, hand_index, hero,
              forced_bids, candidates, score, bag_total, max_hands, chunk, made, points, won,
              valid, hero_bid):
     """:func:`_what_if_chunk` over every deal, chunks of ``chunk`` deals in parallel."""
@@ -790,6 +845,6 @@ def _what_if(rules, bid_policy, play_policy, params, seed, deals, dealer, hand_i
     n_chunks = (count + chunk - 1) // chunk
     for c in prange(n_chunks):
         s = _new_scratch(rules)
-        _what_if_chunk(rules, bid_policy, play_policy, params, seed, deals, dealer, hand_index,
+        _what_if_chunk(rules, strat, seed, deals, dealer, hand_index,
                        hero, forced_bids, candidates, score, bag_total, max_hands, c * chunk,
                        min(count, (c + 1) * chunk), s, made, points, won, valid, hero_bid)

@@ -1,8 +1,10 @@
 """Fixed policies: how a seat bids and which card it plays.
 
 A strategy is two policy ids (bidding, card play) and a parameter vector, so
-tuning a parameter never recompiles. The policy ids and the parameter slots
-live here, beside the code that reads them. jit-compiled; inputs not checked.
+tuning a parameter never recompiles. The policy ids and the parameter slots are
+in ``params``; this module dispatches on them and holds the random, basic and
+expert-v1 policies. The expert's own card play is in ``expert_play`` and its
+bidding in ``expert_bid``. jit-compiled; inputs not checked.
 
 Policies
 --------
@@ -18,13 +20,18 @@ Policies
     otherwise takes the next card; in a blind-nil exchange the partner passes its
     lowest cards and the blind-nil bidder passes back its highest. Bag awareness:
     within ``P_BAG_NEAR`` bags of the penalty it adds ``P_BAG_BID`` to its estimate.
-``POLICY_EXPERT``
-    Bids as basic. Plays with the cards still out in view: covers a partner's nil
+``POLICY_EXPERT_V1``
+    The first release's expert, kept unchanged as the fixed yardstick. Bids as basic.
+    Plays with the cards still out in view: covers a partner's nil
     (high before the nil bidder, the cheapest winner after it), attacks an opponent's
     nil with leads it cannot duck unless its own contract needs the tricks, plays for
     tricks only until the contract is certain (boss trumps), then ducks, and goes for
     the set when the opponents can lose fewer than ``P_SET_SLACK`` of the tricks left.
-    docs/strategies.md describes every rule.
+``POLICY_EXPERT``
+    Bids by expected value under the table's scoring and the game state from
+    calibration tables (``expert_bid``); sound card play (``expert_play``).
+
+docs/strategies.md describes every rule.
 
 The trick estimate is made for four seats and multiplied by the table's
 ``trick_scale`` (``spades_sim.packing``): 4/3 at three seats, 4/5 at five.
@@ -34,24 +41,25 @@ import numpy as np
 from numba import njit
 
 from .bits import _bits_above, _highest_bit, _lowest_bit, _nth_bit, _popcount
+from .expert_play import _play_expert
+from .params import (  # noqa: F401  (the ids and slots are read as policy.P_… elsewhere)
+    P_BAG_BID,
+    P_BAG_NEAR,
+    P_BID_OFFSET,
+    P_BLIND_DEFICIT,
+    P_BLIND_NEAR,
+    P_COVER_BONUS,
+    P_NIL_THRESHOLD,
+    P_SET_SLACK,
+    P_SOLO_NIL_THRESHOLD,
+    PARAM_COUNT,
+    POLICY_BASIC,
+    POLICY_EXPERT,
+    POLICY_EXPERT_V1,
+    POLICY_RANDOM,
+)
 from .rng import _below, _next
 from .trick import _beats_mask, _seat_after
-
-POLICY_RANDOM = 0
-POLICY_BASIC = 1
-POLICY_EXPERT = 2
-
-# Slots of a strategy's parameter vector (names and ranges: spades_sim.strategies).
-P_BID_OFFSET = 0
-P_NIL_THRESHOLD = 1
-P_BLIND_DEFICIT = 2
-P_COVER_BONUS = 3
-P_BLIND_NEAR = 4
-P_SOLO_NIL_THRESHOLD = 5
-P_BAG_NEAR = 6
-P_BAG_BID = 7
-P_SET_SLACK = 8
-PARAM_COUNT = 9
 
 # Blind-nil eligibility codes (``PackedRules.blind_mode``).
 BLIND_OFF, BLIND_ANYTIME, BLIND_AFTER_FIRST_HAND, BLIND_WHEN_BEHIND = 0, 1, 2, 3
@@ -271,16 +279,19 @@ def _duck(legal, beats, suit_masks, suit_low, trump_suit):
 
 
 @njit(cache=True, inline='always')
-def _choose_card(policy, params, seat, partner, legal, hand, position, win_slot, win_seat,
-                 win_suit, gone, bids, tricks, seat_count, bag_room,
-                 suit_masks, suit_low, trump_suit, rng_state):
+def _choose_card(policy, params, seat, partner, legal, hand, position, led_suit, win_slot,
+                 win_seat, win_suit, gone, shown_out, bids, tricks, seat_count, bag_room,
+                 bag_cost_own, bag_cost_opp, set_unit, suit_masks, suit_low, trump_suit,
+                 rng_state):
     """Return (slot, rng_state): the card ``seat`` plays from the ``legal`` mask.
 
     ``partner`` is the partner's seat, -1 when playing alone. ``position`` is 0 for
-    the leader; then ``win_slot``/``win_seat``/``win_suit`` describe the card now
-    winning the trick. ``bids`` and ``tricks`` are per seat (bids -1 until made);
-    ``gone`` is the mask of cards the seat knows are out of play: played this hand,
-    or seen discarded in the two-player draw. ``bag_room`` as in :func:`_choose_bid`.
+    the leader; then ``led_suit`` is the suit led and ``win_slot``/``win_seat``/``win_suit``
+    describe the card now winning the trick. ``bids`` and ``tricks`` are per seat (bids
+    -1 until made); ``gone`` is the mask of cards the seat knows are out of play: played
+    this hand, or seen discarded in the two-player draw; ``shown_out`` has bit s of a seat
+    set once it failed to follow suit s. ``bag_room`` as in :func:`_choose_bid`;
+    ``bag_cost_own``, ``bag_cost_opp`` and ``set_unit`` as in ``expert_play._play_expert``.
     """
     if policy == POLICY_RANDOM:
         rng_state, bits = _next(rng_state)
@@ -288,9 +299,14 @@ def _choose_card(policy, params, seat, partner, legal, hand, position, win_slot,
     if _popcount(legal) == 1:
         return _lowest_bit(legal), rng_state
     if policy == POLICY_EXPERT:
-        return _play_expert(params, seat, partner, legal, hand, position, win_slot, win_seat,
-                            win_suit, gone, bids, tricks, seat_count, bag_room,
-                            suit_masks, suit_low, trump_suit), rng_state
+        return _play_expert(params, seat, partner, legal, hand, position, led_suit, win_slot,
+                            win_seat, win_suit, gone, shown_out, bids, tricks, seat_count,
+                            bag_cost_own, bag_cost_opp, set_unit, suit_masks, suit_low,
+                            trump_suit), rng_state
+    if policy == POLICY_EXPERT_V1:
+        return _play_expert_v1(params, seat, partner, legal, hand, position, win_slot, win_seat,
+                               win_suit, gone, bids, tricks, seat_count, bag_room,
+                               suit_masks, suit_low, trump_suit), rng_state
     return _play_basic(seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
                        gone, bids, tricks, seat_count, suit_masks, suit_low, trump_suit), rng_state
 
@@ -457,9 +473,9 @@ def _lead_for_tricks(legal, hand, gone, suit_masks, suit_low, trump_suit):
 # Not inlined: the expert play is large, and inlining it into every kernel multiplied the
 # compile time (each kernel took minutes); a call per card costs little beside its work.
 @njit(cache=True)
-def _play_expert(params, seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
-                 gone, bids, tricks, seat_count, bag_room, suit_masks, suit_low, trump_suit):
-    """The expert card play (module docstring); arguments as in :func:`_choose_card`."""
+def _play_expert_v1(params, seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
+                    gone, bids, tricks, seat_count, bag_room, suit_masks, suit_low, trump_suit):
+    """The expert-v1 card play (module docstring); arguments as in :func:`_choose_card`."""
     cards_left = _popcount(hand)
     my_nil = bids[seat] == 0
     partner_nil = partner >= 0 and bids[partner] == 0 and tricks[partner] == 0

@@ -4,6 +4,23 @@ from numba import njit
 
 
 @njit(cache=True, inline='always')
+def _contract_points(contract, failed_per_bid, ten_for_two_hundred, thirteen_points):
+    """(made_points, set_points): what a side's contract scores when made, and loses when set.
+
+    10 × contract and ``failed_per_bid`` × contract; 200 both ways for 10 or more under
+    ten-for-two-hundred; ``thirteen_points`` (when > 0) for a made contract of 13.
+    """
+    made_points = 10 * contract
+    set_points = failed_per_bid * contract
+    if ten_for_two_hundred and contract >= 10:
+        made_points = 200
+        set_points = 200
+    if contract == 13 and thirteen_points > 0:
+        made_points = thirteen_points
+    return made_points, set_points
+
+
+@njit(cache=True, inline='always')
 def _score_side(contract, contract_tricks, nil_tricks, nil_made_value, nil_set_value,
                 bags_before, made_points, set_points, overtrick_points, bag_limit, bag_penalty):
     """Score a side's hand.

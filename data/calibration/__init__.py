@@ -1,0 +1,1 @@
+"""Shipped calibration tables of the expert bidder; see spades_sim.calibration."""
