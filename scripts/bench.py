@@ -85,6 +85,21 @@ def _median_rate(run, count: int, repeats: int) -> float:
     return count / statistics.median(times)
 
 
+def _paired_speed_ratio(run_a, run_b, count: int, repeats: int) -> tuple[float, float, float]:
+    """A's rate over B's, timed in turn (A B A B ...) so that the machine's drift cancels pair by
+    pair: (median, min, max) of the per-pair ratios."""
+    run_a(min(count, 10_000))
+    run_b(min(count, 10_000))
+    ratios = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run_a(count)
+        middle = time.perf_counter()
+        run_b(count)
+        ratios.append((time.perf_counter() - middle) / (middle - start))
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+
 def _warm_start_seconds(repeats: int) -> float:
     """Wall time of a whole ``spades-sim simulate --hands 10000`` process, cache warm."""
     command = [sys.executable, "-m", "spades_sim", "simulate", "--hands", "10000", "--seed", "1",
@@ -171,9 +186,14 @@ def main() -> None:
         per_core[label, strategy] = rates[0]
         print(f"{f'{label}, {strategy}':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
               f"{rates[1] / rates[0]:>7.2f}")
-    for label in ("full hands/s", "games to 500/s"):
-        print(f"{label} per core, expert / expert-v1: "
-              f"{per_core[label, 'expert'] / per_core[label, 'expert-v1']:.2f}")
+    for label, run, n in (("full hands/s", simulate_hands, hands),
+                          ("games to 500/s", simulate_games, games)):
+        median, low, high = _paired_speed_ratio(
+            lambda k, run=run: run(rules, "expert", k, seed=1, threads=1),
+            lambda k, run=run: run(rules, "expert-v1", k, seed=1, threads=1), n, args.repeats)
+        print(f"{label} per core, expert / expert-v1: {median:.2f} (timed in turn, "
+              f"{args.repeats} pairs: {low:.2f} to {high:.2f}; medians above: "
+              f"{per_core[label, 'expert'] / per_core[label, 'expert-v1']:.2f})")
     if args.strategies_only:
         return
     # spades-sim hand: a completion is one random deal of the unknown cards, played once for each
