@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .bits import _highest_bit, _lowest_bit, _popcount
+from .bits import _lowest_bit, _popcount
 from .policy import _holds_rank_from_top
 from .params import (
     P_BAG_WEIGHT,
@@ -46,7 +46,7 @@ from .params import (
     P_NIL_MIN_CHANCE,
 )
 from .rng import _next
-from .scoring import _contract_points
+from .scoring import _contract_points, _score_side
 
 STRENGTH_FEATURES = 22
 """Length of :func:`_strength_features`'s vector."""
@@ -246,16 +246,12 @@ def _outcome_value(rules, contract, tricks, costs, weight):
 
 @njit(cache=True, inline='always')
 def _hand_points(rules, contract, tricks, bags_before):
-    """The score change of a side's contract (bag penalty crossed this hand included)."""
+    """The score change of a side's contract with no nil (bag penalty crossed this hand
+    included): the engine's own scoring, ``scoring._score_side``."""
     made_points, set_points = _contract_points(contract, rules.failed_per_bid,
                                                rules.ten_for_two_hundred, rules.thirteen_points)
-    if tricks < contract:
-        return -set_points
-    bags = tricks - contract
-    points = made_points + rules.overtrick_points * bags
-    if rules.bag_penalty > 0:
-        points -= rules.bag_penalty * ((bags_before + bags) // rules.bag_limit)
-    return points
+    return _score_side(contract, tricks, 0, 0, 0, bags_before, made_points, set_points,
+                       rules.overtrick_points, rules.bag_limit, rules.bag_penalty)[0]
 
 
 @njit(cache=True, inline='always')
