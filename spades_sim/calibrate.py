@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import tomli_w
 
-from . import __version__
+from . import __version__, drivers
 from .calibration import (
     STRENGTH_BINS_PER_TRICK,
     CalibrationError,
@@ -43,11 +43,10 @@ from .calibration import (
     kernel_tables,
     save_family,
 )
-from .kernel import engine
 from .kernel import expert_bid as _bid
 from .packing import pack_rules
 from .rules import Mode, RuleSet, load_preset
-from .simulate import BLOCK_HANDS, CHUNK_HANDS, DEFAULT_MAX_HANDS, resolve_seed
+from .simulate import BLOCK_HANDS, DEFAULT_MAX_HANDS, resolve_seed
 from .strategies import STRATEGIES, Strategy, pack_strategies
 
 ROUNDS = 3
@@ -105,8 +104,7 @@ def _play(rules: RuleSet, strategy: Strategy, arrays: dict, hands: int, seed: in
     done = 0
     while done < hands:
         count = min(BLOCK_HANDS, hands - done)
-        out, trace = engine._empty_hand_outputs(packed, count)
-        engine._simulate_hands(packed, strat, seed, done, count, CHUNK_HANDS, out, trace, True)
+        out, trace = drivers.play_hands(packed, strat, seed, done, count, write_trace=True)
         yield out, trace, packed
         done += count
         if on_block is not None:
@@ -329,12 +327,8 @@ def win_spread(rules: RuleSet, strategy: Strategy, arrays: dict, games: int, see
         return 1.0
     tables = kernel_tables(arrays, rules)
     strat = pack_strategies([strategy] * rules.seat_count, rules, tables)
-    ids = np.arange(games, dtype=np.int64)
-    records = engine._empty_game_records(games, 2)
-    args = (packed, strat, seed, ids, DEFAULT_MAX_HANDS, records)
-    rows = engine._trace_games(*args, False, *engine._empty_hand_outputs(packed, 0))
-    out, trace = engine._empty_hand_outputs(packed, rows)
-    engine._trace_games(*args, True, out, trace)
+    records, out, _ = drivers.trace_games(packed, strat, seed, np.arange(games, dtype=np.int64),
+                                          DEFAULT_MAX_HANDS)
     game = out.game.astype(np.int64)
     after = out.score.astype(np.float64)
     before = np.zeros_like(after)

@@ -122,7 +122,7 @@ def kernel_tables(arrays: dict[str, np.ndarray], rules: RuleSet) -> _bid.BidTabl
     game[:_bid.CALIBRATED_SLOTS] = arrays["game"][:_bid.CALIBRATED_SLOTS]
     game[_bid.G_WIN_STEP] = WIN_STEP
     own = smooth_own(arrays["own"])
-    return _bid.BidTables(
+    return contiguous(_bid.BidTables(
         strength_w=np.ascontiguousarray(arrays["strength_w"], dtype=np.float64),
         nil_w=np.ascontiguousarray(arrays["nil_w"], dtype=np.float64),
         own=trimmed(own),
@@ -136,7 +136,13 @@ def kernel_tables(arrays: dict[str, np.ndarray], rules: RuleSet) -> _bid.BidTabl
                                   float(game[_bid.G_BAGS])),
         win=win_table(rules, float(game[_bid.G_MU]),
                       float(game[_bid.G_SIGMA]) * float(arrays.get("win_spread", 1.0))),
-    )
+    ))
+
+
+def contiguous(tables: _bid.BidTables) -> _bid.BidTables:
+    """``tables`` with every array C-contiguous: numba compiles the whole kernel once per array
+    layout it is handed, so one layout keeps it to one compile."""
+    return _bid.BidTables._make(np.ascontiguousarray(a) for a in tables)
 
 
 TAIL = 1e-3
@@ -387,6 +393,6 @@ def bootstrap_arrays(rules: RuleSet) -> dict[str, np.ndarray]:
     }
 
 
-__all__ = ["CalibrationError", "bag_steps_table", "bootstrap_arrays", "family",
+__all__ = ["CalibrationError", "bag_steps_table", "bootstrap_arrays", "contiguous", "family",
            "kernel_tables", "load_family", "pack_tables", "probabilities", "provenance",
            "save_family", "shipped_families", "win_table"]

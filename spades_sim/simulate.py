@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
+from . import drivers
 from . import records as _records
 from .analysis import GameTotals, HandTotals
-from .kernel import engine
+from .drivers import RunError, set_threads
 from .packing import PackedRules, pack_rules
 from .rules import RuleSet, resolve_rules
 from .store import Manifest, RunStore, strategy_spec
@@ -31,17 +31,10 @@ from .strategies import PackedStrategies, Strategy, get_strategy, pack_strategie
 
 BLOCK_HANDS = 1 << 16
 BLOCK_GAMES = 1 << 11
-CHUNK_HANDS = 1024
-"""Hands per parallel chunk; results do not depend on it."""
-CHUNK_GAMES = 32
 DEFAULT_MAX_HANDS = 1000
 """A game still running after this many hands is stopped and counted as unfinished."""
 MAX_HANDS_CAP = 100_000
 """The largest hand cap a run may set (game records count hands in 32 bits)."""
-
-
-class RunError(ValueError):
-    """A bad run setting (count, seed, threads)."""
 
 
 def resolve_seed(seed: int | None) -> int:
@@ -51,17 +44,6 @@ def resolve_seed(seed: int | None) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise RunError(f"seed={seed!r}: allowed a whole number from 0 to 2**63-1")
     return seed
-
-
-def set_threads(threads: int | None) -> int:
-    """Set numba's thread count (None: all cores) and return it."""
-    most = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        threads = most
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
-        raise RunError(f"threads={threads!r}: allowed 1 to {most} on this machine")
-    numba.set_num_threads(threads)
-    return threads
 
 
 def seat_strategies(raw_strategies: str | Strategy | Sequence[str | Strategy],
@@ -152,15 +134,8 @@ def play_block(kind: str, packed: PackedRules, strat: PackedStrategies, seed: in
                count: int, max_hands: int | None):
     """Play one block (hands or games ``start`` … ``start + count - 1``); its kernel records."""
     if kind == "hands":
-        out, no_trace = engine._empty_hand_outputs(packed, count)
-        engine._simulate_hands(packed, strat, seed, start, count, CHUNK_HANDS, out, no_trace,
-                               False)
-        return out
-    no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
-    games = engine._empty_game_records(count, packed.side_count)
-    engine._simulate_games(packed, strat, seed, start, count, CHUNK_GAMES, max_hands, games,
-                           no_hands, no_trace)
-    return games
+        return drivers.play_hands(packed, strat, seed, start, count)[0]
+    return drivers.play_games(packed, strat, seed, start, count, max_hands)
 
 
 def new_totals(kind: str, packed: PackedRules) -> HandTotals | GameTotals:
@@ -299,9 +274,7 @@ def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
 def trace_hands(raw_rules: str | RuleSet, raw_strategies, deals: Sequence[int], seed: int):
     """Replay hands ``deals`` of a hand run; returns (HandRecords, HandTrace, PackedRules)."""
     _, _, packed, strat = _pack(raw_rules, raw_strategies)
-    ids = np.asarray(deals, dtype=np.int64)
-    out, trace = engine._empty_hand_outputs(packed, ids.size)
-    engine._trace_hands(packed, strat, seed, ids, out, trace)
+    out, trace = drivers.trace_hands(packed, strat, seed, np.asarray(deals, dtype=np.int64))
     return out, trace, packed
 
 
@@ -309,10 +282,6 @@ def trace_games(raw_rules: str | RuleSet, raw_strategies, game_ids: Sequence[int
                 max_hands: int = DEFAULT_MAX_HANDS):
     """Replay games ``game_ids``; returns (GameRecords, HandRecords, HandTrace, PackedRules)."""
     _, _, packed, strat = _pack(raw_rules, raw_strategies)
-    ids = np.asarray(game_ids, dtype=np.int64)
-    games = engine._empty_game_records(ids.size, packed.side_count)
-    args = (packed, strat, seed, ids, max_hands, games)
-    rows = engine._trace_games(*args, False, *engine._empty_hand_outputs(packed, 0))
-    out, trace = engine._empty_hand_outputs(packed, rows)
-    engine._trace_games(*args, True, out, trace)
+    games, out, trace = drivers.trace_games(packed, strat, seed,
+                                            np.asarray(game_ids, dtype=np.int64), max_hands)
     return games, out, trace, packed

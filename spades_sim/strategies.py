@@ -264,8 +264,8 @@ def override_params(seats: list[Strategy], overrides: list[tuple[int, str, float
 class PackedStrategies(NamedTuple):
     """The strategy of every seat as the kernel reads it: policy ids, parameter vectors and the
     expert bidder's calibration tables for this table (the fields of
-    :class:`~spades_sim.kernel.expert_bid.BidTables`, flattened into this one tuple because
-    numba's parallel loops take no nested tuples)."""
+    :class:`~spades_sim.kernel.expert_bid.BidTables`, flattened into this one tuple). Every
+    array is C-contiguous: numba compiles the kernel once per array layout it is handed."""
 
     bid_policy: np.ndarray
     """ndarray(int64, ndim=1): bidding policy id per seat."""
@@ -316,6 +316,7 @@ def pack_strategies(seat_strategies: list[Strategy], rules: RuleSet,
             tables = calibration.kernel_tables(calibration.bootstrap_arrays(rules), rules)
             choices = _choices(rules, tables, ())
     else:
+        tables = calibration.contiguous(tables)
         choices = _choices(rules, tables, tuple(distinct) if uses_tables else ())
     return PackedStrategies(
         np.array([_POLICY_IDS[s.bidding] for s in seat_strategies], dtype=np.int64),

@@ -28,13 +28,13 @@ import pandas as pd
 from .analysis import mean_interval, paired_interval, wilson_interval
 from .cards import parse_cards
 from .deals import Dealer, SuitCount
+from .drivers import what_if_grid
 from .figures import pyplot, save
 from .kernel import engine
 from .rules import BlindNil, RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, resolve_seed, seat_strategies, set_threads
 from .strategies import DEFAULT_STRATEGY, pack_strategies
 
-CHUNK_DEALS = 16
 POLICY_LABEL = "strategy's choice"
 
 
@@ -198,14 +198,10 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
     forced = np.full(n, engine.FREE_BID, np.int64)
     for other, code in known.items():
         forced[other] = code
-    shape = (deals, len(candidates))
-    made, points = np.zeros(shape, np.int8), np.zeros(shape, np.int32)
-    won, valid = np.zeros(shape, np.int8), np.zeros(shape, np.int8)
-    hero_bid = np.zeros(shape, np.int8)
-    engine._what_if(packed, strat, seed, completions,
-                    dealer, hand_index, seat, forced, np.array(candidates, np.int64),
-                    np.array(score, np.int64), np.array(bags, np.int64), max_hands, CHUNK_DEALS,
-                    made, points, won, valid, hero_bid)
+    made, points, won, valid, hero_bid = what_if_grid(
+        packed, strat, seed, completions, dealer, hand_index, seat, forced,
+        np.array(candidates, np.int64), np.array(score, np.int64), np.array(bags, np.int64),
+        max_hands)
     if not valid[:, 0].all():
         raise WhatIfError(f"bids={_bids_text(known)!r}: allowed bids the rules permit at this "
                           "table")

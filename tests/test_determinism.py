@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from spades_sim import records as records_module
-from spades_sim import simulate
+from spades_sim import drivers, simulate
 from spades_sim.rules import RuleSet
 from spades_sim.simulate import (
     RunError,
@@ -84,7 +84,7 @@ def test_records_equal_across_chunk_sizes(monkeypatch: pytest.MonkeyPatch, block
                                           chunk: int) -> None:
     baseline = simulate_hands("standard", "basic", HANDS, seed=SEED, keep_records=True)
     monkeypatch.setattr(simulate, "BLOCK_HANDS", block)
-    monkeypatch.setattr(simulate, "CHUNK_HANDS", chunk)
+    monkeypatch.setattr(drivers, "CHUNK_HANDS", chunk)
     blocks = []
     split = simulate_hands("standard", "basic", HANDS, seed=SEED, keep_records=True,
                            on_block=blocks.append)
@@ -99,7 +99,7 @@ def test_game_records_equal_across_chunk_sizes(monkeypatch: pytest.MonkeyPatch, 
                                                chunk: int) -> None:
     baseline = simulate_games("standard", "basic", GAMES, seed=SEED, keep_records=True)
     monkeypatch.setattr(simulate, "BLOCK_GAMES", block)
-    monkeypatch.setattr(simulate, "CHUNK_GAMES", chunk)
+    monkeypatch.setattr(drivers, "CHUNK_GAMES", chunk)
     split = simulate_games("standard", "basic", GAMES, seed=SEED, keep_records=True)
     assert_frames_equal(baseline.records(), split.records())
     assert list(split.records()["game"]) == list(range(GAMES))
@@ -257,10 +257,10 @@ def test_set_threads_refuses(threads: int, message: str) -> None:
     assert str(raised.value) == message
 
 
-def test_set_threads_sets_numba() -> None:
-    assert set_threads(1) == 1 and numba.get_num_threads() == 1
+def test_set_threads_sets_the_drivers_thread_count() -> None:
+    assert set_threads(1) == 1 and drivers.threads() == 1
     assert set_threads(None) == numba.config.NUMBA_NUM_THREADS
-    assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+    assert drivers.threads() == numba.config.NUMBA_NUM_THREADS
 
 
 # --- an interrupted run keeps the blocks that finished (DESIGN.md) ---

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim.rules import RuleSet
+from spades_sim.rules import RuleSet, load_preset, preset_names
 from spades_sim.simulate import seat_strategies, simulate_hands
 from spades_sim.strategies import (
     PARAMS,
@@ -15,6 +15,7 @@ from spades_sim.strategies import (
     StrategyError,
     get_strategy,
     override_params,
+    pack_strategies,
     parse_param_override,
 )
 
@@ -206,3 +207,13 @@ def test_mean_absolute_bid_error_by_game() -> None:
         row = summary.loc[metric]
         assert row["value"] == pytest.approx(value) and row["n"] == n, metric
         assert row["low"] < value < row["high"]
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_packed_strategies_are_c_contiguous_under_every_preset(preset: str) -> None:
+    # numba compiles the whole kernel once per array layout it is handed: a table that comes
+    # out of packing Fortran-ordered or strided would compile every driver a second time.
+    rules = load_preset(preset)
+    packed = pack_strategies(seat_strategies(["expert", "expert-v1"], rules.seat_count), rules)
+    assert [name for name, array in zip(packed._fields, packed)
+            if not array.flags.c_contiguous] == []

@@ -6,6 +6,14 @@ machine code behind. Importing this package therefore points numba's cache at
 a folder named after a digest of all kernel sources (and the numba version)
 while the kernel modules are imported, then restores the setting: any change
 anywhere in the kernel compiles afresh, and an unchanged kernel loads warm.
+
+What is inlined is chosen for the compile as much as for speed. ``inline='always'``
+copies the callee's IR into every call site before typing (and the copy grows with the
+square of the callee's size), so it is kept for the small helpers of the per-card hot
+path; the expert's bid search, the per-hand stages and the rarer play branches are
+ordinary jitted calls, each compiled once. Arguments passed to a jitted call must not be
+literals (a literal compiles the callee once per value): ``bits._RUNTIME_ZERO`` gives a
+typed 0. Drivers take C-contiguous arrays only, so each compiles once.
 """
 
 import hashlib

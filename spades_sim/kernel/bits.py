@@ -9,6 +9,10 @@ from numba import njit, types
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+_RUNTIME_ZERO = np.zeros(1, np.int64)
+# A 0 read from an array is typed int64; a 0 written in the code is a literal, and each literal
+# argument makes numba compile the function it is passed to (and all it calls) once more.
+
 
 @intrinsic
 def _ctpop(typingctx, src):

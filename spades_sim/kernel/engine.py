@@ -14,9 +14,9 @@ jit-compiled; inputs not checked.
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from .bits import _highest_bit, _popcount
+from .bits import _RUNTIME_ZERO, _highest_bit, _popcount
 from .expert_bid import (
     WORK_SIZE,
     _bid_expert,
@@ -43,9 +43,6 @@ _POLICY_SALT = np.uint64(0x90111C1E5)
 
 UNFINISHED = -1
 """``GameRecords.winner`` of a game stopped at the hand cap."""
-_RUNTIME_ZERO = np.zeros(1, np.int64)
-# A 0 read from an array is typed int64; a 0 written in the code is a literal, and each literal
-# argument makes numba compile the (large) function it is passed to a second time.
 FREE_BID = -1
 """``_Scratch.forced``: the seat bids by its policy."""
 BLIND_BID = 100
@@ -239,7 +236,7 @@ def _pass_cards(rules, play_policy, giver, taker, to_blind_nil, s):
         s.given[giver] |= bit
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _exchange(rules, play_policy, dealer, s):
     """Set ``s.remaining`` to the hands play starts with, after any blind-nil exchange.
 
@@ -528,7 +525,7 @@ def _play_hand(rules, strat, seed, game, hand_index, dealer, s, deal):
     _score_hand(rules, s)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _write_hand(rules, s, game, hand_index, dealer, row, out):
     """Copy the hand just played, and its hand features, into row ``row`` of ``out``."""
     out.game[row] = game
@@ -666,14 +663,16 @@ def _play_game(rules, strat, seed, game, max_hands, s,
     return played
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def _hands_chunk(rules, strat, seed, start, lo, hi, s, out, trace,
                  write_trace):
     """Play hands ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``out`` (and of ``trace``).
 
-    Compiled without numba's reference counting (``_nrt=False``): it allocates
-    nothing, and the atomic reference-count updates on shared output arrays would
-    otherwise dominate the hot loop and stop two threads from scaling.
+    The chunk functions release the GIL (``nogil``): ``spades_sim.drivers`` runs chunks
+    on threads, each with its own scratch ``s`` and its own rows. They are compiled
+    without numba's reference counting (``_nrt=False``): they allocate nothing, and the
+    atomic reference-count updates on shared output arrays would otherwise dominate the
+    hot loop and stop two threads from scaling.
     """
     for i in range(lo, hi):
         game = start + i
@@ -682,49 +681,24 @@ def _hands_chunk(rules, strat, seed, start, lo, hi, s, out, trace,
             s.score[side] = 0
             s.bag_total[side] = 0
         _play_hand(rules, strat, seed, game, _RUNTIME_ZERO[0], dealer, s, np.bool_(True))
-        _write_hand(rules, s, game, 0, dealer, i, out)
+        _write_hand(rules, s, game, _RUNTIME_ZERO[0], dealer, i, out)
         if write_trace:
             _write_trace(s, i, trace)
 
 
-@njit(cache=True, parallel=True)
-def _simulate_hands(rules, strat, seed, start, count, chunk, out,
-                    trace, write_trace):
-    """Play hands ``start`` … ``start + count - 1`` (each the first deal of that game) into ``out``.
+@njit(cache=True, nogil=True, _nrt=False)
+def _games_chunk(rules, strat, seed, start, lo, hi, max_hands, s, games, write_hands,
+                 hand_row, hands_out, trace_out):
+    """Play games ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``games`` (nogil, no
+    NRT, as above). With ``write_hands`` their hands go to ``hands_out`` and ``trace_out`` from
+    row ``hand_row`` on (which must have room: a first pass without tells how many).
 
-    With ``write_trace``, ``trace`` (same rows as ``out``) gets what a hand log needs.
-    Chunks of ``chunk`` hands run in parallel; each writes only its own rows. The
-    chunk body is a separate jitted function so that parfors leaves it alone.
+    Returns ``hand_row`` plus the number of hands played.
     """
-    n_chunks = (count + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        s = _new_scratch(rules)
-        _hands_chunk(rules, strat, seed, start,
-                     c * chunk, min(count, (c + 1) * chunk), s, out, trace, write_trace)
-
-
-@njit(cache=True, _nrt=False)
-def _games_chunk(rules, strat, seed, start, lo, hi, max_hands, s,
-                 games, hands_out, trace_out):
-    """Play games ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``games`` (no NRT, as above)."""
     for i in range(lo, hi):
-        _play_game(rules, strat, seed, start + i, max_hands, s, i, games, np.bool_(False),
-                   _RUNTIME_ZERO[0], hands_out, trace_out)
-
-
-@njit(cache=True, parallel=True)
-def _simulate_games(rules, strat, seed, start, count, chunk,
-                    max_hands, games, hands_out, trace_out):
-    """Play games ``start`` … ``start + count - 1`` into the game records ``games``.
-
-    ``hands_out`` and ``trace_out`` are empty (0 rows): game runs keep no hand records.
-    """
-    n_chunks = (count + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        s = _new_scratch(rules)
-        _games_chunk(rules, strat, seed, start,
-                     c * chunk, min(count, (c + 1) * chunk), max_hands, s, games, hands_out,
-                     trace_out)
+        hand_row += _play_game(rules, strat, seed, start + i, max_hands, s, i, games,
+                               write_hands, hand_row, hands_out, trace_out)
+    return hand_row
 
 
 @njit(cache=True)
@@ -763,32 +737,7 @@ def _empty_game_records(rows, sides):
     )
 
 
-@njit(cache=True)
-def _trace_hands(rules, strat, seed, deals, hands_out, trace_out):
-    """Replay the hands ``deals`` (hand-run indices) and write their records and traces."""
-    s = _new_scratch(rules)
-    for row in range(deals.shape[0]):
-        _hands_chunk(rules, strat, seed, deals[row] - row, row, row + 1, s, hands_out,
-                     trace_out, np.bool_(True))
-
-
-@njit(cache=True)
-def _trace_games(rules, strat, seed, game_ids, max_hands, games,
-                 write_hands, hands_out, trace_out):
-    """Replay the games ``game_ids`` into ``games``, and with ``write_hands`` every hand too.
-
-    ``hands_out`` must have room for all their hands: a first call without
-    ``write_hands`` fills ``games.hands``, which tells how many. Returns the hand count.
-    """
-    s = _new_scratch(rules)
-    row = _RUNTIME_ZERO[0]
-    for g in range(game_ids.shape[0]):
-        row += _play_game(rules, strat, seed, game_ids[g], max_hands,
-                          s, g, games, write_hands, row, hands_out, trace_out)
-    return row
-
-
-@njit(cache=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def _what_if_chunk(rules, strat, seed, deals, dealer, hand_index, hero,
                    forced_bids, candidates, score, bag_total, max_hands, lo, hi, s, made, points,
                    won, valid, hero_bid):
@@ -834,17 +783,3 @@ def _what_if_chunk(rules, strat, seed, deals, dealer, hand_index, hero,
                 played += 1
                 winner = _winner_after_hand(rules, s, played)
             won[i, j] = UNFINISHED if winner == UNFINISHED else (1 if winner == hero_side else 0)
-
-
-@njit(cache=True, parallel=True)
-def _what_if(rules, strat, seed, deals, dealer, hand_index, hero,
-             forced_bids, candidates, score, bag_total, max_hands, chunk, made, points, won,
-             valid, hero_bid):
-    """:func:`_what_if_chunk` over every deal, chunks of ``chunk`` deals in parallel."""
-    count = deals.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        s = _new_scratch(rules)
-        _what_if_chunk(rules, strat, seed, deals, dealer, hand_index,
-                       hero, forced_bids, candidates, score, bag_total, max_hands, c * chunk,
-                       min(count, (c + 1) * chunk), s, made, points, won, valid, hero_bid)

@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .bits import _lowest_bit, _popcount
+from .bits import _RUNTIME_ZERO, _lowest_bit, _popcount
 from .policy import _holds_rank_from_top
 from .params import (
     P_BAG_WEIGHT,
@@ -232,7 +232,7 @@ def _next_bag_cost(rules, tables, horizon, bags, weight):
     return weight * _bag_row(rules, tables, horizon, bags)[1] - rules.overtrick_points
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _outcome_value(rules, contract, tricks, costs, weight):
     """Points of a side's contract of ``contract`` taking ``tricks``, less ``weight`` × the rise in
     expected bag penalties (``costs``, a :func:`_bag_row`)."""
@@ -254,7 +254,7 @@ def _hand_points(rules, contract, tricks, bags_before):
                        rules.overtrick_points, rules.bag_limit, rules.bag_penalty)[0]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _win_after(rules, tables, ours, theirs, hands_left):
     """Chance that the side on ``ours`` wins a two-sided game against ``theirs`` after this hand,
     with ``hands_left`` hands of a hand limit still to play: exact when the game is over,
@@ -271,7 +271,7 @@ def _win_after(rules, tables, ours, theirs, hands_left):
     return tables.win[layer, i, j]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _opponents_outcomes(rules, tables, bids, seat, partner, values, weights):
     """The opponents' score change this hand as at most 4 weighted values (returns the count):
     from their contract and nil when all have bid, else the self-play spread of a side."""
@@ -310,7 +310,7 @@ def _opponents_outcomes(rules, tables, bids, seat, partner, values, weights):
     return 4
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _win_chance(rules, tables, ours, theirs, hands_left, points, values, weights, count):
     """Chance to win the game when this hand changes our score by ``points`` and the opponents'
     by ``values[q]`` with weight ``weights[q]`` (q < ``count``)."""
@@ -350,7 +350,7 @@ def _distribution(tables, partner, partner_bid, position, sbin):
 @njit(cache=True, inline='always')
 def _support(dist):
     """(lowest, highest, mean) trick count of a distribution."""
-    low_k, high_k = dist.shape[0] - 1, 0
+    low_k, high_k = dist.shape[0] - 1, _RUNTIME_ZERO[0]  # not the literal 0 (see bits)
     mean = 0.0
     for k in range(dist.shape[0]):
         if dist[k] > 0.0:
@@ -359,7 +359,7 @@ def _support(dist):
     return low_k, high_k, mean
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _count_value(rules, dist, low_k, high_k, contract, whole, frac, costs, weight):
     """Expected value of ``contract`` over the trick distribution ``dist`` shifted by
     ``whole + frac`` tricks (the aggressiveness offset)."""
@@ -377,7 +377,7 @@ def _count_value(rules, dist, low_k, high_k, contract, whole, frac, costs, weigh
     return value
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _best_count(rules, dist, base, allowed, shift, costs, weight):
     """(bid, value): the allowed count bid of highest expected value over ``dist`` (the side's
     contract adds ``base``). A climb from the bid nearest the expected tricks, one bid at a
@@ -442,7 +442,8 @@ def _fill_choices(rules, tables, params, own_bid, own_value, joint_bid, joint_va
                         params[q, P_COVER_BONUS] if ctx == CTX_PARTNER_NIL else 0.0)
                     for position in range(tables.own.shape[1]):
                         for sbin in range(tables.own.shape[2]):
-                            bid, value = _best_count(rules, tables.own[ctx, position, sbin], 0,
+                            bid, value = _best_count(rules, tables.own[ctx, position, sbin],
+                                                     _RUNTIME_ZERO[0],
                                                      every, shift, costs, weight)
                             own_bid[q, ctx, position, sbin, r, h] = bid
                             own_value[q, ctx, position, sbin, r, h] = value
@@ -555,7 +556,7 @@ outcomes at ``_OPP``."""
 _OPP = 24
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _game_view(rules, tables, seat, partner, bids, score, hand_index, work):
     """(ours, theirs, hands_left, opponents' outcome count) for a two-sided game; the outcomes'
     values and weights go to ``work[_OPP:_OPP + 4]`` and ``work[_OPP + 4:_OPP + 8]``."""
@@ -601,7 +602,7 @@ def _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin,
     return chosen
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _gamble_chance(rules, tables, ours, theirs, hands_left, chance, value, rest, values, weights,
                    count):
     """Chance to win the game with a nil worth ±``value`` made with ``chance``, the partner's

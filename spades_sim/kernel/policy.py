@@ -119,7 +119,7 @@ def _estimate_tricks(hand, suit_masks, suit_low, trump_suit):
     return estimate
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _nil_risk(hand, suit_masks, suit_low, trump_suit):
     """How likely a hand is to take a trick: high trumps, trump length, unguarded side honours."""
     trump_count = _popcount(hand & suit_masks[trump_suit])
@@ -164,7 +164,7 @@ def _nearest_allowed(bid, allowed, max_bid):
     return -1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _choose_bid(policy, params, hand, partner, partner_bid, allowed, max_bid, trick_scale,
                 bag_room, suit_masks, suit_low, trump_suit, rng_state):
     """Return (bid, rng_state); ``partner_bid`` is -1 while the partner has not bid, or
@@ -320,7 +320,7 @@ def _side_need(seat, partner, bids, tricks):
     return need
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _play_basic(seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
                 gone, bids, tricks, seat_count, suit_masks, suit_low, trump_suit):
     """The basic card play (module docstring); arguments as in :func:`_choose_card`."""
@@ -438,7 +438,7 @@ def _scored_lead(legal, hand, gone, suit_masks, suit_low, trump_suit, aim):
     return best
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _lead_for_tricks(legal, hand, gone, suit_masks, suit_low, trump_suit):
     """Lead to win tricks: a side-suit boss, a boss trump while trumps are out, a singleton
     to ruff later, else the lowest card of the longest side suit."""

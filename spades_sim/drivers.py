@@ -1,0 +1,169 @@
+"""The kernel's drivers: allocate the outputs, cut the work into chunks, run them on threads.
+
+The kernel's chunk functions (``engine._hands_chunk``, ``_games_chunk`` and
+``_what_if_chunk``) release the GIL and each writes only its own rows of outputs allocated
+here, so a pool of Python threads keeps every core busy and the result does not depend on
+the number of threads or on which chunk runs first. Spreading the chunks from Python rather
+than in a numba ``parallel=True`` loop does two things:
+
+- the kernel compiles three functions fewer (a parallel loop compiles slowly, and each
+  re-optimises the whole hand kernel it calls);
+- Ctrl-C is taken between chunks: the main thread waits in Python, so an interrupt lets the
+  running chunks finish (a few milliseconds each), starts no more, and leaves no thread
+  inside the kernel when the process exits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+import numpy as np
+
+from .kernel import engine
+
+CHUNK_HANDS = 1024
+"""Hands per chunk; results do not depend on it."""
+CHUNK_GAMES = 32
+"""Games per chunk; results do not depend on it."""
+CHUNK_DEALS = 16
+"""Deals per chunk of a what-if; results do not depend on it."""
+
+
+
+class RunError(ValueError):
+    """A bad run setting (count, seed, threads)."""
+
+
+def cores() -> int:
+    """The most threads a run may use: the cores numba sees (``NUMBA_NUM_THREADS``)."""
+    return numba.config.NUMBA_NUM_THREADS
+
+
+_threads = [cores()]
+
+
+def set_threads(threads: int | None) -> int:
+    """Set the number of threads later runs use (None: all cores) and return it."""
+    most = cores()
+    if threads is None:
+        threads = most
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
+        raise RunError(f"threads={threads!r}: allowed 1 to {most} on this machine")
+    _threads[0] = threads
+    return threads
+
+
+def threads() -> int:
+    """The number of threads runs use now."""
+    return _threads[0]
+
+
+def run_chunks(count: int, chunk: int, play: Callable[[int, int], None]) -> None:
+    """Call ``play(lo, hi)`` on ranges of at most ``chunk`` items that cover ``0 … count - 1``,
+    on :func:`threads` threads.
+
+    ``play`` must write only rows ``lo … hi - 1`` of its outputs. On Ctrl-C (or an error in a
+    chunk) no further chunk starts, the running ones finish, and the exception goes on.
+    """
+    ranges = [(lo, min(count, lo + chunk)) for lo in range(0, count, chunk)]
+    workers = min(threads(), len(ranges))
+    if workers <= 1:
+        for lo, hi in ranges:
+            play(lo, hi)
+        return
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="spades-sim")
+    try:
+        for future in [pool.submit(play, lo, hi) for lo, hi in ranges]:
+            future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def play_hands(packed, strat, seed: int, start: int, count: int, write_trace: bool = False):
+    """Hands ``start … start + count - 1`` of a hand run: their records and traces (left
+    zero without ``write_trace``)."""
+    out, trace = engine._empty_hand_outputs(packed, count)
+
+    def play(lo: int, hi: int) -> None:
+        engine._hands_chunk(packed, strat, seed, start, lo, hi, engine._new_scratch(packed),
+                            out, trace, write_trace)
+
+    run_chunks(count, CHUNK_HANDS, play)
+    return out, trace
+
+
+def play_games(packed, strat, seed: int, start: int, count: int, max_hands: int):
+    """Game records of games ``start … start + count - 1`` (no hand records)."""
+    games = engine._empty_game_records(count, packed.side_count)
+    no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
+
+    def play(lo: int, hi: int) -> None:
+        engine._games_chunk(packed, strat, seed, start, lo, hi, max_hands,
+                            engine._new_scratch(packed), games, False, 0, no_hands, no_trace)
+
+    run_chunks(count, CHUNK_GAMES, play)
+    return games
+
+
+def _consecutive_runs(ids: np.ndarray) -> list[tuple[int, int]]:
+    """``(lo, hi)`` row ranges of ``ids`` whose values go up by one."""
+    breaks = np.flatnonzero(np.diff(ids) != 1) + 1
+    edges = [0, *breaks.tolist(), ids.size]
+    return [(lo, hi) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
+
+
+def trace_hands(packed, strat, seed: int, deals: np.ndarray):
+    """Replay hands ``deals`` (hand-run indices) of a hand run: their records and traces."""
+    out, trace = engine._empty_hand_outputs(packed, deals.size)
+    s = engine._new_scratch(packed)
+    for lo, hi in _consecutive_runs(deals):
+        engine._hands_chunk(packed, strat, seed, int(deals[lo]) - lo, lo, hi, s, out, trace,
+                            True)
+    return out, trace
+
+
+def trace_games(packed, strat, seed: int, game_ids: np.ndarray, max_hands: int):
+    """Replay games ``game_ids``: their game records, and every hand's record and trace."""
+    games = engine._empty_game_records(game_ids.size, packed.side_count)
+    runs = _consecutive_runs(game_ids)
+    s = engine._new_scratch(packed)
+
+    def replay(write_hands: bool, hands_out, trace_out) -> int:
+        row = 0
+        for lo, hi in runs:
+            row = engine._games_chunk(packed, strat, seed, int(game_ids[lo]) - lo, lo, hi,
+                                      max_hands, s, games, write_hands, row, hands_out,
+                                      trace_out)
+        return row
+
+    rows = replay(False, *engine._empty_hand_outputs(packed, 0))
+    out, trace = engine._empty_hand_outputs(packed, rows)
+    replay(True, out, trace)
+    return games, out, trace
+
+
+def what_if_grid(packed, strat, seed: int, deals: np.ndarray, dealer: int, hand_index: int,
+                 hero: int, forced_bids: np.ndarray, candidates: np.ndarray, score: np.ndarray,
+                 bag_total: np.ndarray, max_hands: int):
+    """Every candidate bid of ``hero`` on every completion in ``deals``, played to the game's
+    end: the arrays (made, points, won, valid, hero_bid), one row a deal and one column a
+    candidate, as ``engine._what_if_chunk`` writes them."""
+    shape = (deals.shape[0], candidates.size)
+    made, points = np.zeros(shape, np.int8), np.zeros(shape, np.int32)
+    won, valid = np.zeros(shape, np.int8), np.zeros(shape, np.int8)
+    hero_bid = np.zeros(shape, np.int8)
+
+    def play(lo: int, hi: int) -> None:
+        engine._what_if_chunk(packed, strat, seed, deals, dealer, hand_index, hero,
+                              forced_bids, candidates, score, bag_total, max_hands, lo, hi,
+                              engine._new_scratch(packed), made, points, won, valid, hero_bid)
+
+    run_chunks(deals.shape[0], CHUNK_DEALS, play)
+    return made, points, won, valid, hero_bid
+
+
+__all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "cores", "play_games",
+           "play_hands", "run_chunks", "set_threads", "threads", "trace_games", "trace_hands",
+           "what_if_grid"]
