@@ -1,5 +1,27 @@
-"""``python -m spades_sim`` runs the command line."""
+"""The command line: ``spades-sim`` and ``python -m spades_sim``."""
 
-from .cli import cli
+import signal
+import sys
 
-cli()
+
+def _interrupted_while_loading(signum: int, frame: object) -> None:
+    # Nothing has started yet, so there is nothing to keep: leave quietly, with the shell's
+    # code for an interrupt, instead of a traceback from deep inside an import.
+    sys.stderr.write("interrupted\n")
+    sys.exit(130)
+
+
+def main() -> None:
+    """Run the command line; Ctrl-C while numba, pandas and the kernel load exits 130 quietly."""
+    quiet = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if quiet:  # an ignored SIGINT (a background job) stays ignored
+        signal.signal(signal.SIGINT, _interrupted_while_loading)
+    from .cli import cli
+
+    if quiet:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -155,9 +155,11 @@ class _OneLineErrors(click.Group):
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
-        except click.Abort:
-            click.echo("Aborted!", err=True)
-            sys.exit(1)
+        except (click.Abort, KeyboardInterrupt):
+            # Ctrl-C before a run has started (or where a command keeps nothing): the shell's
+            # code for an interrupt, as after an interrupted run.
+            click.echo("interrupted", err=True)
+            sys.exit(130)
         sys.exit(result if isinstance(result, int) else 0)
 
 

@@ -8,15 +8,20 @@ than in a numba ``parallel=True`` loop does two things:
 
 - the kernel compiles three functions fewer (a parallel loop compiles slowly, and each
   re-optimises the whole hand kernel it calls);
-- Ctrl-C is taken between chunks: the main thread waits in Python, so an interrupt lets the
-  running chunks finish (a few milliseconds each), starts no more, and leaves no thread
-  inside the kernel when the process exits.
+- Ctrl-C is taken between chunks. While a driver runs, the SIGINT handler only notes the
+  request (a KeyboardInterrupt raised while numba is unboxing arguments or boxing results
+  can crash the process); the driver raises it between chunks, after the running chunks
+  finish (a few milliseconds each), and starts no more, so no thread is left inside the
+  kernel when the process exits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import numba
 import numpy as np
@@ -60,23 +65,52 @@ def threads() -> int:
     return _threads[0]
 
 
-def run_chunks(count: int, chunk: int, play: Callable[[int, int], None]) -> None:
-    """Call ``play(lo, hi)`` on ranges of at most ``chunk`` items that cover ``0 … count - 1``,
-    on :func:`threads` threads.
+@contextmanager
+def interrupts_held() -> Iterator[Callable[[], None]]:
+    """Hold Ctrl-C inside the block (the kernel's run, or a step that must not be cut in two);
+    yields the check that raises it at a safe point, and raises it on leaving the block.
 
-    ``play`` must write only rows ``lo … hi - 1`` of its outputs. On Ctrl-C (or an error in a
-    chunk) no further chunk starts, the running ones finish, and the exception goes on.
+    Only the main thread of a process whose SIGINT raises KeyboardInterrupt changes the
+    handler (a Dask worker's thread, or a run with SIGINT ignored, keeps its own).
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield lambda: None
+        return
+    requested: list[int] = []
+
+    def check() -> None:
+        if requested:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, lambda signum, frame: requested.append(signum))
+    try:
+        yield check
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    check()
+
+
+def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
+               check: Callable[[], None] = lambda: None) -> None:
+    """Call ``play(lo, hi)`` on ranges of at most ``chunk`` items that cover ``0 … count - 1``,
+    on :func:`threads` threads, calling ``check`` after each.
+
+    ``play`` must write only rows ``lo … hi - 1`` of its outputs. When ``check`` raises (Ctrl-C)
+    or a chunk does, no further chunk starts, the running ones finish, and the exception goes on.
     """
     ranges = [(lo, min(count, lo + chunk)) for lo in range(0, count, chunk)]
     workers = min(threads(), len(ranges))
     if workers <= 1:
         for lo, hi in ranges:
             play(lo, hi)
+            check()
         return
     pool = ThreadPoolExecutor(workers, thread_name_prefix="spades-sim")
     try:
         for future in [pool.submit(play, lo, hi) for lo, hi in ranges]:
             future.result()
+            check()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -84,26 +118,28 @@ def run_chunks(count: int, chunk: int, play: Callable[[int, int], None]) -> None
 def play_hands(packed, strat, seed: int, start: int, count: int, write_trace: bool = False):
     """Hands ``start … start + count - 1`` of a hand run: their records and traces (left
     zero without ``write_trace``)."""
-    out, trace = engine._empty_hand_outputs(packed, count)
+    with interrupts_held() as check:
+        out, trace = engine._empty_hand_outputs(packed, count)
 
-    def play(lo: int, hi: int) -> None:
-        engine._hands_chunk(packed, strat, seed, start, lo, hi, engine._new_scratch(packed),
-                            out, trace, write_trace)
+        def play(lo: int, hi: int) -> None:
+            engine._hands_chunk(packed, strat, seed, start, lo, hi, engine._new_scratch(packed),
+                                out, trace, write_trace)
 
-    run_chunks(count, CHUNK_HANDS, play)
+        run_chunks(count, CHUNK_HANDS, play, check)
     return out, trace
 
 
 def play_games(packed, strat, seed: int, start: int, count: int, max_hands: int):
     """Game records of games ``start … start + count - 1`` (no hand records)."""
-    games = engine._empty_game_records(count, packed.side_count)
-    no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
+    with interrupts_held() as check:
+        games = engine._empty_game_records(count, packed.side_count)
+        no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
 
-    def play(lo: int, hi: int) -> None:
-        engine._games_chunk(packed, strat, seed, start, lo, hi, max_hands,
-                            engine._new_scratch(packed), games, False, 0, no_hands, no_trace)
+        def play(lo: int, hi: int) -> None:
+            engine._games_chunk(packed, strat, seed, start, lo, hi, max_hands,
+                                engine._new_scratch(packed), games, False, 0, no_hands, no_trace)
 
-    run_chunks(count, CHUNK_GAMES, play)
+        run_chunks(count, CHUNK_GAMES, play, check)
     return games
 
 
@@ -116,31 +152,35 @@ def _consecutive_runs(ids: np.ndarray) -> list[tuple[int, int]]:
 
 def trace_hands(packed, strat, seed: int, deals: np.ndarray):
     """Replay hands ``deals`` (hand-run indices) of a hand run: their records and traces."""
-    out, trace = engine._empty_hand_outputs(packed, deals.size)
-    s = engine._new_scratch(packed)
-    for lo, hi in _consecutive_runs(deals):
-        engine._hands_chunk(packed, strat, seed, int(deals[lo]) - lo, lo, hi, s, out, trace,
-                            True)
+    with interrupts_held() as check:
+        out, trace = engine._empty_hand_outputs(packed, deals.size)
+        s = engine._new_scratch(packed)
+        for lo, hi in _consecutive_runs(deals):
+            engine._hands_chunk(packed, strat, seed, int(deals[lo]) - lo, lo, hi, s, out, trace,
+                                True)
+            check()
     return out, trace
 
 
 def trace_games(packed, strat, seed: int, game_ids: np.ndarray, max_hands: int):
     """Replay games ``game_ids``: their game records, and every hand's record and trace."""
-    games = engine._empty_game_records(game_ids.size, packed.side_count)
     runs = _consecutive_runs(game_ids)
-    s = engine._new_scratch(packed)
+    with interrupts_held() as check:
+        games = engine._empty_game_records(game_ids.size, packed.side_count)
+        s = engine._new_scratch(packed)
 
-    def replay(write_hands: bool, hands_out, trace_out) -> int:
-        row = 0
-        for lo, hi in runs:
-            row = engine._games_chunk(packed, strat, seed, int(game_ids[lo]) - lo, lo, hi,
-                                      max_hands, s, games, write_hands, row, hands_out,
-                                      trace_out)
-        return row
+        def replay(write_hands: bool, hands_out, trace_out) -> int:
+            row = 0
+            for lo, hi in runs:
+                row = engine._games_chunk(packed, strat, seed, int(game_ids[lo]) - lo, lo, hi,
+                                          max_hands, s, games, write_hands, row, hands_out,
+                                          trace_out)
+                check()
+            return row
 
-    rows = replay(False, *engine._empty_hand_outputs(packed, 0))
-    out, trace = engine._empty_hand_outputs(packed, rows)
-    replay(True, out, trace)
+        rows = replay(False, *engine._empty_hand_outputs(packed, 0))
+        out, trace = engine._empty_hand_outputs(packed, rows)
+        replay(True, out, trace)
     return games, out, trace
 
 
@@ -160,10 +200,11 @@ def what_if_grid(packed, strat, seed: int, deals: np.ndarray, dealer: int, hand_
                               forced_bids, candidates, score, bag_total, max_hands, lo, hi,
                               engine._new_scratch(packed), made, points, won, valid, hero_bid)
 
-    run_chunks(deals.shape[0], CHUNK_DEALS, play)
+    with interrupts_held() as check:
+        run_chunks(deals.shape[0], CHUNK_DEALS, play, check)
     return made, points, won, valid, hero_bid
 
 
-__all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "cores", "play_games",
-           "play_hands", "run_chunks", "set_threads", "threads", "trace_games", "trace_hands",
-           "what_if_grid"]
+__all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "cores", "interrupts_held",
+           "play_games", "play_hands", "run_chunks", "set_threads", "threads", "trace_games",
+           "trace_hands", "what_if_grid"]

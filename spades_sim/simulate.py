@@ -189,13 +189,14 @@ def _run_blocks(run: Run, block: int, packed: PackedRules, strat: PackedStrategi
         while run.done < run.requested:
             start, count = run.done, min(block, run.requested - run.done)
             records = play_block(run.kind, packed, strat, run.seed, start, count, max_hands)
-            totals = run.totals.empty_like()
-            totals.add(records)
-            frame = None
-            if keep_records:
-                frame = (_records.hand_frame(records) if run.kind == "hands"
-                         else _records.game_frame(records, start))
-            finish(start, count, totals, frame)
+            with drivers.interrupts_held():  # a block is counted whole or not at all
+                totals = run.totals.empty_like()
+                totals.add(records)
+                frame = None
+                if keep_records:
+                    frame = (_records.hand_frame(records) if run.kind == "hands"
+                             else _records.game_frame(records, start))
+                finish(start, count, totals, frame)
     except KeyboardInterrupt:
         run.interrupted = True
     finally:

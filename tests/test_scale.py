@@ -106,6 +106,30 @@ def test_a_killed_run_keeps_its_finished_blocks(tmp_path: Path) -> None:
     assert resumed_lines[1:] == fresh_lines[1:]
 
 
+def test_ctrl_c_in_the_middle_of_a_run_keeps_its_blocks_and_exits_130(tmp_path: Path) -> None:
+    """SIGINT to a real two-thread run once its first block is saved: the run stops between
+    chunks, prints its totals as interrupted and exits 130, with no traceback."""
+    folder = tmp_path / "interrupted"
+    command = [sys.executable, "-m", "spades_sim", "simulate", "--hands", "20000000", "--seed",
+               "7", "--save", str(folder), "--quiet", "--threads", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + 120
+    while not list(folder.glob("block-*.parquet")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    header, *rows = out.splitlines()
+    assert header.endswith(" hands (interrupted)")
+    hands = int(header.split(": ")[-1].split(" ")[0].replace(",", ""))
+    assert hands % 65_536 == 0 and 1 <= hands // 65_536 < 306  # 20,000,000 hands: 306 blocks
+    side_hands = next(row for row in rows if row.startswith("bags per side-hand")).split()[-1]
+    assert int(side_hands.replace(",", "")) == 2 * hands  # the header counts what the totals hold
+    assert len(RunStore(folder).blocks()) == hands // 65_536
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--seed", "5"], "seed=5: allowed 4, as in the run saved in"),
     (["--hands", "999"], "requested=999: allowed 3000, as in the run saved in"),
