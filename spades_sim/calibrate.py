@@ -115,8 +115,9 @@ def _features(trace, packed) -> tuple[np.ndarray, np.ndarray]:
     hands = trace.hands.reshape(-1)
     strength = np.empty((hands.size, _bid.STRENGTH_FEATURES))
     nil = np.empty((hands.size, _bid.NIL_FEATURES))
-    _bid._hand_features(hands, packed.suit_masks, packed.suit_low, packed.trump_suit, strength,
-                        nil)
+    with drivers.interrupts_held():
+        _bid._hand_features(hands, packed.suit_masks, packed.suit_low, packed.trump_suit,
+                            strength, nil)
     seats = trace.hands.shape[1]
     return (strength.reshape(-1, seats, _bid.STRENGTH_FEATURES),
             nil.reshape(-1, seats, _bid.NIL_FEATURES))

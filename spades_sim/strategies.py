@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration
+from . import calibration, drivers
 from .kernel import expert_bid as _expert_bid
 from .kernel import params as _params
 from .kernel.expert_bid import BidTables
@@ -342,5 +342,6 @@ def _choices(rules: RuleSet, tables: BidTables, vectors: tuple[tuple[float, ...]
     arrays = (np.zeros(own, np.int8), np.zeros(own), np.zeros(joint, np.int8), np.zeros(joint),
               np.zeros(cover))
     if q:
-        _expert_bid._fill_choices(pack_rules(rules), tables, np.array(vectors), *arrays)
+        with drivers.interrupts_held():
+            _expert_bid._fill_choices(pack_rules(rules), tables, np.array(vectors), *arrays)
     return arrays
