@@ -26,7 +26,7 @@ from spades_sim.audit import audit_file
 from spades_sim.cards import format_cards
 from spades_sim.metrics import _side_hands
 from spades_sim.rules import load_preset
-from spades_sim.whatif import POLICY_LABEL, what_if
+from spades_sim.whatif import BLIND_LABEL, POLICY_LABEL, what_if
 
 NEW, YARDSTICK = "expert", "expert-v1"
 
@@ -136,9 +136,9 @@ def against_the_outcome(positions: int, deals: int) -> None:
           "450) and bags (0–9). `spades-sim hand` plays every completion of the other hands once "
           "per candidate bid and on to the end of the game; a position counts when some candidate "
           "wins the game more often than the strategy's own bid with a paired 95% interval wholly "
-          "above 0. `hand` plays a blind nil with the cards it was given, so a blind nil that "
-          "beats the bid is hindsight (it is chosen before the cards are seen); the last columns "
-          "leave it out.\n")
+          "above 0. `hand` judges blind nil as it is bid, before looking (on random cards of "
+          "the seat, against the strategy's own bid on the same deals); the last columns leave "
+          "it out.\n")
     rng = np.random.default_rng(11)
     chosen = [_random_position(rng) for _ in range(positions)]
     print("| strategy | beaten by some candidate | 95% interval | beaten by a bid made with the "
@@ -153,7 +153,7 @@ def against_the_outcome(positions: int, deals: int) -> None:
             table = result.table[result.table["bid"] != POLICY_LABEL]
             better = table[table["change_low"] > 0]
             beaten += len(better) > 0
-            seen += (better["bid"] != "blind nil").any()
+            seen += (better["bid"] != BLIND_LABEL).any()
         cells = []
         for count in (beaten, seen):
             low, high = wilson_interval(int(count), positions)

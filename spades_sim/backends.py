@@ -3,13 +3,15 @@
 Each block is one task: a worker resolves the rules and strategies, plays the
 block with the same kernel, seed and block boundaries as a local run, and sends
 back its totals as a flat row (:meth:`spades_sim.analysis.HandTotals.as_row`).
-The client merges the rows in block order as they arrive, so the results are
-identical to the local backend's, and it writes each block's shard at once when
-the run is saved. Dask (``pip install 'spades-sim[dask]'``) is imported only here.
+The client merges the rows as they arrive (sums of whole numbers: the order does
+not matter), so the results are identical to the local backend's, and it writes
+each block's shard at once when the run is saved. Dask (``pip install 'spades-sim[dask]'``) is imported only here.
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +24,10 @@ from .strategies import pack_strategies
 
 CONNECT_TIMEOUT = "10s"
 """How long to try to reach the scheduler before giving up."""
+POLL_SECONDS = 1.0
+"""How often a run waiting on its blocks checks that the cluster still has a worker."""
+NO_WORKER_SECONDS = 60.0
+"""How long a run waits with no worker in the cluster before it stops."""
 
 
 def block_totals(kind: str, rules: dict[str, Any], strategies: list[dict[str, Any]], seed: int,
@@ -57,28 +63,69 @@ def connect(scheduler: str):
                        f"scheduler ({error})") from None
 
 
-def dask_blocks(run, block: int, max_hands: int | None, client
+def dask_blocks(run, block: int, starts: list[int], max_hands: int | None, client
                 ) -> Iterator[tuple[int, int, HandTotals | GameTotals]]:
-    """Yield (start, count, totals) of the run's missing blocks, in block order, played on the
-    cluster of ``client`` (see :func:`connect`).
+    """Yield (start, count, totals) of the run's blocks that start at ``starts``, played on the
+    cluster of ``client`` (see :func:`connect`), as each one finishes: the totals are sums of
+    whole numbers, so the order they are merged in does not change them, and a block lost
+    with a worker holds back no other block's shard.
 
-    On Ctrl-C the tasks still queued are cancelled; the blocks yielded so far stay merged.
+    On Ctrl-C the tasks still queued are cancelled; the blocks yielded so far stay merged. A
+    lost scheduler, or no worker in the cluster for ``NO_WORKER_SECONDS``, ends the run with a
+    one-line :class:`~spades_sim.simulate.RunError` after the same clean-up.
     """
     from dask.distributed import as_completed
 
+    from .simulate import RunError
+
     args = (run.kind, run.rules.to_dict(), [strategy_spec(s) for s in run.strategies], run.seed)
-    starts = range(run.done, run.requested, block)
     futures = {client.submit(block_totals, *args, start, min(block, run.requested - start),
                              max_hands, pure=False): start for start in starts}
     totals_type = type(run.totals)
-    arrived: dict[int, dict[str, float]] = {}
+    address = client.scheduler.address
+    finished = as_completed(futures, loop=client.loop)
+    active = checked = time.monotonic()  # when a worker was last seen, and last looked for
     try:
-        expected = run.done
-        for future in as_completed(futures, loop=client.loop):
-            arrived[futures[future]] = future.result()
-            while expected in arrived:
-                count = min(block, run.requested - expected)
-                yield expected, count, totals_type.from_row(arrived.pop(expected))
-                expected += count
+        while not finished.is_empty():
+            if finished.has_ready():
+                for future in finished.next_batch(block=False):
+                    try:
+                        row = future.result()
+                    except dask_errors():
+                        raise RunError(_stopped(address, "lost the scheduler", run)) from None
+                    start = futures[future]
+                    yield start, min(block, run.requested - start), totals_type.from_row(row)
+                active = time.monotonic()
+                continue
+            time.sleep(0.02)  # a short poll: Ctrl-C is taken at once, and the cluster watched
+            now = time.monotonic()
+            if now - checked < POLL_SECONDS:
+                continue
+            checked = now
+            if client.status != "running":
+                continue  # reconnecting: the futures are cancelled if that fails
+            if client.scheduler_info().get("workers"):
+                active = now
+            elif now - active > NO_WORKER_SECONDS:
+                raise RunError(_stopped(address, f"no worker for {NO_WORKER_SECONDS:g} s", run))
     finally:
-        client.cancel(list(futures))
+        try:
+            client.cancel(list(futures))
+        except Exception:  # noqa: BLE001 - the scheduler may be gone: nothing left to cancel
+            pass
+
+
+def dask_errors() -> tuple[type[BaseException], ...]:
+    """What a client raises when its scheduler goes away (a closed connection, cancelled
+    futures, a timeout)."""
+    from distributed.client import FutureCancelledError, FuturesCancelledError
+    from distributed.comm.core import CommClosedError
+
+    return (OSError, CommClosedError, FutureCancelledError, FuturesCancelledError,
+            asyncio.CancelledError, asyncio.TimeoutError)
+
+
+def _stopped(address: str, what: str, run) -> str:
+    """The one line a Dask run ends with when its cluster fails it."""
+    return (f"scheduler={address!r}: {what}; {run.done:,} of {run.requested:,} {run.kind} "
+            "finished (kept in a --save folder: --resume finishes the run)")

@@ -399,12 +399,16 @@ def _resume(ctx: click.Context, resume_dir: str, rules_name: str,
         changes["seed"] = seed
     if "max_hands" in explicit:
         changes["max_hands"] = max_hands
-    already = sum(count for _, count, _ in store.blocks())
+    requested = dataclasses.replace(saved, **changes)
+    store.check(requested)
+    scan = store.scan(saved)
+    for line in scan.damaged:
+        click.echo(f"note: {line}", err=True)
+    already = sum(count for _, count, _ in scan.blocks)
     show_bar = not quiet and sys.stderr.isatty()
     with _progress(saved.requested, saved.kind, show_bar) as advance:
         advance(already)
-        return resume(resume_dir, threads, advance, backend, scheduler,
-                      dataclasses.replace(saved, **changes))
+        return resume(resume_dir, threads, advance, backend, scheduler, requested)
 
 
 def _write_logs(path: str, kind: str, rules: _rules.RuleSet, strategies: list, seed: int,
@@ -1250,8 +1254,9 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
 
     Fixes the seat's CARDS and what is known (score, bags, bids already made), deals
     the rest at random --deals times and plays each deal once for every candidate
-    bid (blind nil where allowed, nil, each count bid, and the strategy's own
-    choice), then plays the game on to its end. Prints per bid the chance it is made,
+    bid (nil, each count bid, and the strategy's own choice), then plays the game on
+    to its end; blind nil, where allowed, is judged as it is bid, before looking (on
+    deals where the seat's cards are random too). Prints per bid the chance it is made,
     the points it scores this hand and the chance to win the game, with 95%
     intervals, and the change against the strategy's choice (paired: every bid sees
     the same deals).
@@ -1276,7 +1281,8 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
              f"{result.dealer}, score {'/'.join(map(str, result.score))}, bags "
              f"{'/'.join(map(str, result.bags))}, strategy {names}, seed {result.seed}: "
              f"{deals:,} deals")
-    click.echo(title)
+    played = int(result.table["deals"].iloc[0])
+    click.echo(title + (f" (interrupted after {played:,})" if result.interrupted else ""))
     click.echo(f"{'bid':<18} {'made':>7} {'95% interval':>14}  {'side pts':>8} "
                f"{'95% interval':>16}  {'win game':>8} {'95% interval':>14}  "
                f"{'vs strategy':>11} {'paired 95%':>16}")
@@ -1305,3 +1311,5 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
     if out is not None:
         write_frame(result.table, out)
         click.echo(f"wrote {out}")
+    if result.interrupted:
+        sys.exit(130)

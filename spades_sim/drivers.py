@@ -189,20 +189,26 @@ def what_if_grid(packed, strat, seed: int, deals: np.ndarray, dealer: int, hand_
                  bag_total: np.ndarray, max_hands: int):
     """Every candidate bid of ``hero`` on every completion in ``deals``, played to the game's
     end: the arrays (made, points, won, valid, hero_bid), one row a deal and one column a
-    candidate, as ``engine._what_if_chunk`` writes them."""
+    candidate, as ``engine._what_if_chunk`` writes them, and ``finished``, which rows were
+    played: all of them, unless Ctrl-C stopped the run (it is not raised then)."""
     shape = (deals.shape[0], candidates.size)
     made, points = np.zeros(shape, np.int8), np.zeros(shape, np.int32)
     won, valid = np.zeros(shape, np.int8), np.zeros(shape, np.int8)
     hero_bid = np.zeros(shape, np.int8)
+    finished = np.zeros(deals.shape[0], np.bool_)
 
     def play(lo: int, hi: int) -> None:
         engine._what_if_chunk(packed, strat, seed, deals, dealer, hand_index, hero,
                               forced_bids, candidates, score, bag_total, max_hands, lo, hi,
                               engine._new_scratch(packed), made, points, won, valid, hero_bid)
+        finished[lo:hi] = True
 
-    with interrupts_held() as check:
-        run_chunks(deals.shape[0], CHUNK_DEALS, play, check)
-    return made, points, won, valid, hero_bid
+    try:
+        with interrupts_held() as check:
+            run_chunks(deals.shape[0], CHUNK_DEALS, play, check)
+    except KeyboardInterrupt:
+        pass  # every candidate of a finished row was played: the caller keeps those rows
+    return made, points, won, valid, hero_bid, finished
 
 
 __all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "cores", "interrupts_held",

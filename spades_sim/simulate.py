@@ -73,7 +73,10 @@ class Run:
     seed: int
     requested: int
     done: int = 0
+    """Hands or games played (and kept) so far."""
     interrupted: bool = False
+    replayed: list[str] = field(default_factory=list)
+    """A resumed run: one line per damaged shard whose block was played again."""
     totals: HandTotals | GameTotals = field(default_factory=HandTotals)
     frames: list[pd.DataFrame] = field(default_factory=list)
 
@@ -162,20 +165,24 @@ def _manifest(run: Run, block: int, max_hands: int | None) -> Manifest:
 def _run_blocks(run: Run, block: int, packed: PackedRules, strat: PackedStrategies,
                 max_hands: int | None, keep_records: bool,
                 on_block: Callable[[int], None] | None, store: RunStore | None,
-                client: Any = None) -> Run:
-    """Play ``run.requested`` hands or games block by block from ``run.done``, folding each
-    block's totals into the run's (and into a shard of ``store``); with a Dask ``client`` the
-    blocks run on its cluster.
+                client: Any = None, pending: list[int] | None = None) -> Run:
+    """Play the blocks of ``run`` that start at ``pending`` (default: every block), in order,
+    folding each block's totals into the run's (and into a shard of ``store``, whose lock is
+    released at the end); with a Dask ``client`` the blocks run on its cluster.
 
-    Ctrl-C between or during blocks stops the run; every finished block is kept.
+    Ctrl-C between or during blocks stops the run; every finished block is kept. The totals
+    are sums of whole numbers, so the order the blocks are merged in does not matter.
     """
+    if pending is None:
+        pending = list(range(0, run.requested, block))
+
     def finish(start: int, count: int, totals, frame: pd.DataFrame | None) -> None:
         run.totals.merge(totals)
         if frame is not None:
             run.frames.append(frame)
         if store is not None:
             store.write_block(start, count, totals.as_row())
-        run.done = start + count
+        run.done += count
         if on_block is not None:
             on_block(count)
 
@@ -183,11 +190,11 @@ def _run_blocks(run: Run, block: int, packed: PackedRules, strat: PackedStrategi
         if client is not None:
             from .backends import dask_blocks
 
-            for start, count, totals in dask_blocks(run, block, max_hands, client):
+            for start, count, totals in dask_blocks(run, block, pending, max_hands, client):
                 finish(start, count, totals, None)
             return run
-        while run.done < run.requested:
-            start, count = run.done, min(block, run.requested - run.done)
+        for start in pending:
+            count = min(block, run.requested - start)
             records = play_block(run.kind, packed, strat, run.seed, start, count, max_hands)
             with drivers.interrupts_held():  # a block is counted whole or not at all
                 totals = run.totals.empty_like()
@@ -202,6 +209,8 @@ def _run_blocks(run: Run, block: int, packed: PackedRules, strat: PackedStrategi
     finally:
         if client is not None:
             client.close()
+        if store is not None:
+            store.release()
     return run
 
 
@@ -238,21 +247,31 @@ def resume(path: str | Path, threads: int | None = None,
     """Continue the run saved in ``path``: its finished blocks are read back, the rest played.
 
     The totals equal those of the same run never interrupted. With ``requested`` the saved
-    manifest must match it (:meth:`spades_sim.store.RunStore.check`).
+    manifest must match it (:meth:`spades_sim.store.RunStore.check`). Every shard is checked
+    first (:meth:`spades_sim.store.RunStore.scan`): the blocks of damaged or missing shards
+    are played again (``Run.replayed`` says which), the others are kept.
     """
     check_backend(backend, scheduler)
     store = RunStore(path)
-    manifest = store.check(requested) if requested is not None else store.manifest()
-    rules, strategies, packed, strat, seed = _prepare(
-        manifest.rule_set(), manifest.seat_strategies(), manifest.kind, manifest.requested,
-        manifest.seed, threads)
+    store.acquire("resume")
+    try:
+        manifest = store.check(requested) if requested is not None else store.manifest()
+        scan = store.scan(manifest)
+        rules, strategies, packed, strat, seed = _prepare(
+            manifest.rule_set(), manifest.seat_strategies(), manifest.kind,
+            manifest.requested, manifest.seed, threads)
+        client = _client(backend, scheduler)
+    except BaseException:
+        store.release()
+        raise
     totals = new_totals(manifest.kind, packed)
-    run = Run(manifest.kind, rules, strategies, seed, manifest.requested, totals=totals)
-    for start, count, row in store.blocks():
+    run = Run(manifest.kind, rules, strategies, seed, manifest.requested, totals=totals,
+              replayed=scan.damaged)
+    for _, count, row in scan.blocks:
         run.totals.merge(type(totals).from_row(row))
-        run.done = start + count
+        run.done += count
     return _run_blocks(run, manifest.block, packed, strat, manifest.max_hands, False, on_block,
-                       store, _client(backend, scheduler))
+                       store, client, scan.pending)
 
 
 def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int | None = None,

@@ -6,26 +6,50 @@ package version) and then, as each block of hands or games finishes,
 ``DIR/block-<first>-<count>.parquet``: one row of that block's totals
 (:meth:`spades_sim.analysis.HandTotals.as_row`). A shard is written to a temporary
 name and renamed, so a killed process leaves whole shards only. ``resume(DIR)``
-reads the shards back in block order, merges them, and plays the blocks still
-missing: the totals are exactly those of a run that was never interrupted.
+reads the shards back, merges them, and plays the blocks still missing: the totals
+are exactly those of a run that was never interrupted.
+
+A saved run checks itself before it is trusted:
+
+- the manifest's fields and types are checked one by one (a block of 0 would never end);
+- each shard carries the run's identity (a digest of its manifest), its block range and a
+  checksum of its totals. A shard of another run is refused; a shard that cannot be read,
+  whose range is not a block of this run or whose checksum does not match is played again
+  (and said so), and so is a missing one, without playing the blocks after it again;
+- a lock (``DIR/.lock``, held with ``flock`` while a process saves into the folder) keeps a
+  second process from saving into or resuming a folder in use.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
-from dataclasses import dataclass
+import re
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from . import __version__
-from .rules import RuleSet, from_dict
-from .strategies import Strategy
+from .rules import RuleSet, RulesError, from_dict
+from .strategies import Strategy, StrategyError
+
+try:  # POSIX; elsewhere saved runs are not locked
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None
 
 MANIFEST = "manifest.json"
-FORMAT = 1
+LOCK = ".lock"
+FORMAT = 2
+"""2: shards carry the run's digest, their range and a checksum (1 had only the totals)."""
+_SHARD_NAME = re.compile(r"block-(\d{12})-(\d{8})\.parquet")
+_IDENTITY = ("run", "start", "count", "checksum")
+"""The columns of a shard that are not totals."""
 
 
 class StoreError(ValueError):
@@ -67,11 +91,56 @@ class Manifest:
         return json.dumps({**self.__dict__, "strategies": list(self.strategies)}, indent=2,
                           sort_keys=True)
 
+    @property
+    def digest(self) -> str:
+        """The run's identity, carried by each of its shards: a digest of the manifest."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()[:32]
+
+    def layout(self) -> dict[int, int]:
+        """{first: count} of every block of the run."""
+        return {start: min(self.block, self.requested - start)
+                for start in range(0, self.requested, self.block)}
+
     @classmethod
     def from_json(cls, text: str) -> Manifest:
+        """The manifest in ``text``, every field and type checked (:class:`StoreError`)."""
         raw = json.loads(text)
-        raw["strategies"] = tuple(raw["strategies"])
-        return cls(**raw)
+        if not isinstance(raw, dict):
+            raise StoreError(f"manifest={_short(raw)}: allowed a JSON object")
+        names = [spec for spec in cls.__dataclass_fields__]
+        for name in raw:
+            if name not in names:
+                raise StoreError(f"manifest field {_short(name, 40)}: allowed "
+                                 + ", ".join(names))
+        for name in names:
+            if name not in raw:
+                raise StoreError(f"manifest {name}: missing")
+        _check_field("kind", raw["kind"], lambda v: v in ("hands", "games"), "'hands' or 'games'")
+        _check_field("format", raw["format"], lambda v: v == FORMAT,
+                     f"{FORMAT} (a run saved by another release: start it again with --save)")
+        _check_field("version", raw["version"], lambda v: isinstance(v, str), "a version text")
+        for name in ("requested", "block"):
+            _check_field(name, raw[name], _positive, "a whole number of 1 or more")
+        _check_field("seed", raw["seed"], lambda v: _whole(v) and 0 <= v < 2**63,
+                     "a whole number from 0 to 2**63-1")
+        _check_field("max_hands", raw["max_hands"], lambda v: v is None or _positive(v),
+                     "null or a whole number of 1 or more")
+        _check_field("rules", raw["rules"], lambda v: isinstance(v, dict), "a rule set")
+        strategies = raw["strategies"]
+        _check_field("strategies", strategies, lambda v: isinstance(v, list) and v and all(
+            isinstance(s, dict) and set(s) == {"name", "bidding", "play", "params",
+                                               "description"} for s in v),
+            "a list of strategies (name, bidding, play, params, description)")
+        manifest = cls(**{**raw, "strategies": tuple(strategies)})
+        try:
+            rules = manifest.rule_set()
+            manifest.seat_strategies()
+        except (RulesError, StrategyError, TypeError, AttributeError) as error:
+            raise StoreError(f"manifest {_first_line(error)}") from None
+        if len(strategies) != rules.seat_count:
+            raise StoreError(f"manifest strategies={len(strategies)}: allowed "
+                             f"{rules.seat_count}, one a seat of {rules.name!r}")
+        return manifest
 
     def differences(self, other: Manifest) -> list[tuple[str, Any, Any]]:
         """(field, other's value, this one's) for every field that differs."""
@@ -79,31 +148,79 @@ class Manifest:
                 if getattr(other, name) != value]
 
 
+@dataclass
+class Scan:
+    """What a save folder holds for its run (:meth:`RunStore.scan`)."""
+
+    blocks: list[tuple[int, int, dict[str, float]]]
+    """(first, count, totals row) of every sound shard, in block order."""
+    pending: list[int]
+    """The first item of every block still to play, in order."""
+    damaged: list[str] = field(default_factory=list)
+    """One line per shard that will be played again, and why."""
+
+
 class RunStore:
     """The folder of one saved run."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._digest: str | None = None
+        self._lock: Any = None
 
     def create(self, manifest: Manifest) -> None:
-        """Start a new saved run: the folder must be new or empty."""
-        if self.path.exists() and (not self.path.is_dir() or any(self.path.iterdir())):
-            raise StoreError(f"save={str(self.path)!r}: allowed a new or empty folder (to go on "
-                             "with the run saved there: --resume)")
+        """Start a new saved run: the folder must be new or empty; it stays locked."""
         if not self.path.parent.is_dir():
             raise StoreError(f"save={str(self.path)!r}: allowed a folder in an existing folder")
+        if self.path.exists() and not self.path.is_dir():
+            raise StoreError(f"save={str(self.path)!r}: allowed a new or empty folder (to go on "
+                             "with the run saved there: --resume)")
         self.path.mkdir(exist_ok=True)
+        self.acquire("save")
+        if any(entry.name != LOCK for entry in self.path.iterdir()):
+            self.release()
+            raise StoreError(f"save={str(self.path)!r}: allowed a new or empty folder (to go on "
+                             "with the run saved there: --resume)")
         self._write(MANIFEST, manifest.to_json())
+        self._digest = manifest.digest
+
+    def acquire(self, what: str = "resume") -> None:
+        """Lock the folder for this process (released by :meth:`release` or at exit)."""
+        if fcntl is None or self._lock is not None:
+            return
+        handle = open(self.path / LOCK, "a")  # noqa: SIM115 - held for the run
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            handle.close()
+            if error.errno not in (errno.EAGAIN, errno.EACCES):
+                raise
+            raise StoreError(f"{what}={str(self.path)!r}: allowed a folder no other run is "
+                             "using (another spades-sim process is saving into it)") from None
+        self._lock = handle
+
+    def release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # closing the file drops its flock
+            self._lock = None
 
     def manifest(self) -> Manifest:
+        where = f"resume={str(self.path)!r}: allowed"
         try:
-            return Manifest.from_json((self.path / MANIFEST).read_text(encoding="utf-8"))
+            text = (self.path / MANIFEST).read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise StoreError(f"resume={str(self.path)!r}: allowed a folder written by --save "
-                             f"(it has no {MANIFEST})") from None
-        except (ValueError, TypeError, KeyError) as error:
-            raise StoreError(f"resume={str(self.path)!r}: allowed a readable {MANIFEST} "
-                             f"({error})") from None
+            raise StoreError(f"{where} a folder written by --save (it has no {MANIFEST})"
+                             ) from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise StoreError(f"{where} a readable {MANIFEST} ({_first_line(error)})") from None
+        try:
+            manifest = Manifest.from_json(text)
+        except StoreError as error:
+            raise StoreError(f"{where} a {MANIFEST} it can trust ({error})") from None
+        except (ValueError, RecursionError) as error:
+            raise StoreError(f"{where} a {MANIFEST} of JSON ({_first_line(error)})") from None
+        self._digest = manifest.digest
+        return manifest
 
     def check(self, requested: Manifest) -> Manifest:
         """The saved manifest, refused with the first field that differs from ``requested``."""
@@ -118,36 +235,129 @@ class RunStore:
         return saved
 
     def write_block(self, start: int, count: int, row: dict[str, float]) -> None:
-        frame = pd.DataFrame([{"start": start, "count": count, **row}])
+        """Save one finished block's totals, with the run's digest, its range and a checksum."""
+        run = self._run_digest()
+        values = {name: float(value) for name, value in row.items()}
+        frame = pd.DataFrame([{"run": run, "start": start, "count": count,
+                               "checksum": _checksum(run, start, count, values), **values}])
         name = f"block-{start:012d}-{count:08d}.parquet"
-        temporary = self.path / f".{name}.tmp"
-        frame.to_parquet(temporary, index=False)
-        os.replace(temporary, self.path / name)
+        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.path)
+        os.close(handle)
+        try:
+            frame.to_parquet(temporary, index=False)
+            os.replace(temporary, self.path / name)
+        finally:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+
+    def scan(self, manifest: Manifest) -> Scan:
+        """Every shard checked against ``manifest``: the sound ones, the blocks to play, and a
+        line for each damaged one. A shard of another run is refused (:class:`StoreError`)."""
+        layout = manifest.layout()
+        sound: dict[int, tuple[int, int, dict[str, float]]] = {}
+        damaged, foreign = [], {}
+        for shard in sorted(self.path.glob("block-*.parquet")):
+            block, problem = self._read_shard(shard, manifest.digest, layout)
+            if isinstance(block, str):
+                foreign[shard] = block
+            elif problem:
+                damaged.append(f"{shard.name}: {problem}; playing its block again")
+            else:
+                sound[block[0]] = block
+        if foreign and not sound and len(set(foreign.values())) == 1:
+            raise StoreError(f"resume={str(self.path)!r}: allowed a {MANIFEST} as its shards "
+                             f"were saved with ({len(foreign)} shards of run "
+                             f"{_short(next(iter(foreign.values())), 40)}, and the manifest "
+                             f"says run {manifest.digest!r}: it was changed)")
+        for shard, other in foreign.items():
+            raise StoreError(f"shard={str(shard)!r}: allowed shards of the run saved in "
+                             f"{str(self.path)!r} (it belongs to run {_short(other, 40)}, "
+                             f"this is run {manifest.digest!r}; move it out)")
+        blocks = [sound[start] for start in sorted(sound)]
+        pending = [start for start in layout if start not in sound]
+        return Scan(blocks, pending, damaged)
 
     def blocks(self) -> list[tuple[int, int, dict[str, float]]]:
-        """The finished blocks from the start of the run, in order (a gap ends the list)."""
-        found = []
-        for shard in sorted(self.path.glob("block-*.parquet")):
-            row = pd.read_parquet(shard).iloc[0].to_dict()
-            found.append((int(row.pop("start")), int(row.pop("count")), row))
-        kept, done = [], 0
-        for start, count, row in found:
-            if start != done:
-                break
-            kept.append((start, count, row))
-            done += count
-        return kept
+        """The sound blocks of the saved run, in block order."""
+        return self.scan(self.manifest()).blocks
+
+    def _read_shard(self, shard: Path, digest: str, layout: dict[int, int]):
+        """((first, count, totals), None) for a sound shard, (its run's digest, None) for a shard
+        of another run, else (None, what is wrong)."""
+        match = _SHARD_NAME.fullmatch(shard.name)
+        if not match:
+            return None, "not a shard name of this run"
+        start, count = int(match[1]), int(match[2])
+        if layout.get(start) != count:
+            return None, f"hands {start}-{start + count - 1} are not a block of this run"
+        try:
+            frame = pd.read_parquet(shard)
+        except Exception as error:  # noqa: BLE001 - pyarrow raises many kinds on a bad file
+            return None, f"unreadable ({_first_line(error, 60)})"
+        if len(frame) != 1 or any(name not in frame.columns for name in _IDENTITY):
+            return None, "not a shard of this format"
+        row = frame.iloc[0].to_dict()
+        if row["run"] != digest:
+            return str(row["run"]), None  # another run's shard: scan refuses it
+        try:
+            values = {name: float(value) for name, value in row.items()
+                      if name not in _IDENTITY}
+            same_range = (int(row["start"]), int(row["count"])) == (start, count)
+        except (TypeError, ValueError):
+            return None, "not a shard of this format"
+        if not same_range:
+            return None, "its range differs from its name"
+        if row["checksum"] != _checksum(digest, start, count, values):
+            return None, "its totals do not match their checksum"
+        return (start, count, values), None
+
+    def _run_digest(self) -> str:
+        if self._digest is None:
+            self.manifest()
+        return self._digest
 
     def _write(self, name: str, text: str) -> None:
-        temporary = self.path / f".{name}.tmp"
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, self.path / name)
+        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.path)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temporary, self.path / name)
+        finally:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
 
 
-def _short(value: Any) -> str:
-    """A value for a one-line message (rule sets and strategies by name)."""
+def _checksum(run: str, start: int, count: int, values: dict[str, float]) -> str:
+    text = json.dumps([run, start, count, sorted(values.items())])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _positive(value: Any) -> bool:
+    return _whole(value) and value >= 1
+
+
+def _check_field(name: str, value: Any, test, allowed: str) -> None:
+    if not test(value):
+        raise StoreError(f"{name}={_short(value)}: allowed {allowed}")
+
+
+def _first_line(error: BaseException, most: int = 120) -> str:
+    text = str(error).strip().splitlines()
+    line = text[0] if text else type(error).__name__
+    return line if len(line) <= most else line[:most - 1] + "…"
+
+
+def _short(value: Any, most: int = 60) -> str:
+    """A value for a one-line message (rule sets and strategies by name), at most ``most``
+    characters."""
     if isinstance(value, dict) and "name" in value:
-        return repr(value["name"])
-    if isinstance(value, tuple | list):
-        return repr([_short(item).strip("'") for item in value])
-    return repr(value)
+        text = repr(value["name"])
+    elif isinstance(value, tuple | list):
+        text = repr([_short(item).strip("'") for item in value])
+    else:
+        text = repr(value)
+    return text if len(text) <= most else text[:most - 1] + "…"

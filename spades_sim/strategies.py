@@ -81,6 +81,9 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("blind_nil_margin", _params.P_BLIND_MARGIN, 0.0, -1.0, 1.0,
               "bid blind nil when its chance to win the game beats an ordinary hand's by at "
               "least this", ("expert",)),
+    ParamSpec("blind_nil_min_chance", _params.P_BLIND_MIN_CHANCE, 0.0, 0.0, 1.0,
+              "bid blind nil only when its calibrated chance of success (for the cards passed "
+              "and the partner's bid) is at least this", ("expert",)),
     ParamSpec("bag_weight", _params.P_BAG_WEIGHT, 1.0, 0.0, 5.0,
               "weight of the expected future bag penalties in a bid's value and in card play "
               "(0: bags only cost when they cross the limit this hand)", ("expert",)),
@@ -162,7 +165,8 @@ class Strategy:
 
 
 EXPERT_PARAMS: dict[str, float] = {"bid_offset": 0.0, "set_slack": 4.0, "nil_bonus": -35.0,
-                                   "cover_bonus": 0.0, "blind_nil_margin": 0.15}
+                                   "cover_bonus": 0.0, "blind_nil_margin": 0.15,
+                                   "blind_nil_min_chance": 0.35}
 """The expert's parameters (others at their defaults); how they were found: docs/strategies.md."""
 
 STRATEGIES: dict[str, Strategy] = {
@@ -191,7 +195,8 @@ STRATEGIES: dict[str, Strategy] = {
                     "of % of game wins instead of 15)"),
     "nil-happy": Strategy(
         "nil-happy", "expert", "expert",
-        params={**EXPERT_PARAMS, "nil_bonus": 0.0, "blind_nil_margin": 0.0},
+        params={**EXPERT_PARAMS, "nil_bonus": 0.0, "blind_nil_margin": 0.0,
+                "blind_nil_min_chance": 0.0},
         description="expert bidding nil whenever its expected value is the best (no risk "
                     "premium) and blind nil whenever it wins the game more often"),
     "bag-averse": Strategy(

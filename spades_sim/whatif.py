@@ -4,8 +4,10 @@ The seat's cards are fixed, and so is what the table already knows: the score,
 the bags, the bids made before the seat's turn. The unknown cards are dealt at
 random (:class:`spades_sim.deals.Dealer`, uniform over the completions that meet
 any constraints), and every completion is played once for each candidate bid —
-blind nil where the rules allow it, nil, each count bid, and the strategy's own
-choice — then the game is played on to its end with the fixed policies.
+nil, each count bid, and the strategy's own choice — then the game is played on
+to its end with the fixed policies. Where the rules allow blind nil, it is judged
+as it is bid, before looking: on deals where the seat's own cards are random too,
+against the strategy's own bid on those deals.
 
 Each candidate sees the same completions, the same policy random streams and the
 same later deals (common random numbers), so differences between candidates are
@@ -36,6 +38,8 @@ from .simulate import DEFAULT_MAX_HANDS, resolve_seed, seat_strategies, set_thre
 from .strategies import DEFAULT_STRATEGY, pack_strategies
 
 POLICY_LABEL = "strategy's choice"
+BLIND_LABEL = "blind nil, unseen"
+"""The blind-nil row: played on random cards of the seat (it is bid before looking)."""
 
 
 class WhatIfError(ValueError):
@@ -64,11 +68,14 @@ class WhatIf:
     """How often the strategy itself bid each bid on these deals."""
     refused: list[str]
     """Candidates the rules do not allow here."""
+    interrupted: bool = False
+    """Ctrl-C stopped the run: each row holds the deals it finished (its ``deals``)."""
 
     @property
     def best(self) -> str:
-        """The candidate with the highest chance to win the game (then the most points)."""
-        bids = self.table[self.table["bid"] != POLICY_LABEL]
+        """The candidate with the highest chance to win the game (then the most points) among
+        the bids open to a seat that has seen its cards (so never blind nil)."""
+        bids = self.table[~self.table["bid"].isin((POLICY_LABEL, BLIND_LABEL))]
         return str(bids.sort_values(["win", "points"], ascending=False)["bid"].iloc[0])
 
 
@@ -191,26 +198,48 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
     completions = dealer_of_deals.deal(deals, seed)
     set_threads(threads)
     strat = pack_strategies(seat_strategies(strategies, n), rules)
-    candidates = [engine.FREE_BID]
-    if rules.blind_nil != BlindNil.OFF:
-        candidates.append(engine.BLIND_BID)
-    candidates += list(range(0, rules.hand_size + 1))
     forced = np.full(n, engine.FREE_BID, np.int64)
     for other, code in known.items():
         forced[other] = code
-    made, points, won, valid, hero_bid = what_if_grid(
-        packed, strat, seed, completions, dealer, hand_index, seat, forced,
-        np.array(candidates, np.int64), np.array(score, np.int64), np.array(bags, np.int64),
-        max_hands)
+
+    def grid(deals_of_seat, candidates):
+        return what_if_grid(packed, strat, seed, deals_of_seat, dealer, hand_index, seat, forced,
+                            np.array(candidates, np.int64), np.array(score, np.int64),
+                            np.array(bags, np.int64), max_hands)
+
+    candidates = [engine.FREE_BID, *range(0, rules.hand_size + 1)]
+    *played, hero_bid, finished = grid(completions, candidates)
+    if not finished.any():
+        raise KeyboardInterrupt  # Ctrl-C before any deal was played: nothing to show
+    made, points, won, valid = (values[finished] for values in played)
     if not valid[:, 0].all():
         raise WhatIfError(f"bids={_bids_text(known)!r}: allowed bids the rules permit at this "
                           "table")
-    return _summarise(rules, seat, cards, dealer, hand_index, score, bags, known, seed, deals,
-                      candidates, made, points, won, valid, hero_bid)
+    rows, refused = _rows(candidates, made, points, won, valid)
+    interrupted = not finished.all()
+    if rules.blind_nil != BlindNil.OFF and not interrupted:
+        # Blind nil is bid before looking, so judging it with these cards would be hindsight:
+        # it is played on deals where the seat's own cards are random too, against the
+        # strategy's own bid on those same deals.
+        unseen = Dealer(rules, {}, constraints).deal(deals, seed)
+        *played, _, blind_finished = grid(unseen, [engine.FREE_BID, engine.BLIND_BID])
+        interrupted = not blind_finished.all()
+        if blind_finished.any():
+            blind_rows, blind_refused = _rows([engine.FREE_BID, engine.BLIND_BID],
+                                              *(values[blind_finished] for values in played))
+            rows[1:1] = [dict(row, bid=BLIND_LABEL) for row in blind_rows[1:]]
+            refused[:0] = blind_refused
+    choices = pd.Series([bid_name(int(code)) for code in hero_bid[finished, 0]]).value_counts()
+    return WhatIf(rules, seat, tuple(cards), dealer, hand_index, tuple(score), tuple(bags), known,
+                  seed, deals, pd.DataFrame(rows), choices / int(finished.sum()), refused,
+                  interrupted)
 
 
-def _summarise(rules, seat, cards, dealer, hand_index, score, bags, known, seed, deals,
-               candidates, made, points, won, valid, hero_bid) -> WhatIf:
+def _rows(candidates, made, points, won, valid) -> tuple[list[dict], list[str]]:
+    """One table row per candidate the rules allowed on every deal played (the first, the
+    strategy's own choice, is the reference of the paired change), and the names of the
+    others."""
+    deals = made.shape[0]
     win = np.where(won < 0, 0.5, won).astype(np.float64)
     rows, refused = [], []
     for j, code in enumerate(candidates):
@@ -232,9 +261,7 @@ def _summarise(rules, seat, cards, dealer, hand_index, score, bags, known, seed,
             "win": mean_win, "win_low": max(win_low, 0.0), "win_high": min(win_high, 1.0),
             "win_change": change, "change_low": change_low, "change_high": change_high,
         })
-    choices = pd.Series([bid_name(int(code)) for code in hero_bid[:, 0]]).value_counts() / deals
-    return WhatIf(rules, seat, tuple(cards), dealer, hand_index, tuple(score), tuple(bags), known,
-                  seed, deals, pd.DataFrame(rows), choices, refused)
+    return rows, refused
 
 
 def plot_what_if(result: WhatIf, title: str, path: str) -> None:

@@ -27,3 +27,15 @@ def assert_one_line_error(result: Result, expected: str, *, prefix_only: bool = 
         assert lines[0].startswith(f"Error: {expected}"), lines[0]
     else:
         assert lines[0] == f"Error: {expected}"
+
+
+def stop_after(blocks: int):
+    """An ``on_block`` for a run that presses Ctrl-C when ``blocks`` blocks have finished."""
+    calls = []
+
+    def on_block(count: int) -> None:
+        calls.append(count)
+        if len(calls) == blocks:
+            raise KeyboardInterrupt
+
+    return on_block

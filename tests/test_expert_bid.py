@@ -79,6 +79,7 @@ def test_the_offset_judges_bids_by_a_shifted_distribution() -> None:
     ("nil_bonus", -500.0, "param nil_bonus=-500.0: allowed -200 to 200"),
     ("bag_weight", -1.0, "param bag_weight=-1.0: allowed 0 to 5"),
     ("blind_nil_margin", 2.0, "param blind_nil_margin=2.0: allowed -1 to 1"),
+    ("blind_nil_min_chance", -0.1, "param blind_nil_min_chance=-0.1: allowed 0 to 1"),
 ])
 def test_expert_parameters_out_of_range_are_refused(name: str, value: float, message: str) -> None:
     with pytest.raises(StrategyError) as raised:

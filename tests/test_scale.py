@@ -12,30 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from clirun import assert_ok, assert_one_line_error, invoke
+from clirun import assert_ok, assert_one_line_error, invoke, stop_after
 
-from spades_sim import simulate
 from spades_sim.analysis import GameTotals, HandTotals
-from spades_sim.simulate import resume, simulate_games, simulate_hands
+from spades_sim.simulate import RunError, resume, simulate_games, simulate_hands
 from spades_sim.store import MANIFEST, RunStore, StoreError
-
-
-def _stop_after(blocks: int):
-    """An ``on_block`` that presses Ctrl-C when ``blocks`` blocks have finished."""
-    calls = []
-
-    def on_block(count: int) -> None:
-        calls.append(count)
-        if len(calls) == blocks:
-            raise KeyboardInterrupt
-
-    return on_block
-
-
-@pytest.fixture
-def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(simulate, "BLOCK_HANDS", 1000)
-    monkeypatch.setattr(simulate, "BLOCK_GAMES", 50)
 
 
 def test_totals_round_trip_and_merge() -> None:
@@ -55,7 +36,7 @@ def test_totals_round_trip_and_merge() -> None:
 def test_interrupted_saved_hand_run_resumes_to_the_same_totals(tmp_path: Path) -> None:
     full = simulate_hands("standard", "expert", 5500, seed=4)
     part = simulate_hands("standard", "expert", 5500, seed=4, save=tmp_path / "run",
-                          on_block=_stop_after(3))
+                          on_block=stop_after(3))
     assert part.interrupted and part.done == 3000
     shards = sorted(p.name for p in (tmp_path / "run").glob("block-*.parquet"))
     assert shards == [f"block-{start:012d}-00001000.parquet" for start in (0, 1000, 2000)]
@@ -73,8 +54,8 @@ def test_interrupted_saved_hand_run_resumes_to_the_same_totals(tmp_path: Path) -
 def test_interrupted_saved_game_run_resumes_twice(tmp_path: Path) -> None:
     full = simulate_games("standard", ["expert", "basic"], 260, seed=6, max_hands=300)
     simulate_games("standard", ["expert", "basic"], 260, seed=6, max_hands=300,
-                   save=tmp_path / "g", on_block=_stop_after(2))
-    second = resume(tmp_path / "g", on_block=_stop_after(2))
+                   save=tmp_path / "g", on_block=stop_after(2))
+    second = resume(tmp_path / "g", on_block=stop_after(2))
     assert second.interrupted and second.done == 200
     third = resume(tmp_path / "g")
     assert third.done == 260
@@ -142,7 +123,7 @@ def test_ctrl_c_in_the_middle_of_a_run_keeps_its_blocks_and_exits_130(tmp_path: 
 def test_a_resume_that_does_not_match_the_saved_run_is_refused(
         tmp_path: Path, args: list[str], message: str) -> None:
     simulate_hands("standard", "expert", 3000, seed=4, save=tmp_path / "r",
-                   on_block=_stop_after(1))
+                   on_block=stop_after(1))
     assert_one_line_error(invoke(["simulate", "--resume", str(tmp_path / "r"), "--quiet", *args]),
                           message, prefix_only=True)
 
@@ -150,7 +131,7 @@ def test_a_resume_that_does_not_match_the_saved_run_is_refused(
 @pytest.mark.usefixtures("small_blocks")
 def test_a_manifest_of_another_version_is_refused(tmp_path: Path) -> None:
     simulate_hands("standard", "expert", 3000, seed=4, save=tmp_path / "v",
-                   on_block=_stop_after(1))
+                   on_block=stop_after(1))
     path = tmp_path / "v" / MANIFEST
     manifest = json.loads(path.read_text())
     path.write_text(json.dumps({**manifest, "version": "0.0.1"}))
@@ -222,7 +203,7 @@ def test_dask_backend_gives_the_local_results(cluster: str, tmp_path: Path) -> N
 @pytest.mark.usefixtures("small_blocks")
 def test_a_run_saved_locally_resumes_on_dask(cluster: str, tmp_path: Path) -> None:
     full = simulate_games("standard", "basic", 240, seed=13)
-    simulate_games("standard", "basic", 240, seed=13, save=tmp_path / "x", on_block=_stop_after(2))
+    simulate_games("standard", "basic", 240, seed=13, save=tmp_path / "x", on_block=stop_after(2))
     finished = resume(tmp_path / "x", backend="dask", scheduler=cluster)
     assert finished.done == 240
     pd.testing.assert_frame_equal(finished.summary(), full.summary())
@@ -234,3 +215,51 @@ def test_dask_command_line(cluster: str) -> None:
     assert_ok(remote)
     local = invoke(["simulate", "--hands", "3000", "--seed", "2", "--quiet"])
     assert remote.output == local.output
+
+
+def _cluster(workers: int):
+    from dask.distributed import LocalCluster
+
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                        host="127.0.0.1", dashboard_address=None)
+
+
+@pytest.mark.usefixtures("small_blocks")
+def test_a_lost_scheduler_ends_the_run_in_one_line_with_its_blocks_saved(tmp_path: Path) -> None:
+    """The scheduler (and its workers) shut down once two blocks are in: the run stops with
+    the one-line error, the blocks it had are saved, and a local --resume finishes it."""
+    local = _cluster(1)
+    calls = []
+
+    def close_after_two(count: int) -> None:
+        calls.append(count)
+        if len(calls) == 2:
+            local.close()
+
+    with pytest.raises(RunError) as raised:
+        simulate_games("standard", "basic", 600, seed=14, backend="dask",
+                       scheduler=local.scheduler_address, save=tmp_path / "lost",
+                       on_block=close_after_two)
+    message = str(raised.value)
+    assert "\n" not in message and message.startswith(
+        f"scheduler={local.scheduler_address!r}: lost the scheduler; ")
+    kept = RunStore(tmp_path / "lost").blocks()
+    assert len(kept) >= 2 and f"{sum(c for _, c, _ in kept):,} of 600 games" in message
+    finished = resume(tmp_path / "lost")
+    pd.testing.assert_frame_equal(finished.summary(),
+                                  simulate_games("standard", "basic", 600, seed=14).summary())
+
+
+def test_a_cluster_with_no_worker_ends_the_run_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                            tmp_path: Path) -> None:
+    from spades_sim import backends
+
+    monkeypatch.setattr(backends, "NO_WORKER_SECONDS", 1.5)
+    monkeypatch.setattr(backends, "POLL_SECONDS", 0.2)
+    with _cluster(0) as empty:
+        result = invoke(["simulate", "--games", "100", "--quiet", "--backend", "dask",
+                         "--scheduler", empty.scheduler_address, "--save", str(tmp_path / "e")])
+    assert_one_line_error(result, f"scheduler={empty.scheduler_address!r}: no worker for 1.5 s; "
+                                  "0 of 100 games finished (kept in a --save folder: --resume "
+                                  "finishes the run)")
+    assert RunStore(tmp_path / "e").blocks() == []

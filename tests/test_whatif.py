@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -12,9 +13,11 @@ import pandas as pd
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
+from spades_sim import drivers
 from spades_sim.cards import parse_cards
 from spades_sim.deals import Dealer, DealError, SuitCount, parse_suit_count, popcount
-from spades_sim.whatif import POLICY_LABEL, WhatIfError, parse_bids, parse_side_values, what_if
+from spades_sim.whatif import (BLIND_LABEL, POLICY_LABEL, WhatIfError, parse_bids, parse_side_values,
+                              what_if)
 from spades_sim.rules import load_preset
 
 STANDARD = load_preset("standard")
@@ -156,11 +159,19 @@ def test_the_strategy_choice_is_the_bid_it_makes_on_the_same_deals() -> None:
     assert list(table.index) == [POLICY_LABEL, "nil", *map(str, range(1, 14))]
 
 
-def test_blind_nil_when_the_rules_allow_it() -> None:
-    result = what_if(STANDARD, "AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C", deals=100, seed=2,
+def test_blind_nil_is_judged_before_looking_when_the_rules_allow_it() -> None:
+    strong = what_if(STANDARD, "AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C", deals=100, seed=2,
                      score=(100, 300))
-    assert "blind nil" in set(result.table["bid"])
-    assert result.hand_index == 1
+    weak = what_if(STANDARD, "2S 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C 5C", deals=100, seed=2,
+                   score=(100, 300))
+    assert strong.hand_index == 1
+    blind = [result.table.set_index("bid").loc[BLIND_LABEL] for result in (strong, weak)]
+    # Played on random cards of the seat, so the same whatever hand was given: with the ace of
+    # spades in hand, a blind nil judged with the cards would never be made.
+    assert blind[0].equals(blind[1])
+    assert 0.0 < blind[0]["made"] < 1.0
+    # The best bid is one a seat that has seen its cards can make.
+    assert strong.best != BLIND_LABEL and weak.best == "nil"
 
 
 def test_known_bids_fix_the_dealer_and_are_checked() -> None:
@@ -170,6 +181,43 @@ def test_known_bids_fix_the_dealer_and_are_checked() -> None:
     with pytest.raises(WhatIfError, match=r"bids='1:4': allowed the bids of seats 0, 1 \(seat 2's"):
         what_if(STANDARD, "AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C", seat=2, deals=10,
                 bids={1: 4}, dealer=3)
+
+
+def _ctrl_c_after(chunks: int):
+    """A stand-in for ``drivers.interrupts_held`` whose check reports Ctrl-C after ``chunks``
+    chunks, as the real one does when SIGINT arrives while the kernel runs."""
+    @contextmanager
+    def held():
+        calls = []
+
+        def check() -> None:
+            calls.append(1)
+            if len(calls) >= chunks:
+                raise KeyboardInterrupt
+
+        yield check
+        check()
+    return held
+
+
+def test_ctrl_c_keeps_the_deals_finished_and_exits_130(monkeypatch, tmp_path: Path) -> None:
+    """Stopped after 3 chunks of 16 deals on one thread: the table holds those 48 deals, exactly
+    as a run of 48 deals would, and the command prints it and exits 130."""
+    hand = "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"
+    whole = what_if(STANDARD, hand, score=(240, 310), deals=48, seed=4, threads=1)
+    monkeypatch.setattr(drivers, "interrupts_held", _ctrl_c_after(3))
+    cut = what_if(STANDARD, hand, score=(240, 310), deals=1000, seed=4, threads=1)
+    assert cut.interrupted and not whole.interrupted
+    assert (cut.table["deals"] == 48).all()
+    numbers = ["made", "points", "win", "win_change", "change_low", "change_high"]
+    pd.testing.assert_frame_equal(cut.table[numbers], whole.table[numbers])
+    result = invoke(["hand", hand, "--score", "us=240,them=310", "--deals", "1000", "--seed", "4",
+                     "--threads", "1", "--quiet", "--figure", str(tmp_path / "hand.png")])
+    assert result.exit_code == 130
+    lines = result.output.splitlines()
+    assert lines[0].endswith("seed 4: 1,000 deals (interrupted after 48)")
+    assert lines[2].startswith("strategy's choice") and "best bid: " in result.output
+    assert "Traceback" not in result.output
 
 
 def test_hand_command_prints_the_table_and_writes_figure_and_data(tmp_path: Path) -> None:

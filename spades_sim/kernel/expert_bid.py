@@ -39,6 +39,7 @@ from .params import (
     P_BAG_WEIGHT,
     P_BID_OFFSET,
     P_BLIND_MARGIN,
+    P_BLIND_MIN_CHANCE,
     P_COVER_BONUS,
     P_EXPLORE_BLIND,
     P_EXPLORE_NIL,
@@ -528,9 +529,10 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
             return (0 if nil_ok and nil_value > best_value else best), rng_state
     elif not endgame:
         return best, rng_state
+    # The nil's risk premium counts near the end too, as points added to the nil's outcome.
     return _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin, allowed,
                              bids, score, bag_total, hand_index, best, nil_ok, nil_chance,
-                             partner_points, work), rng_state
+                             partner_points + params[P_NIL_BONUS], work), rng_state
 
 
 @njit(cache=True, _nrt=False)
@@ -617,8 +619,9 @@ def _gamble_chance(rules, tables, ours, theirs, hands_left, chance, value, rest,
 def _wants_blind_expert(rules, tables, params, seat, bids, score, hand_index, work, rng_state):
     """Return (blind, rng_state): whether ``seat`` bids blind nil (only called when allowed).
 
-    Blind nil when its chance to win the game (made with the calibrated chance for the
-    cards passed and the partner's bid) beats an ordinary hand's by ``P_BLIND_MARGIN``.
+    Blind nil when its calibrated chance of success (for the cards passed and the partner's
+    bid) is at least ``P_BLIND_MIN_CHANCE`` and its chance to win the game with it beats an
+    ordinary hand's by ``P_BLIND_MARGIN``.
     """
     partner = rules.partner[seat]
     partner_bid = bids[partner] if partner >= 0 else -1
@@ -629,6 +632,8 @@ def _wants_blind_expert(rules, tables, params, seat, bids, score, hand_index, wo
         return _uniform(bits) < params[P_EXPLORE_BLIND], rng_state
     klass = 0 if partner_bid < 0 else (1 if partner_bid <= 3 else (2 if partner_bid <= 5 else 3))
     chance = tables.blind[min(rules.blind_pass, 3), klass]
+    if chance < params[P_BLIND_MIN_CHANCE]:
+        return False, rng_state
     ours, theirs, hands_left, count = _game_view(rules, tables, seat, partner, bids, score,
                                                  hand_index, work)
     values, weights = work[_OPP:_OPP + 4], work[_OPP + 4:_OPP + 8]

@@ -1,0 +1,186 @@
+"""Saved runs check themselves: each damage a careless or hostile hand can do to a save folder
+is either repaired by playing the damaged block again (and said so) or refused in one line.
+
+Every test saves 5,500 hands of ``basic`` in blocks of 1,000 (six shards, the last of 500),
+then damages the folder and resumes it; a repaired run must give exactly the totals of the
+same run never interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from clirun import assert_one_line_error, invoke
+
+from spades_sim.simulate import resume, simulate_hands
+from spades_sim.store import MANIFEST, RunStore
+
+pytestmark = pytest.mark.usefixtures("small_blocks")
+
+HANDS, SEED = 5_500, 4
+
+
+def _shard(folder: Path, start: int) -> Path:
+    return next(folder.glob(f"block-{start:012d}-*.parquet"))
+
+
+@pytest.fixture
+def saved(tmp_path: Path, small_blocks: None) -> Path:
+    """A finished saved run of six shards."""
+    simulate_hands("standard", "basic", HANDS, seed=SEED, save=tmp_path / "run")
+    return tmp_path / "run"
+
+
+@pytest.fixture(scope="module")
+def whole() -> pd.DataFrame:
+    import spades_sim.simulate as simulate
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(simulate, "BLOCK_HANDS", 1000)
+        return simulate_hands("standard", "basic", HANDS, seed=SEED).summary()
+
+
+def _resume_counting(folder: Path):
+    """Resume ``folder``: (the run, the hands played again)."""
+    played = []
+    run = resume(folder, on_block=played.append)
+    return run, sum(played)
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:200])
+
+
+def _empty(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _garbage(path: Path) -> None:
+    path.write_bytes(b"PAR1 this is not a parquet file at all" * 20)
+
+
+def _tamper(path: Path) -> None:
+    """One total changed, the shard otherwise intact (its checksum now wrong)."""
+    frame = pd.read_parquet(path)
+    frame["seat_hands"] += 4
+    frame.to_parquet(path, index=False)
+
+
+def _shift(path: Path) -> None:
+    """The row's range moved by one hand (the checksum recomputed would still not help: the
+    range is part of it, and the name no longer agrees)."""
+    frame = pd.read_parquet(path)
+    frame["count"] -= 1
+    frame.to_parquet(path, index=False)
+
+
+def _rename(path: Path) -> None:
+    """The shard's name claims 999 hands: not a block of this run."""
+    path.rename(path.with_name(path.name.replace("-00001000.", "-00000999.")))
+
+
+@pytest.mark.parametrize(("damage", "reason"), [
+    (_truncate, "unreadable"), (_empty, "unreadable"), (_garbage, "unreadable"),
+    (_tamper, "its totals do not match their checksum"),
+    (_shift, "its range differs from its name"),
+    (_rename, "hands 2000-2998 are not a block of this run"),
+    (Path.unlink, None),
+])
+def test_a_damaged_or_missing_shard_is_played_again_alone(saved: Path, whole: pd.DataFrame,
+                                                           damage, reason: str | None) -> None:
+    damage(_shard(saved, 2000))
+    scan = RunStore(saved).scan(RunStore(saved).manifest())
+    assert scan.pending == [2000]
+    assert len(scan.damaged) == (0 if reason is None else 1)
+    if reason:
+        assert reason in scan.damaged[0] and scan.damaged[0].endswith("playing its block again")
+    run, played = _resume_counting(saved)
+    assert played == 1000  # only the damaged block, not the blocks after it
+    assert run.done == HANDS and run.replayed == scan.damaged
+    pd.testing.assert_frame_equal(run.summary(), whole)
+    assert RunStore(saved).scan(RunStore(saved).manifest()).pending == []
+
+
+def test_the_command_says_which_shard_it_plays_again(saved: Path) -> None:
+    _tamper(_shard(saved, 1000))
+    result = invoke(["simulate", "--resume", str(saved), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == (
+        "note: block-000000001000-00001000.parquet: its totals do not match their checksum; "
+        "playing its block again")
+
+
+def test_a_shard_of_another_run_is_refused(saved: Path, tmp_path: Path) -> None:
+    simulate_hands("standard", "basic", HANDS, seed=SEED + 1, save=tmp_path / "other")
+    shutil.copy(_shard(tmp_path / "other", 3000), _shard(saved, 3000))
+    assert_one_line_error(invoke(["simulate", "--resume", str(saved), "--quiet"]),
+                          f"shard={str(_shard(saved, 3000))!r}: allowed shards of the run saved "
+                          f"in {str(saved)!r} (it belongs to run", prefix_only=True)
+
+
+def test_a_manifest_changed_after_its_shards_is_refused(saved: Path) -> None:
+    path = saved / MANIFEST
+    path.write_text(json.dumps({**json.loads(path.read_text()), "seed": SEED + 1}))
+    assert_one_line_error(invoke(["simulate", "--resume", str(saved), "--quiet"]),
+                          f"resume={str(saved)!r}: allowed a manifest.json as its shards were "
+                          "saved with (6 shards of run", prefix_only=True)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"block": 0}, "block=0: allowed a whole number of 1 or more"),
+    ({"block": "1000"}, "block='1000': allowed a whole number of 1 or more"),
+    ({"requested": 1.5}, "requested=1.5: allowed a whole number of 1 or more"),
+    ({"seed": -1}, "seed=-1: allowed a whole number from 0 to 2**63-1"),
+    ({"seed": True}, "seed=True: allowed a whole number from 0 to 2**63-1"),
+    ({"kind": "sets"}, "kind='sets': allowed 'hands' or 'games'"),
+    ({"max_hands": 0}, "max_hands=0: allowed null or a whole number of 1 or more"),
+    ({"format": 1}, "format=1: allowed 2 (a run saved by another release"),
+    ({"strategies": 3}, "strategies=3: allowed a list of strategies"),
+    ({"strategies": [{"name": "x"}]}, "strategies=['x']: allowed a list"),
+    ({"rules": []}, "rules=[]: allowed a rule set"),
+    ({"rules": {"nil_value": "lots"}}, "nil_value='lots': allowed"),
+    ({"api_token": "s3cr3t"}, "manifest field 'api_token': allowed kind, rules"),
+])
+def test_a_manifest_it_cannot_trust_is_refused(saved: Path, change: dict, message: str) -> None:
+    path = saved / MANIFEST
+    path.write_text(json.dumps({**json.loads(path.read_text()), **change}))
+    result = invoke(["simulate", "--resume", str(saved), "--quiet"])
+    assert_one_line_error(result, f"resume={str(saved)!r}: allowed a manifest.json it can trust (",
+                          prefix_only=True)
+    assert message in result.output and "s3cr3t" not in result.output
+
+
+@pytest.mark.parametrize("text", ["", "[1, 2]", "{", "[" * 100_000, "1" * 5000])
+def test_a_manifest_that_is_not_json_is_refused(saved: Path, text: str) -> None:
+    (saved / MANIFEST).write_text(text)
+    assert_one_line_error(invoke(["simulate", "--resume", str(saved), "--quiet"]),
+                          f"resume={str(saved)!r}: allowed a manifest.json", prefix_only=True)
+
+
+def test_a_folder_in_use_is_refused(saved: Path, tmp_path: Path) -> None:
+    """While one process holds the folder (here: this test's lock), a second resume or save
+    into it is refused in one line, and the folder is usable again once it is released."""
+    holder = RunStore(saved)
+    holder.acquire()
+    try:
+        assert_one_line_error(invoke(["simulate", "--resume", str(saved), "--quiet"]),
+                              f"resume={str(saved)!r}: allowed a folder no other run is using "
+                              "(another spades-sim process is saving into it)")
+        fresh = tmp_path / "fresh"
+        fresh.mkdir()
+        other = RunStore(fresh)
+        other.acquire("save")
+        try:
+            assert_one_line_error(
+                invoke(["simulate", "--hands", "10", "--save", str(fresh), "--quiet"]),
+                f"save={str(fresh)!r}: allowed a folder no other run is using (another "
+                "spades-sim process is saving into it)")
+        finally:
+            other.release()
+    finally:
+        holder.release()
+    assert invoke(["simulate", "--resume", str(saved), "--quiet"]).exit_code == 0
