@@ -5,15 +5,15 @@
 package version) and then, as each block of hands or games finishes,
 ``DIR/block-<first>-<count>.parquet``: one row of that block's totals
 (:meth:`spades_sim.analysis.HandTotals.as_row`). A shard is written to a temporary
-name and renamed, so a killed process leaves whole shards only. ``resume(DIR)``
-reads the shards back in block order, merges them, and plays the blocks still
-missing: the totals are exactly those of a run that was never interrupted.
+name and renamed (:func:`spades_sim.outputs.atomic_path`), so a killed process or a
+full disk leaves whole shards only. ``resume(DIR)`` reads the shards back in block
+order, merges them, and plays the blocks still missing: the totals are exactly those
+of a run that was never interrupted.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from . import __version__
+from .outputs import atomic_path, check_folder, write_text
 from .rules import RuleSet, from_dict
 from .strategies import Strategy
 
@@ -92,8 +93,9 @@ class RunStore:
                              "with the run saved there: --resume)")
         if not self.path.parent.is_dir():
             raise StoreError(f"save={str(self.path)!r}: allowed a folder in an existing folder")
+        check_folder(self.path, "save", new_ok=True)
         self.path.mkdir(exist_ok=True)
-        self._write(MANIFEST, manifest.to_json())
+        write_text(self.path / MANIFEST, manifest.to_json(), "save")
 
     def manifest(self) -> Manifest:
         try:
@@ -120,9 +122,8 @@ class RunStore:
     def write_block(self, start: int, count: int, row: dict[str, float]) -> None:
         frame = pd.DataFrame([{"start": start, "count": count, **row}])
         name = f"block-{start:012d}-{count:08d}.parquet"
-        temporary = self.path / f".{name}.tmp"
-        frame.to_parquet(temporary, index=False)
-        os.replace(temporary, self.path / name)
+        with atomic_path(self.path / name, "save") as temporary:
+            frame.to_parquet(temporary, index=False)
 
     def blocks(self) -> list[tuple[int, int, dict[str, float]]]:
         """The finished blocks from the start of the run, in order (a gap ends the list)."""
@@ -137,11 +138,6 @@ class RunStore:
             kept.append((start, count, row))
             done += count
         return kept
-
-    def _write(self, name: str, text: str) -> None:
-        temporary = self.path / f".{name}.tmp"
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, self.path / name)
 
 
 def _short(value: Any) -> str:
