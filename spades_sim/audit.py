@@ -60,8 +60,6 @@ from __future__ import annotations
 import csv
 import functools
 import math
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +67,7 @@ from pathlib import Path
 from spades_sim import cards
 from spades_sim.analysis import wilson_interval
 from spades_sim.handlog import Action, CardPlay, HandLog, LogError, parse_action, read_log
+from spades_sim.outputs import atomic_path, check_file
 from spades_sim.referee import (
     TRUMP_SUIT,
     BidValue,
@@ -778,7 +777,8 @@ def _count_row(pattern: str, hands: int, total: int, instances: int) -> PatternC
 
 
 def check_csv_path(path: str | Path) -> None:
-    """Refuse an instance file that is not ``.csv`` or whose folder does not exist.
+    """Refuse an instance file that is not ``.csv``, or that cannot be written
+    (:func:`spades_sim.outputs.check_file`: a missing or read-only folder, ...).
 
     Parameters
     ----------
@@ -789,6 +789,8 @@ def check_csv_path(path: str | Path) -> None:
     ------
     AuditError
         With the one-line message of the CLI (``out='x.txt': allowed a file ending in .csv``).
+    OutputError
+        A path that cannot be written, likewise in one line.
 
     Examples
     --------
@@ -800,13 +802,12 @@ def check_csv_path(path: str | Path) -> None:
     path = Path(path)
     if path.suffix.lower() != ".csv":
         raise AuditError(f"out={str(path)!r}: allowed a file ending in .csv")
-    if not path.parent.is_dir():
-        raise AuditError(f"out={str(path)!r}: allowed a path in an existing folder")
+    check_file(path, "out")
 
 
 def write_instances_csv(instances: Iterable[Instance], path: str | Path) -> None:
     """Write instances as CSV (:data:`CSV_FIELDS`), all or nothing: to a temporary file
-    beside ``path``, then renamed over it.
+    beside ``path``, then renamed over it (:func:`spades_sim.outputs.atomic_path`).
 
     Parameters
     ----------
@@ -817,17 +818,12 @@ def write_instances_csv(instances: Iterable[Instance], path: str | Path) -> None
     """
     path = Path(path)
     check_csv_path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
-            writer.writeheader()
-            for instance in instances:
-                writer.writerow(instance.row())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as temporary, open(temporary, "w", encoding="utf-8",
+                                              newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        for instance in instances:
+            writer.writerow(instance.row())
 
 
 def seats_label(seats: Sequence[int]) -> str:

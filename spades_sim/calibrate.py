@@ -26,7 +26,6 @@ has its sample size; :func:`smoothed` turns them into the distributions the kern
 from __future__ import annotations
 
 import math
-import os
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ import numpy as np
 import tomli_w
 
 from . import __version__, drivers
+from .outputs import atomic_path, write_text
 from .calibration import (
     STRENGTH_BINS_PER_TRICK,
     CalibrationError,
@@ -421,21 +421,19 @@ def calibrate_family(name: str, rounds: int = ROUNDS, sizes: Sizes = Sizes(), se
 def write_tables(folder: str | Path, name: str, arrays: dict[str, np.ndarray],
                  made_by: dict[str, object]) -> Path:
     """Write ``FOLDER/NAME.npz`` and record ``made_by`` (command, seed, sizes) under ``[NAME]`` in
-    ``FOLDER/tables.toml``, keeping the other families' entries; both files are replaced whole."""
+    ``FOLDER/tables.toml``, keeping the other families' entries; both files are replaced whole
+    (:func:`spades_sim.outputs.atomic_path`)."""
     folder = Path(folder)
     path = folder / f"{name}.npz"
-    temporary = folder / f".{name}.npz.partial"
-    save_family(arrays, temporary)
-    os.replace(temporary, path)
+    with atomic_path(path, "out-dir") as temporary:
+        save_family(arrays, temporary)
     index = folder / "tables.toml"
     entries = tomllib.loads(index.read_text(encoding="utf-8")) if index.is_file() else {}
     entries[name] = made_by
     text = ("# The calibration tables of the expert bidder: per family, how its file was made.\n"
             "# Rebuild one with the command shown (spades-sim calibrate, docs/strategies.md).\n\n"
             + tomli_w.dumps(dict(sorted(entries.items()))))
-    temporary = folder / ".tables.toml.partial"
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, index)
+    write_text(index, text, "out-dir")
     return path
 
 

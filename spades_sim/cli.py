@@ -31,7 +31,8 @@ from .metrics import EconomicsError, Payouts, check_buy_in, economics, parse_rak
 from .tune import parse_param_range, plot_tuning, tune
 from .handlog import LogError, write_log
 from .nil import FEATURES, FeatureError, check_feature, nil_by_feature, plot_nil_by_feature
-from .records import OutputError, check_output_path, trace_logs, write_frame
+from .outputs import OutputError, check_folder
+from .records import check_output_path, trace_logs, write_frame
 from .deals import DealError, parse_suit_count
 from .referee import IllegalMove, score_file
 from .store import RunStore, StoreError, strategy_spec
@@ -199,10 +200,19 @@ def _figure_paths(path: str, svg: bool) -> list[str]:
 
 
 def _write_figure(draw: Callable[[str], Any], path: str, svg: bool) -> None:
-    """Draw the figure to its path (and its SVG twin) and say so."""
+    """Draw the figure to its path (and its SVG twin) and say so; a failed write (a full disk)
+    ends in one line, after the results have been printed."""
     for target in _figure_paths(path, svg):
-        draw(target)
+        with _user_errors():
+            draw(target)
         click.echo(f"wrote {target}")
+
+
+def _write_data(frame: pd.DataFrame, out: str) -> None:
+    """Write the ``--out`` table and say so (a failed write as in _write_figure)."""
+    with _user_errors():
+        write_frame(frame, out)
+    click.echo(f"wrote {out}")
 
 
 def _economics_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -339,7 +349,8 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         if out is not None:
             check_output_path(out)
         if log_path is not None:
-            check_output_path(log_path, "log")
+            for path in filter(None, (log_path, _log_rules_file(log_path, rules))):
+                check_output_path(path, "log")
         deal_range = _parse_range(log_deals) if log_path else None
         kind = "games" if games is not None else "hands"
         n = games if games is not None else (hands if hands is not None else 100_000)
@@ -362,8 +373,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         click.echo(_format_economics(economics(run.records(), *money, rules.seat_count, labels),
                                      Payouts(*money, rules.seat_count, sides)))
     if out is not None:
-        write_frame(run.records(), out)
-        click.echo(f"wrote {out}")
+        _write_data(run.records(), out)
     if log_path is not None and deal_range is not None:
         with _user_errors():
             rules_file = _write_logs(log_path, kind, rules, strategies, run.seed, deal_range,
@@ -411,19 +421,25 @@ def _resume(ctx: click.Context, resume_dir: str, rules_name: str,
         return resume(resume_dir, threads, advance, backend, scheduler, requested)
 
 
-def _write_logs(path: str, kind: str, rules: _rules.RuleSet, strategies: list, seed: int,
-                deal_range: range, max_hands: int) -> str | None:
-    """Write the hand logs; returns the rules file written beside them, if one was needed.
+def _log_rules_file(path: str, rules: _rules.RuleSet) -> str | None:
+    """The rules file a hand log needs beside it, if any.
 
     A log names its rules. When they are not exactly a shipped preset (a file, or
     ``--rule`` overrides), they are saved as ``<log>.rules.toml`` and the log names
     that file, so that ``spades-sim score`` replays it under the same rules.
     """
-    rules_ref, rules_file = rules.name, None
     if rules.name not in _rules.preset_names() or _rules.load_preset(rules.name) != rules:
-        rules_file = f"{path}.rules.toml"
-        _rules.save_rules(rules, rules_file)
-        rules_ref = rules_file
+        return f"{path}.rules.toml"
+    return None
+
+
+def _write_logs(path: str, kind: str, rules: _rules.RuleSet, strategies: list, seed: int,
+                deal_range: range, max_hands: int) -> str | None:
+    """Write the hand logs; returns the rules file written beside them (_log_rules_file)."""
+    rules_file = _log_rules_file(path, rules)
+    if rules_file is not None:
+        _rules.save_rules(rules, rules_file, "log")
+    rules_ref = rules_file or rules.name
     if kind == "games":
         game_records, records, trace, packed = trace_games(rules, strategies, deal_range, seed,
                                                            max_hands)
@@ -532,8 +548,6 @@ def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[s
         if out is not None:
             check_csv_path(out)
         result = audit_file(log_file, rules, seats or None)
-        if out is not None:
-            result.write_csv(out)
     click.echo(f"{'pattern':<20} {'hands':>7} {'share':>7} {'95% interval':>17} {'instances':>9}")
     for row in result.counts:
         if row.pattern == ANY:
@@ -556,6 +570,8 @@ def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[s
                        f"{row['seat']:>4}  {row['pattern']:<20} {row['played']:>6} "
                        f"{row['sound'] or '-':>5}  {row['trick_so_far']}")
     if out is not None:
+        with _user_errors():  # after the results are printed: a full disk does not hide them
+            result.write_csv(out)
         click.echo(f"wrote {out}")
 
 
@@ -603,8 +619,7 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
             if name not in _calibrate.FAMILY_PRESETS:
                 raise InputError(f"family={_short(name)!r}: allowed "
                                  + ", ".join(_calibrate.FAMILY_PRESETS))
-        if not Path(out_dir).is_dir():
-            raise InputError(f"out-dir={_short(out_dir)!r}: allowed an existing folder")
+        check_folder(out_dir, "out-dir")
         for label, value, low in (("rounds", rounds, 1), ("hands", hands, 10_000),
                                   ("nil-hands", nil_hands, 10_000),
                                   ("blind-hands", blind_hands, 1_000), ("games", games, 0)):
@@ -783,7 +798,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     figure_path = figure_path or f"compare-{strategy_a}-vs-{strategy_b}.png"
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
-        _check_figure(figure_path)
+        _check_figure(figure_path, svg)
         money = _parse_economics(buy_in, rake)
         pair = override_params([get_strategy(strategy_a), get_strategy(strategy_b)],
                                [parse_param_override(text) for text in param_overrides], 2)
@@ -897,7 +912,7 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
         ranges = [parse_param_range(text) for text in param_ranges]
-        _check_figure(figure_path)
+        _check_figure(figure_path, svg)
         settings = math.prod(len(values) for _, values in ranges)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(2 * games * settings, "games", show_bar) as advance:
@@ -967,9 +982,7 @@ def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, se
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
         check_feature(feature)
-        if out is not None:
-            check_output_path(out)
-        _check_figure(figure_path)
+        _check_outputs(out, figure_path, svg)
         strategies = _table_strategies(rules, strategy_names, param_overrides)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(hands, "hands", show_bar) as advance:
@@ -994,17 +1007,18 @@ def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, se
     _write_figure(lambda path: plot_nil_by_feature(table, feature, title, path, blind),
                   figure_path, svg)
     if out is not None:
-        write_frame(table, out)
-        click.echo(f"wrote {out}")
+        _write_data(table, out)
     if run.interrupted:
         sys.exit(130)
 
 
-def _check_figure(path: str) -> None:
-    """Refuse a figure path before a run: not .png or .svg, or in a missing folder."""
-    check_output_path(path, "figure")
+def _check_figure(path: str, svg: bool) -> None:
+    """Refuse a figure path (or, with --svg, its SVG twin) before a run: not .png or .svg, or
+    one that cannot be written."""
     if not path.lower().endswith((".png", ".svg")):
         raise OutputError(f"figure={path!r}: allowed a file ending in .png or .svg")
+    for target in _figure_paths(path, svg):
+        check_output_path(target, "figure")
 
 
 def _rules_label(rules: _rules.RuleSet, rule_overrides: tuple[str, ...]) -> str:
@@ -1032,10 +1046,11 @@ def _figure_and_data_options(default_figure: str) -> Callable[[Callable[..., Any
     return decorate
 
 
-def _check_outputs(out: str | None, figure_path: str) -> None:
+def _check_outputs(out: str | None, figure_path: str, svg: bool) -> None:
+    """Refuse the --out table and the figures before a run (_check_figure)."""
     if out is not None:
         check_output_path(out)
-    _check_figure(figure_path)
+    _check_figure(figure_path, svg)
 
 
 def _play_rule_sets(rule_sets: list, labels: list[str] | None, strategy_names: tuple[str, ...],
@@ -1062,8 +1077,7 @@ def _print_rules_comparison(result, strategies: list, what: str, metrics: tuple[
     _write_figure(lambda path: plot_metric_panels(result.table, metrics, title, path),
                   figure_path, svg)
     if out is not None:
-        write_frame(result.table, out)
-        click.echo(f"wrote {out}")
+        _write_data(result.table, out)
     if result.interrupted:
         sys.exit(130)
 
@@ -1094,7 +1108,7 @@ def compare_rules_command(rule_names: tuple[str, ...], games: int, seed: int | N
     """
     with _user_errors():
         rule_sets = [_rules.resolve_rules(name) for name in rule_names]
-        _check_outputs(out, figure_path)
+        _check_outputs(out, figure_path, svg)
         result, strategies = _play_rule_sets(rule_sets, None, strategy_names, param_overrides,
                                              games, seed, threads, max_hands, quiet)
     _print_rules_comparison(result, strategies, "rules " + ", ".join(result.labels),
@@ -1131,7 +1145,7 @@ def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tu
     with _user_errors():
         base = _resolve_rules(rules_name, rule_overrides)
         rule_sets, labels = bag_variants(base, bag_rules or BAG_RULES)
-        _check_outputs(out, figure_path)
+        _check_outputs(out, figure_path, svg)
         result, strategies = _play_rule_sets(rule_sets, labels, strategy_names, param_overrides,
                                              games, seed, threads, max_hands, quiet)
     _print_rules_comparison(result, strategies,
@@ -1170,7 +1184,7 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
         rules = _resolve_rules(rules_name, rule_overrides)
         chosen = [get_strategy(name) for name in strategy_names or STRATEGIES]
         get_strategy(against)  # refused now rather than after the first strategy's run
-        _check_outputs(out, figure_path)
+        _check_outputs(out, figure_path, svg)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(hands * len(chosen), "hands", show_bar) as advance:
             result = bid_profiles(rules, chosen, against, hands, seed, threads, on_block=advance)
@@ -1182,8 +1196,7 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
     click.echo(_format_side_by_side(result.metrics, group="strategy"))
     _write_figure(lambda path: plot_bid_profiles(result, title, path), figure_path, svg)
     if out is not None:
-        write_frame(result.data(), out)
-        click.echo(f"wrote {out}")
+        _write_data(result.data(), out)
     if result.interrupted:
         sys.exit(130)
 
@@ -1210,7 +1223,7 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None) -
     """
     with _user_errors():
         study = load_study(config_path) if config_path else DEFAULT_STUDY
-        check_out_dir(out_dir)
+        check_out_dir(out_dir, study.name)
         click.echo(f"study {study.name!r}, seed {study.seed}")
         report = run_study(study, out_dir, threads,
                            on_progress=lambda name: click.echo(f"  {name} ..."))
@@ -1272,7 +1285,7 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
         bags = parse_side_values(bags_text, "bags", rules, seat) if bags_text else None
         known = parse_bids(bids_text, rules.seat_count)
         constraints = [parse_suit_count(text) for text in constraint_texts]
-        _check_outputs(out, figure_path)
+        _check_outputs(out, figure_path, svg)
         strategies = _table_strategies(rules, strategy_names, param_overrides)
         result = what_if(rules, cards, seat, strategies, score, bags, known, dealer, hand_index,
                          deals, seed, threads, constraints)
@@ -1309,7 +1322,6 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
                   "at these deals"))
     _write_figure(lambda path: plot_what_if(result, title, path), figure_path, svg)
     if out is not None:
-        write_frame(result.table, out)
-        click.echo(f"wrote {out}")
+        _write_data(result.table, out)
     if result.interrupted:
         sys.exit(130)

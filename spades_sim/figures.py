@@ -6,7 +6,10 @@ start-up time, so the plotting functions ask for it here when they draw.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from .outputs import atomic_path
 
 
 def pyplot() -> Any:
@@ -20,7 +23,12 @@ def pyplot() -> Any:
 
 
 def save(fig: Any, path: str) -> None:
-    """Lay ``fig`` out, write it (PNG or SVG, by the name's suffix) and free it."""
-    fig.tight_layout()
-    fig.savefig(path)
-    pyplot().close(fig)
+    """Lay ``fig`` out, write it (PNG or SVG, by the name's suffix) whole or not at all
+    (:func:`spades_sim.outputs.atomic_path`) and free it."""
+    try:
+        fig.tight_layout()
+        with atomic_path(path, "figure") as temporary:
+            # The format by the target's name, whatever the temporary one ends in.
+            fig.savefig(temporary, format=Path(path).suffix.lstrip(".").lower() or None)
+    finally:
+        pyplot().close(fig)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from spades_sim import cards
+from spades_sim.outputs import atomic_path
 from spades_sim.rules import HAND_SIZE, MAX_SEATS, SEAT_COUNT
 
 SIDE_COUNT = 2
@@ -592,7 +593,8 @@ def read_log(path: str | Path) -> Iterator[tuple[int, HandLog]]:
 
 
 def write_log(path: str | Path, logs: Iterable[HandLog]) -> None:
-    """Write hand logs to a file, one JSON line each."""
-    with open(path, "w", encoding="utf-8") as out:
+    """Write hand logs to a file, one JSON line each, whole or not at all
+    (:func:`spades_sim.outputs.atomic_path`)."""
+    with atomic_path(path, "log") as temporary, open(temporary, "w", encoding="utf-8") as out:
         for log in logs:
             out.write(log.dumps() + "\n")

@@ -16,6 +16,7 @@ import pandas as pd
 from .cards import format_card
 from .handlog import HandLog, HandResult, Trick
 from .kernel.engine import LEAD_LOWEST_CLUB
+from .outputs import OutputError, atomic_path, check_file
 
 _SEAT_COLUMNS = ("bid", "blind", "tricks", "spades", "top_spade", "aces", "kings", "voids",
                  "nil_risk")
@@ -23,10 +24,6 @@ _SIDE_COLUMNS = ("contract", "made", "points", "bags", "penalty", "score", "bag_
 _GAME_SIDE_COLUMNS = ("score", "bag_total", "contracts", "made", "nil_bids", "nil_made",
                       "blind_bids", "blind_made", "bags", "penalty", "bid_error")
 OUTPUT_SUFFIXES = (".parquet", ".csv")
-
-
-class OutputError(ValueError):
-    """An output path with an unsupported extension."""
 
 
 def hand_frame(records) -> pd.DataFrame:
@@ -70,24 +67,30 @@ def game_frame(games, start: int = 0) -> pd.DataFrame:
 
 
 def write_frame(frame: pd.DataFrame, path: str | Path) -> None:
-    """Write a frame as Parquet or CSV, chosen by the file extension."""
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix == ".parquet":
-        frame.to_parquet(path, index=False)
-    elif suffix == ".csv":
-        frame.to_csv(path, index=False)
-    else:
-        raise OutputError(f"out={str(path)!r}: allowed a file ending in .parquet or .csv")
+    """Write a frame as Parquet or CSV, chosen by the file extension, whole or not at all
+    (:func:`spades_sim.outputs.atomic_path`)."""
+    suffix = _suffix(path)
+    with atomic_path(path) as temporary:
+        if suffix == ".parquet":
+            frame.to_parquet(temporary, index=False)
+        else:
+            frame.to_csv(temporary, index=False)
 
 
 def check_output_path(path: str | Path, field: str = "out") -> None:
-    """Refuse an output path before a run rather than after it: bad extension, missing folder."""
-    path = Path(path)
-    if field == "out" and path.suffix.lower() not in OUTPUT_SUFFIXES:
+    """Refuse an output path before a run rather than after it: for ``out`` a bad extension,
+    for any field a path that cannot be written (:func:`spades_sim.outputs.check_file`)."""
+    if field == "out":
+        _suffix(path)
+    check_file(path, field)
+
+
+def _suffix(path: str | Path) -> str:
+    """The data format of an ``--out`` file: ``.parquet`` or ``.csv``."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in OUTPUT_SUFFIXES:
         raise OutputError(f"out={str(path)!r}: allowed a file ending in .parquet or .csv")
-    if not path.parent.is_dir():
-        raise OutputError(f"{field}={str(path)!r}: allowed a path in an existing folder")
+    return suffix
 
 
 def _cards(slots, slot_card) -> tuple[int, ...]:

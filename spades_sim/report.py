@@ -31,6 +31,7 @@ from .compare import compare_strategies
 from .figures import pyplot, save
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, nil_by_feature, plot_nil_by_feature
+from .outputs import atomic_path, check_folder, write_text
 from .rules import RulesError, resolve_rules
 from .simulate import simulate_hands
 from .strategies import StrategyError, get_strategy
@@ -140,10 +141,12 @@ def _type_name(kind: type) -> str:
     return {str: "string", int: "whole number", float: "number", tuple: "list"}[kind]
 
 
-def check_out_dir(out_dir: str | Path) -> None:
-    """Refuse an output folder that does not exist (before a study runs, not after)."""
+def check_out_dir(out_dir: str | Path, name: str | None = None) -> None:
+    """Refuse an output folder that does not exist, or in which the report folder ``name``
+    cannot be made or written (before a study runs, not after)."""
     if not Path(out_dir).is_dir():
         raise StudyError(f"out-dir={str(out_dir)!r}: allowed an existing folder")
+    check_folder(Path(out_dir) / name if name else out_dir, "out-dir", new_ok=True)
 
 
 @dataclass
@@ -176,7 +179,7 @@ def run_study(study: Study = DEFAULT_STUDY, out_dir: str | Path = "reports",
     ``on_progress(section_name)`` is called as each section starts. On Ctrl-C the
     sections finished so far are written up and the report says it is incomplete.
     """
-    check_out_dir(out_dir)
+    check_out_dir(out_dir, study.name)
     folder = Path(out_dir) / study.name
     folder.mkdir(exist_ok=True)
     writer = _Writer(folder)
@@ -197,7 +200,7 @@ def run_study(study: Study = DEFAULT_STUDY, out_dir: str | Path = "reports",
             break
         sections.append(section)
     index = folder / "index.html"
-    index.write_text(_page(study, sections, interrupted), encoding="utf-8")
+    write_text(index, _page(study, sections, interrupted), "out-dir")
     return Report(study, folder, index, [index, *writer.files], interrupted)
 
 
@@ -216,7 +219,8 @@ class _Writer:
 
     def data(self, name: str, frame: pd.DataFrame) -> str:
         path = self.folder / f"{name}.csv"
-        frame.to_csv(path, index=False)
+        with atomic_path(path, "out-dir") as temporary:
+            frame.to_csv(temporary, index=False)
         self.files.append(path)
         return path.name
 

@@ -22,6 +22,8 @@ from typing import Any
 
 import tomli_w
 
+from .outputs import write_text
+
 SEAT_COUNT = 4
 """Seats at a partnership (or solo) table."""
 
@@ -540,9 +542,9 @@ def load_rules(path: str | Path) -> RuleSet:
     return loads(text, source=str(path))
 
 
-def save_rules(rules: RuleSet, path: str | Path) -> None:
-    """Write a rule set to a TOML file."""
-    Path(path).write_text(dumps(rules), encoding="utf-8")
+def save_rules(rules: RuleSet, path: str | Path, field: str = "rules") -> None:
+    """Write a rule set to a TOML file, whole or not at all (an error names ``field``)."""
+    write_text(path, dumps(rules), field)
 
 
 def preset_names() -> list[str]:

@@ -5,7 +5,8 @@
 package version) and then, as each block of hands or games finishes,
 ``DIR/block-<first>-<count>.parquet``: one row of that block's totals
 (:meth:`spades_sim.analysis.HandTotals.as_row`). A shard is written to a temporary
-name and renamed, so a killed process leaves whole shards only. ``resume(DIR)``
+name and renamed (:func:`spades_sim.outputs.atomic_path`), so a killed process or a
+full disk leaves whole shards only. ``resume(DIR)``
 reads the shards back, merges them, and plays the blocks still missing: the totals
 are exactly those of a run that was never interrupted.
 
@@ -25,9 +26,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from typing import Any
 import pandas as pd
 
 from . import __version__
+from .outputs import atomic_path, check_folder, write_text
 from .rules import RuleSet, RulesError, from_dict
 from .strategies import Strategy, StrategyError
 
@@ -175,13 +175,14 @@ class RunStore:
         if self.path.exists() and not self.path.is_dir():
             raise StoreError(f"save={str(self.path)!r}: allowed a new or empty folder (to go on "
                              "with the run saved there: --resume)")
+        check_folder(self.path, "save", new_ok=True)
         self.path.mkdir(exist_ok=True)
         self.acquire("save")
         if any(entry.name != LOCK for entry in self.path.iterdir()):
             self.release()
             raise StoreError(f"save={str(self.path)!r}: allowed a new or empty folder (to go on "
                              "with the run saved there: --resume)")
-        self._write(MANIFEST, manifest.to_json())
+        write_text(self.path / MANIFEST, manifest.to_json(), "save")
         self._digest = manifest.digest
 
     def acquire(self, what: str = "resume") -> None:
@@ -241,14 +242,8 @@ class RunStore:
         frame = pd.DataFrame([{"run": run, "start": start, "count": count,
                                "checksum": _checksum(run, start, count, values), **values}])
         name = f"block-{start:012d}-{count:08d}.parquet"
-        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.path)
-        os.close(handle)
-        try:
+        with atomic_path(self.path / name, "save") as temporary:
             frame.to_parquet(temporary, index=False)
-            os.replace(temporary, self.path / name)
-        finally:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
 
     def scan(self, manifest: Manifest) -> Scan:
         """Every shard checked against ``manifest``: the sound ones, the blocks to play, and a
@@ -315,16 +310,6 @@ class RunStore:
         if self._digest is None:
             self.manifest()
         return self._digest
-
-    def _write(self, name: str, text: str) -> None:
-        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.path)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temporary, self.path / name)
-        finally:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
 
 
 def _checksum(run: str, start: int, count: int, values: dict[str, float]) -> str:

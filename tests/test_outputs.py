@@ -1,0 +1,248 @@
+"""Output paths: refused before a run when they cannot be written, written whole or not at all.
+
+Every refusal is one ``Error:`` line naming the option, the path and the reason, exit code 2,
+and leaves the folder as it was: no target, no temporary file.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from clirun import assert_ok, invoke
+from spades_sim.outputs import OutputError, atomic_path, check_file
+
+RUN = ["simulate", "--hands", "2000", "--seed", "1", "--quiet", "--strategy", "basic"]
+"""A cheap run: its records (8,000 rows) are far larger than the tiny file system below."""
+
+
+@contextmanager
+def _mounted(folder: Path, options: str) -> Iterator[None]:
+    """A tmpfs mounted on ``folder`` for the block (skips the test where mounting is not
+    allowed: not root, or no CAP_SYS_ADMIN in a container)."""
+    folder.mkdir(exist_ok=True)
+    mount = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)],
+                           capture_output=True, text=True)
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mount.stderr.strip() or mount.returncode}")
+    try:
+        yield
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+@pytest.fixture
+def read_only(tmp_path: Path) -> Iterator[Path]:
+    """A folder no file can be created in: mode 0o555, or for root (whom permissions do not
+    stop) a read-only tmpfs."""
+    folder = tmp_path / "ro"
+    if os.geteuid() == 0:
+        with _mounted(folder, "ro,size=64k"):
+            yield folder
+        return
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        yield folder
+    finally:
+        folder.chmod(0o755)
+
+
+def _error_lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith("Error:")]
+
+
+def _assert_refused(result, field: str, path: Path, reason: str) -> None:
+    """Exit 2, exactly one line (the error), naming the field, the path (shortened) and why."""
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith(f"Error: {field}='{str(path)[:20]}"), lines[0]
+    assert reason in lines[0], lines[0]
+    assert len(lines[0]) < 220, lines[0]  # a long path is shortened
+
+
+def _commands(option: str, path: Path) -> list[str]:
+    """A command writing ``path`` through ``option``."""
+    if option == "out":
+        return [*RUN, "--out", str(path)]
+    if option == "log":
+        return [*RUN, "--log", str(path), "--log-deals", "0:5"]
+    return ["compare-rules", "standard", "classic", "--games", "20", "--quiet", "--figure",
+            str(path)]
+
+
+SUFFIX = {"out": ".csv", "log": ".jsonl", "figure": ".png"}
+
+
+@pytest.mark.parametrize("option", ["out", "log", "figure"])
+def test_a_read_only_folder_is_refused_before_the_run(read_only: Path, option: str) -> None:
+    path = read_only / f"x{SUFFIX[option]}"
+    result = invoke(_commands(option, path))
+    _assert_refused(result, option, path, "allowed a path in a writable folder (")
+    assert "Read-only file system" in result.output or "Permission denied" in result.output
+    assert list(read_only.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["out", "log", "figure"])
+def test_a_path_under_proc_is_refused_before_the_run(option: str) -> None:
+    path = Path(f"/proc/spades-x{SUFFIX[option]}")
+    _assert_refused(invoke(_commands(option, path)), option, path,
+                    "allowed a path in a writable folder (No such file or directory)")
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("option", ["out", "log", "figure"])
+def test_an_over_long_name_is_refused_before_the_run(tmp_path: Path, option: str) -> None:
+    path = tmp_path / ("x" * (300 - len(SUFFIX[option])) + SUFFIX[option])
+    _assert_refused(invoke(_commands(option, path)), option, path,
+                    "allowed a file name of at most 255 bytes in this folder (300 given)")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["out", "log", "figure"])
+def test_an_existing_folder_is_refused_before_the_run(tmp_path: Path, option: str) -> None:
+    path = tmp_path / f"taken{SUFFIX[option]}"
+    path.mkdir()
+    result = invoke(_commands(option, path))
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert str(path) in lines[0] and "directory" in lines[0]
+    assert list(tmp_path.iterdir()) == [path] and list(path.iterdir()) == []
+
+
+def test_the_log_rules_file_is_checked_before_the_run(tmp_path: Path) -> None:
+    """With --rule the log needs <log>.rules.toml beside it: 250 characters pass for the log, not
+    for the rules file."""
+    path = tmp_path / ("x" * 244 + ".jsonl")
+    check_file(path, "log")
+    result = invoke([*RUN, "--rule", "nil_value=50", "--log", str(path), "--log-deals", "0:5"])
+    _assert_refused(result, "log", Path(f"{path}.rules.toml"),
+                    "allowed a file name of at most 255 bytes in this folder (261 given)")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--hands", "100", "--quiet", "--save", "/proc/spades-run"],
+    ["report", "--out-dir", "/proc"],
+    ["audit", "no-such-log.jsonl", "--out", "/proc/spades-x.csv"],
+    ["nil", "--quiet", "--figure", "/proc/spades-x.png"],
+])
+def test_other_outputs_are_refused_in_one_line(args: list[str]) -> None:
+    result = invoke(args)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1, result.output
+    assert "/proc/" in lines[0] and lines[0].endswith(
+        "allowed a path in a writable folder (No such file or directory)"), lines[0]
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "table.csv"
+    target.write_text("old content\n")
+    with pytest.raises(RuntimeError, match="midway"):
+        with atomic_path(target) as temporary:
+            Path(temporary).write_text("half of the new")
+            raise RuntimeError("midway")
+    with pytest.raises(KeyboardInterrupt):
+        with atomic_path(target) as temporary:
+            Path(temporary).write_text("half of the new")
+            raise KeyboardInterrupt
+    with pytest.raises(OutputError, match=r"^out='.*table\.csv': not written \(No space left "
+                                          r"on device\)$"):
+        with atomic_path(target) as temporary:
+            Path(temporary).write_text("half of the new")
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert target.read_text() == "old content\n"
+    assert list(tmp_path.iterdir()) == [target]
+
+
+def test_a_complete_write_replaces_the_file_and_keeps_its_mode(tmp_path: Path) -> None:
+    target = tmp_path / "table.csv"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    with atomic_path(target) as temporary:
+        assert Path(temporary).parent == tmp_path and Path(temporary).name.startswith(".")
+        assert temporary.endswith(".csv")  # writers that go by the suffix still can
+        Path(temporary).write_text("new\n")
+        assert target.read_text() == "old\n"  # nothing reaches the target before the end
+    assert target.read_text() == "new\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    fresh = tmp_path / "fresh.csv"
+    umask = os.umask(0o022)
+    try:
+        with atomic_path(fresh) as temporary:
+            Path(temporary).write_text("x")
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o644  # as any new file, not mkstemp's 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.csv", "table.csv"]
+
+
+def test_a_device_is_written_in_place_not_replaced() -> None:
+    """Renaming a file over /dev/null would replace the device (as root it would succeed)."""
+    with atomic_path("/dev/null", "log") as temporary:
+        assert temporary == "/dev/null"
+        Path(temporary).write_text("discarded")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def _assert_summary_then_one_error(result, field: str, target: Path) -> None:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert "contract make rate" in result.output  # the summary was printed
+    assert _error_lines(result.output) == [
+        f"Error: {field}={str(target)!r}: not written (No space left on device)"]
+    assert result.output.splitlines()[-1].startswith("Error:")
+
+
+def test_a_full_disk_after_the_run_still_prints_the_summary(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills half-way through the CSV (simulated): the old file stays as it was."""
+    target = tmp_path / "records.csv"
+    target.write_text("old records\n")
+    real_to_csv = pd.DataFrame.to_csv
+
+    def fill_the_disk(frame, path, *args, **kwargs):
+        real_to_csv(frame.head(100), path, *args, **kwargs)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", fill_the_disk)
+    result = invoke([*RUN, "--out", str(target)])
+    _assert_summary_then_one_error(result, "out", target)
+    assert target.read_text() == "old records\n"
+    assert list(tmp_path.iterdir()) == [target]
+
+
+@pytest.mark.parametrize("option,name", [("out", "records.csv"), ("log", "hands.jsonl")])
+def test_a_full_tmpfs_still_prints_the_summary(tmp_path: Path, option: str, name: str) -> None:
+    small = tmp_path / "small"
+    with _mounted(small, "size=64k"):
+        target = small / name
+        extra = ["--log-deals", "0:200"] if option == "log" else []
+        result = invoke([*RUN, f"--{option}", str(target), *extra])
+        _assert_summary_then_one_error(result, option, target)
+        assert list(small.iterdir()) == []
+
+
+def test_a_successful_run_leaves_only_its_files(tmp_path: Path) -> None:
+    result = invoke([*RUN, "--rule", "nil_value=50", "--out", str(tmp_path / "r.parquet"),
+                     "--log", str(tmp_path / "h.jsonl"), "--log-deals", "0:5"])
+    assert_ok(result)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "h.jsonl.rules.toml",
+                                                          "r.parquet"]
+    assert len(pd.read_parquet(tmp_path / "r.parquet")) == 8000
+    assert len((tmp_path / "h.jsonl").read_text().splitlines()) == 5
