@@ -28,10 +28,10 @@ import pandas as pd
 from . import __version__
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies
-from .figures import pyplot, save
+from .figures import plain_text, pyplot, save
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, nil_by_feature, plot_nil_by_feature
-from .rules import RulesError, resolve_rules
+from .rules import RulesError, resolve_rules, unknown_key
 from .simulate import simulate_hands
 from .strategies import StrategyError, get_strategy
 from .variants import (
@@ -124,7 +124,8 @@ def load_study(path: str | Path) -> Study:
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in known:
-            raise StudyError(f"{key}={value!r}: allowed a study field: " + ", ".join(sorted(known)))
+            raise StudyError(f"{unknown_key(key)}: allowed a study field: "
+                             + ", ".join(sorted(known)))
         if key in ("buy_in", "rake") and isinstance(value, int | float) and not isinstance(
                 value, bool):
             value = float(value) if key == "buy_in" else str(value)  # rake = 0.15 as "0.15"

@@ -279,7 +279,7 @@ def test_report_keeps_a_reproducible_page(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("colour = 'red'", "colour='red': allowed a study field: "),
+    ("colour = 'red'", "unknown key 'colour': allowed a study field: "),
     ("games = 'many'", "games='many': allowed a whole number"),
     ("games = 0", "games=0: allowed a whole number from 1 to 1000000000"),
     ("seed = -1", "seed=-1: allowed a whole number from 0 to 9223372036854775807"),
