@@ -66,7 +66,15 @@ from pathlib import Path
 
 from spades_sim import cards
 from spades_sim.analysis import wilson_interval
-from spades_sim.handlog import Action, CardPlay, HandLog, LogError, parse_action, read_log
+from spades_sim.handlog import (
+    Action,
+    CardPlay,
+    HandLog,
+    LogError,
+    log_rules,
+    parse_action,
+    read_log,
+)
 from spades_sim.outputs import atomic_path, check_file
 from spades_sim.referee import (
     TRUMP_SUIT,
@@ -80,7 +88,7 @@ from spades_sim.referee import (
     score_file,
     trick_winner_index,
 )
-from spades_sim.rules import MAX_SEATS, RuleSet, resolve_rules
+from spades_sim.rules import MAX_SEATS, RuleSet
 
 THIRD_HAND_LOW = "third-hand-low"
 RUFF_PARTNER_WINNER = "ruff-partner-winner"
@@ -735,7 +743,7 @@ def audit_file(
             raise LogError("the log changed while it was audited", line_number)
         done = scored[line_number]
         if rules is None and log.rules not in rules_cache:
-            rules_cache[log.rules] = resolve_rules(log.rules)
+            rules_cache[log.rules] = log_rules(log.rules, path)
         line_rules = rules or rules_cache[log.rules]
         continuing = previous is not None and log.game is not None and previous[0].game == log.game
         if previous is not None and continuing:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .figures import pyplot, save
+from .figures import plain_text, pyplot, save
 from .metrics import bid_minus_tricks, bid_profile, hand_metrics
 from .rules import RuleSet, resolve_rules
 from .simulate import resolve_seed, simulate_hands
@@ -85,6 +85,7 @@ def bid_profiles(raw_rules: str | RuleSet, strategies: Sequence[str | Strategy],
                        joined(profile), joined(errors))
 
 
+@plain_text
 def plot_bid_profiles(profiles: BidProfiles, title: str, path: str) -> None:
     """Two panels: how often each bid is made, and bid minus tricks, one line per strategy with
     95% error bars; PNG or SVG by the name's suffix."""

@@ -29,7 +29,7 @@ from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies, plot_comparison
 from .metrics import EconomicsError, Payouts, check_buy_in, economics, parse_rake
 from .tune import parse_param_range, plot_tuning, tune
-from .handlog import LogError, write_log
+from .handlog import LogError, rules_reference, write_log
 from .nil import FEATURES, FeatureError, check_feature, nil_by_feature, plot_nil_by_feature
 from .outputs import OutputError, check_folder
 from .records import check_output_path, trace_logs, write_frame
@@ -98,7 +98,8 @@ def _rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
                            help="Override one rule field, e.g. --rule nil_value=50 (repeatable).")(command)
     return click.option("--rules", "rules_name", default="standard", show_default=True,
                         metavar="NAME|FILE",
-                        help="A preset (spades-sim rules list) or a rules TOML file.")(command)
+                        help="A preset (spades-sim rules list) or a rules file, given as "
+                             "./NAME or NAME.toml.")(command)
 
 
 def _resolve_rules(rules_name: str, rule_overrides: tuple[str, ...]) -> _rules.RuleSet:
@@ -426,7 +427,8 @@ def _log_rules_file(path: str, rules: _rules.RuleSet) -> str | None:
 
     A log names its rules. When they are not exactly a shipped preset (a file, or
     ``--rule`` overrides), they are saved as ``<log>.rules.toml`` and the log names
-    that file, so that ``spades-sim score`` replays it under the same rules.
+    that file (by its name, from the log's folder), so that ``spades-sim score``
+    replays it under the same rules from any folder.
     """
     if rules.name not in _rules.preset_names() or _rules.load_preset(rules.name) != rules:
         return f"{path}.rules.toml"
@@ -437,9 +439,10 @@ def _write_logs(path: str, kind: str, rules: _rules.RuleSet, strategies: list, s
                 deal_range: range, max_hands: int) -> str | None:
     """Write the hand logs; returns the rules file written beside them (_log_rules_file)."""
     rules_file = _log_rules_file(path, rules)
+    rules_ref = rules.name
     if rules_file is not None:
         _rules.save_rules(rules, rules_file, "log")
-    rules_ref = rules_file or rules.name
+        rules_ref = rules_reference(rules_file, path)
     if kind == "games":
         game_records, records, trace, packed = trace_games(rules, strategies, deal_range, seed,
                                                            max_hands)

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis import paired_interval, ratio_difference, wilson_interval
-from .figures import pyplot, save
+from .figures import plain_text, pyplot, save
 from .metrics import Payouts, check_buy_in
 from .rules import RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
@@ -157,6 +157,7 @@ def _ratio_row(metric: str, a_view, b_view, numerator: str, denominator: str) ->
             "high": high, "pairs": n}
 
 
+@plain_text
 def plot_comparison(comparison: Comparison, path: str) -> None:
     """Bar chart of both strategies' win shares with the paired 95% interval; PNG or SVG by name."""
     plt = pyplot()

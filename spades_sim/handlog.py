@@ -22,7 +22,16 @@ from typing import Any, Literal
 
 from spades_sim import cards
 from spades_sim.outputs import atomic_path
-from spades_sim.rules import HAND_SIZE, MAX_SEATS, SEAT_COUNT
+from spades_sim.rules import (
+    HAND_SIZE,
+    MAX_SEATS,
+    SEAT_COUNT,
+    RuleSet,
+    RulesError,
+    load_preset,
+    load_rules,
+    preset_names,
+)
 
 SIDE_COUNT = 2
 """Scoring sides at a partnership table: seats 0+2 and 1+3."""
@@ -219,7 +228,7 @@ _SEATS = f"{MIN_SEATS}-{MAX_SEATS}"
 """The seat counts (and side counts) a log line may have, as messages write them."""
 
 _REQUIRED = {
-    "rules": "a preset name or a rules TOML path",
+    "rules": "a preset name or the path of a .toml rules file",
     "dealer": "a seat of the table",
     "hands": f"a list of {_SEATS} strings of cards, one per seat",
     "actions": "a list of action codes",
@@ -243,7 +252,8 @@ class HandLog:
     """
 
     rules: str
-    """A preset name or the path of a rules TOML file."""
+    """A preset name or the path of a ``.toml`` rules file, relative to the log's folder
+    (:func:`log_rules`)."""
     dealer: int
     """The dealer's seat, 0 to n - 1."""
     hands: tuple[tuple[int, ...], ...]
@@ -494,8 +504,7 @@ def _holders(first: tuple[str, int], second: tuple[str, int]) -> str:
 
 
 def _short_json(value: Any, limit: int = 60) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return _short(json.dumps(value), limit)
 
 
 def _actions(value: Any, line_number: int | None, seat_count: int) -> tuple[str, ...]:
@@ -590,6 +599,46 @@ def read_log(path: str | Path) -> Iterator[tuple[int, HandLog]]:
                     yield line_number, HandLog.loads(line, line_number)
         except UnicodeDecodeError:
             raise LogError(f"log={str(path)!r}: allowed a UTF-8 text file") from None
+
+
+def log_rules(rules: str, log_path: str | Path) -> RuleSet:
+    """The rule set that a line's ``rules`` field names, in the log file at ``log_path``.
+
+    A value ending in ``.toml`` is a rules file's path, read relative to the log file's
+    folder (not the working folder, so the log scores the same from anywhere); any other
+    value must be a preset's name. So a log never makes its reader open a file that is
+    not named as a rules file, whatever else its ``rules`` field holds (``/etc/passwd``,
+    say).
+
+    :raises RulesError: an unknown preset, a path not ending in ``.toml``, or a file
+        that cannot be read or is no valid rules file; the message quotes the field
+        (shortened), never the file's content.
+    """
+    if rules.endswith(".toml"):
+        return load_rules(Path(log_path).parent / rules)  # an absolute path stays as it is
+    if rules in preset_names():
+        return load_preset(rules)
+    # Not load_preset's message: the command line's ./NAME for a file does not apply here.
+    raise RulesError("rules", _short(rules), f"a preset ({', '.join(preset_names())}) or the "
+                     "path of a .toml rules file, from the log's folder")
+
+
+def rules_reference(rules_path: str | Path, log_path: str | Path) -> str:
+    """What a log at ``log_path`` writes in its ``rules`` field to name ``rules_path``.
+
+    Relative to the log's folder (with ``/``) when the file is in that folder or below
+    it, so that the log and its rules can move together; absolute otherwise.
+    :func:`log_rules` reads it back from any working folder.
+    """
+    rules_file = Path(rules_path).absolute()
+    try:
+        return rules_file.relative_to(Path(log_path).absolute().parent).as_posix()
+    except ValueError:
+        return str(rules_file)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def write_log(path: str | Path, logs: Iterable[HandLog]) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis import wilson_interval
-from .figures import pyplot, save
+from .figures import plain_text, pyplot, save
 
 FEATURES: dict[str, str] = {
     "spades": "trumps held",
@@ -88,6 +88,7 @@ def nil_by_feature(frame: pd.DataFrame, feature: str, blind: bool = False) -> pd
                    "success", "low", "high"]]
 
 
+@plain_text
 def plot_nil_by_feature(table: pd.DataFrame, feature: str, title: str, path: str,
                         blind: bool = False) -> None:
     """Success rate by feature value with 95% error bars, and the bid rate beneath; PNG or SVG."""

@@ -56,6 +56,7 @@ from spades_sim.handlog import (
     NilOutcome,
     Trick,
     check_deal,
+    log_rules,
     parse_action,
     read_log,
     trick_to_json,
@@ -77,7 +78,6 @@ from spades_sim.rules import (
     RuleSet,
     SpadesLead,
     TwoPlayerFirst,
-    resolve_rules,
 )
 
 MAX_BID = HAND_SIZE
@@ -1420,7 +1420,7 @@ def score_file(path: str | Path, rules: RuleSet | None = None) -> list[ScoredHan
         The JSONL hand-log file.
     rules : RuleSet, optional
         Rules for every line; by default each line's ``rules`` field, resolved
-        with :func:`spades_sim.rules.resolve_rules`.
+        with :func:`spades_sim.handlog.log_rules` (a file relative to the log's folder).
 
     Raises
     ------
@@ -1443,7 +1443,7 @@ def score_file(path: str | Path, rules: RuleSet | None = None) -> list[ScoredHan
                 if log.game is not None:
                     games_seen[log.game] = line_number
                 if rules is None and log.rules not in rules_cache:
-                    rules_cache[log.rules] = resolve_rules(log.rules)
+                    rules_cache[log.rules] = log_rules(log.rules, path)
                 game_rules = rules or rules_cache[log.rules]
                 game = Game(
                     game_rules,

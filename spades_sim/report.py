@@ -28,11 +28,11 @@ import pandas as pd
 from . import __version__
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies
-from .figures import pyplot, save
+from .figures import plain_text, pyplot, save
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, nil_by_feature, plot_nil_by_feature
 from .outputs import atomic_path, check_folder, write_text
-from .rules import RulesError, resolve_rules
+from .rules import RulesError, resolve_rules, unknown_key
 from .simulate import simulate_hands
 from .strategies import StrategyError, get_strategy
 from .variants import (
@@ -125,7 +125,8 @@ def load_study(path: str | Path) -> Study:
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in known:
-            raise StudyError(f"{key}={value!r}: allowed a study field: " + ", ".join(sorted(known)))
+            raise StudyError(f"{unknown_key(key)}: allowed a study field: "
+                             + ", ".join(sorted(known)))
         if key in ("buy_in", "rake") and isinstance(value, int | float) and not isinstance(
                 value, bool):
             value = float(value) if key == "buy_in" else str(value)  # rake = 0.15 as "0.15"
@@ -149,14 +150,52 @@ def check_out_dir(out_dir: str | Path, name: str | None = None) -> None:
     check_folder(Path(out_dir) / name if name else out_dir, "out-dir", new_ok=True)
 
 
+class _Markup(str):
+    """HTML that the report's own code built with :func:`_fill`: put into a page as it is.
+
+    Every other string is text, escaped where it enters the page. Only :func:`_fill` and
+    :func:`_join` make Markup, so a name, title or label that a study sets can never reach
+    the page unescaped.
+    """
+
+
+def _fill(template: str, *args: Any, **kwargs: Any) -> _Markup:
+    """``template.format(...)``, every substituted string HTML-escaped unless it is Markup.
+
+    ``template`` is the code's own HTML, never user text. Numbers pass unescaped so that
+    format specs (``{:.2f}``) work; they cannot carry markup. Any other value is escaped
+    as its ``str``.
+
+    >>> _fill("<td>{}</td>{x}", "<script>", x=_fill("<b>{:.1f}</b>", 2))
+    '<td>&lt;script&gt;</td><b>2.0</b>'
+    """
+    return _Markup(template.format(*map(_escaped, args),
+                                  **{key: _escaped(value) for key, value in kwargs.items()}))
+
+
+def _join(parts: Any) -> _Markup:
+    """Parts of a page one after the other; any that is not Markup is escaped."""
+    return _Markup("".join(_escaped(part) for part in parts))
+
+
+def _escaped(value: Any) -> Any:
+    if isinstance(value, _Markup | int | float | np.integer | np.floating):
+        return value
+    return html.escape(str(value), quote=True)  # any other object as its escaped text
+
+
 @dataclass
 class Section:
-    """One part of the report: a heading, prose, figures and tables (as HTML)."""
+    """One part of the report: a heading, prose, figures and tables.
+
+    ``heading``, ``text`` and the captions are plain text (escaped when the page is
+    written); the tables are :class:`_Markup`.
+    """
 
     heading: str
     text: str
     figures: list[str] = field(default_factory=list)
-    tables: list[tuple[str, str]] = field(default_factory=list)
+    tables: list[tuple[str, _Markup]] = field(default_factory=list)
     """(caption, HTML) pairs."""
 
 
@@ -225,12 +264,11 @@ class _Writer:
         return path.name
 
 
-def _side_by_side_html(table: pd.DataFrame, group: str = "run") -> str:
+def _side_by_side_html(table: pd.DataFrame, group: str = "run") -> _Markup:
     """Metrics as rows, runs as columns: value and 95% interval, and the paired difference from
     the first run where there is one."""
     runs = list(dict.fromkeys(table[group]))
     paired = "difference" in table.columns
-    head = "".join(f"<th>{html.escape(str(run))}</th>" for run in runs)
     rows = []
     for metric, part in table.groupby("metric", sort=False):
         cells = []
@@ -238,11 +276,22 @@ def _side_by_side_html(table: pd.DataFrame, group: str = "run") -> str:
             row = part[part[group] == run].iloc[0]
             text = _value_text(metric, row["value"], row["low"], row["high"])
             if paired and run != runs[0] and not math.isnan(row["difference"]):
-                text += "<br><small>" + _value_text(metric, row["difference"], row["diff_low"],
-                                                    row["diff_high"], sign="+") + "</small>"
-            cells.append(f"<td>{text}</td>")
-        rows.append(f"<tr><th>{html.escape(metric)}</th>{''.join(cells)}</tr>")
-    return f"<table><tr><th>metric</th>{head}</tr>{''.join(rows)}</table>"
+                text = _fill("{}<br><small>{}</small>", text, _value_text(
+                    metric, row["difference"], row["diff_low"], row["diff_high"], sign="+"))
+            cells.append(_fill("<td>{}</td>", text))
+        rows.append(_row(str(metric), cells))
+    return _table(["metric", *map(str, runs)], rows)
+
+
+def _table(head: list[str], rows: list[_Markup]) -> _Markup:
+    """A table with a row of column headings above ``rows``."""
+    return _fill("<table><tr>{}</tr>{}</table>",
+                 _join(_fill("<th>{}</th>", name) for name in head), _join(rows))
+
+
+def _row(heading: str, cells: list[_Markup]) -> _Markup:
+    """A table row: its heading, then its cells."""
+    return _fill("<tr><th>{}</th>{}</tr>", heading, _join(cells))
 
 
 def _value_text(metric: str, value: float, low: float, high: float, sign: str = "") -> str:
@@ -264,7 +313,7 @@ def _rules_section(study: Study, writer: _Writer, threads: int | None) -> Sectio
         f"The same {study.games:,} deal sequences (seed {study.seed}) played to the end under each "
         f"rule set, {_sides_text(study)}: side 0's win rate shows how each rule set changes "
         f"{study.strategy}'s edge. Each cell gives the value with its 95% interval; beneath it, in "
-        f"small type, the difference from {html.escape(result.labels[0])} with its paired 95% "
+        f"small type, the difference from {result.labels[0]} with its paired 95% "
         "interval (game g paired with game g). Figures per side-hand pool both sides.")
 
 
@@ -360,35 +409,35 @@ def _field(table: pd.DataFrame, names: list[str], payouts: Payouts) -> pd.DataFr
     return pd.DataFrame(rows).sort_values("win_share", ascending=False, ignore_index=True)
 
 
-def _round_robin_html(table: pd.DataFrame, names: list[str]) -> str:
-    head = "".join(f"<th>{html.escape(name)}</th>" for name in names)
+def _round_robin_html(table: pd.DataFrame, names: list[str]) -> _Markup:
     rows = []
     for me in names:
         cells = []
         for you in names:
             match = table[(table["strategy"] == me) & (table["opponent"] == you)]
             if match.empty:
-                cells.append("<td>–</td>")
+                cells.append(_fill("<td>–</td>"))
                 continue
             row = match.iloc[0]
-            cells.append(f"<td>{_value_text('share', row['win_share'], row['low'], row['high'])}"
-                         "</td>")
-        rows.append(f"<tr><th>{html.escape(me)}</th>{''.join(cells)}</tr>")
-    return f"<table><tr><th>row vs column</th>{head}</tr>{''.join(rows)}</table>"
+            cells.append(_fill("<td>{}</td>", _value_text("share", row["win_share"], row["low"],
+                                                          row["high"])))
+        rows.append(_row(me, cells))
+    return _table(["row vs column", *names], rows)
 
 
-def _economics_html(field_table: pd.DataFrame) -> str:
-    rows = "".join(
-        f"<tr><th>{html.escape(row.strategy)}</th>"
-        f"<td>{_value_text('share', row.win_share, row.low, row.high)}</td>"
-        f"<td>{row.profit:+.2f} [{row.profit_low:+.2f}, {row.profit_high:+.2f}]</td>"
-        f"<td>{100 * row.break_even:.2f}%</td></tr>"
-        for row in field_table.itertuples(index=False))
-    return ("<table><tr><th>strategy</th><th>mean win share against the others</th>"
-            "<th>expected profit per game</th><th>break-even win rate</th></tr>"
-            f"{rows}</table>")
+def _economics_html(field_table: pd.DataFrame) -> _Markup:
+    rows = [
+        _row(row.strategy, [
+            _fill("<td>{}</td>", _value_text("share", row.win_share, row.low, row.high)),
+            _fill("<td>{:+.2f} [{:+.2f}, {:+.2f}]</td>", row.profit, row.profit_low,
+                  row.profit_high),
+            _fill("<td>{:.2f}%</td>", 100 * row.break_even)])
+        for row in field_table.itertuples(index=False)]
+    return _table(["strategy", "mean win share against the others", "expected profit per game",
+                   "break-even win rate"], rows)
 
 
+@plain_text
 def _plot_round_robin(table: pd.DataFrame, field_table: pd.DataFrame, names: list[str],
                       rules_name: str, path: str) -> None:
     """Heatmap of the row strategy's win share, and each one's share against the field."""
@@ -454,17 +503,17 @@ def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section 
     title = f"{rules.name}: {study.strategy}'s nils by {FEATURES[feature]}"
     figure = writer.figure("nil", lambda path: plot_nil_by_feature(table, feature, title, path))
     writer.data("nil", table)
-    rows = "".join(
-        f"<tr><td>{getattr(row, feature):g}</td><td>{row.seat_hands:,}</td><td>{row.bids:,}</td>"
-        f"<td>{_value_text('rate', row.bid_rate, row.bid_low, row.bid_high)}</td>"
-        f"<td>{_value_text('rate', row.success, row.low, row.high)}</td></tr>"
-        for row in table.itertuples(index=False))
-    grid = (f"<table><tr><th>{html.escape(feature)}</th><th>seat-hands</th><th>nil bids</th>"
-            f"<th>bid rate</th><th>success rate</th></tr>{rows}</table>")
+    rows = [
+        _fill("<tr><td>{:g}</td><td>{:,}</td><td>{:,}</td><td>{}</td><td>{}</td></tr>",
+              getattr(row, feature), row.seat_hands, row.bids,
+              _value_text("rate", row.bid_rate, row.bid_low, row.bid_high),
+              _value_text("rate", row.success, row.low, row.high))
+        for row in table.itertuples(index=False)]
+    grid = _table([feature, "seat-hands", "nil bids", "bid rate", "success rate"], rows)
     return Section(
         "Nil",
         f"{study.strategy} at every seat, {study.hands:,} hands from 0–0: how often a hand bids "
-        f"nil and how often those nils are made, by {html.escape(FEATURES[feature])}. The rates "
+        f"nil and how often those nils are made, by {FEATURES[feature]}. The rates "
         "are of the nils the strategy chose to bid, not of every hand.",
         [figure], [("nil.csv", grid)])
 
@@ -482,27 +531,32 @@ img { max-width: 100%; border: 1px solid #eee; }
 
 
 def _page(study: Study, sections: list[Section], interrupted: bool) -> str:
-    """The whole report as one self-contained HTML page (figures are files beside it)."""
-    settings = "".join(f"<tr><th>{spec.name}</th><td>{html.escape(_setting(study, spec.name))}"
-                       "</td></tr>" for spec in fields(Study))
+    """The whole report as one self-contained HTML page (figures are files beside it).
+
+    Every text goes in through :func:`_fill`, which escapes it; the only HTML put in as
+    it is are the style sheet and the tables, which the code built with ``_fill`` too.
+    """
+    settings = _join(_fill("<tr><th>{}</th><td>{}</td></tr>", spec.name,
+                           _setting(study, spec.name)) for spec in fields(Study))
     body = []
     if interrupted:
-        body.append('<p class="note">Interrupted: only the sections below were finished.</p>')
+        body.append(_fill('<p class="note">Interrupted: only the sections below were '
+                          'finished.</p>'))
     for section in sections:
-        body.append(f"<h2>{html.escape(section.heading)}</h2><p>{section.text}</p>")
-        body += [f'<p><img src="{name}" alt="{html.escape(section.heading)} figure"></p>'
+        body.append(_fill("<h2>{}</h2><p>{}</p>", section.heading, section.text))
+        body += [_fill('<p><img src="{}" alt="{} figure"></p>', name, section.heading)
                  for name in section.figures]
-        for caption, table in section.tables:
-            body.append(f"<h3>{html.escape(caption)}</h3>{table}")
-    return (
+        body += [_fill("<h3>{}</h3>{}", caption, table) for caption, table in section.tables]
+    return _fill(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{html.escape(study.title)}</title><style>{_STYLE}</style></head><body>"
-        f"<h1>{html.escape(study.title)}</h1>"
-        f"<p>spades-sim {html.escape(__version__)}. All intervals "
+        "<title>{title}</title><style>{style}</style></head><body>"
+        "<h1>{title}</h1>"
+        "<p>spades-sim {version}. All intervals "
         "are 95%: Wilson for rates, normal for means, paired where runs share their deals. "
         "Every figure and table has its data beside this page as CSV.</p>"
-        f"<details><summary>Study settings</summary><table>{settings}</table></details>"
-        + "".join(body) + "</body></html>\n")
+        "<details><summary>Study settings</summary><table>{settings}</table></details>"
+        "{body}</body></html>\n", title=study.title, style=_Markup(_STYLE), version=__version__,
+        settings=settings, body=_join(body))
 
 
 def _setting(study: Study, name: str) -> str:

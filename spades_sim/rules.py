@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import os
 import tomllib
 from dataclasses import dataclass, fields
 from importlib import resources
@@ -52,6 +53,30 @@ class RulesError(ValueError):
         self.value = value
         self.allowed = allowed
         super().__init__(f"{field_name}={value!r}: allowed {allowed}")
+
+
+class UnknownKeyError(RulesError):
+    """A key that is not a rule field, named without its value.
+
+    A file given as rules may be any file (a log can name one): its values must not be
+    echoed, as one of them may be a password or a token. The message reads
+    ``unknown key 'NAME': allowed ...``.
+    """
+
+    def __init__(self, key: str, allowed: str) -> None:
+        self.field_name = key
+        self.value = None
+        self.allowed = allowed
+        ValueError.__init__(self, f"{unknown_key(key)}: allowed {allowed}")
+
+
+def unknown_key(key: str, limit: int = 40) -> str:
+    """``unknown key 'NAME'``, the name cut to ``limit`` characters, for a one-line message.
+
+    >>> unknown_key("api_token"), unknown_key("k" * 50, limit=10)
+    ("unknown key 'api_token'", "unknown key 'kkkkkkk...'")
+    """
+    return f"unknown key {key if len(key) <= limit else key[:limit - 3] + '...'!r}"
 
 
 class Mode(enum.StrEnum):
@@ -418,12 +443,12 @@ class RuleSet:
     def replace(self, **changes: Any) -> RuleSet:
         """Return a copy with some fields changed (and validated).
 
-        Unknown field names raise :class:`RulesError`.
+        Unknown field names raise :class:`UnknownKeyError` (a :class:`RulesError`).
         """
         known = {spec.name for spec in fields(self)}
         for key in changes:
             if key not in known:
-                raise RulesError(key, changes[key], "a RuleSet field: " + ", ".join(sorted(known)))
+                raise UnknownKeyError(key, "a RuleSet field: " + ", ".join(sorted(known)))
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -539,6 +564,8 @@ def load_rules(path: str | Path) -> RuleSet:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise RulesError("rules", str(path), f"a readable TOML file ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise RulesError("rules", str(path), "a UTF-8 TOML file") from None
     return loads(text, source=str(path))
 
 
@@ -553,25 +580,59 @@ def preset_names() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
+RULES_FILE_FORMS = "a rules file given as ./NAME or NAME.toml"
+"""How a value must be written to name a file rather than a preset (see :func:`is_rules_path`)."""
+
+
 def load_preset(name: str) -> RuleSet:
     """Return the shipped preset called ``name`` (see :func:`preset_names`)."""
     names = preset_names()
     if name not in names:
-        raise RulesError("rules", name, "a preset (" + ", ".join(names) + ") or a .toml file")
+        raise RulesError("rules", name, f"a preset ({', '.join(names)}) or {RULES_FILE_FORMS}")
     text = (resources.files("spades_sim.presets") / f"{name}.toml").read_text(encoding="utf-8")
     return loads(text, source=f"preset {name}")
 
 
-def resolve_rules(raw_rules: str | RuleSet, overrides: dict[str, Any] | None = None) -> RuleSet:
-    """Turn a preset name, a TOML path or a RuleSet into a RuleSet, then apply overrides.
+_SEPARATORS = tuple({"/", os.sep, os.altsep} - {None})
 
-    This is the layering of DESIGN.md: preset or file first, then field overrides.
+
+def is_rules_path(text: str) -> bool:
+    """Whether a rules value names a file: it contains a path separator or ends in ``.toml``.
+
+    Anything else is a bare word, which only ever means a preset.
+
+    >>> is_rules_path("standard"), is_rules_path("./standard"), is_rules_path("house.toml")
+    (False, True, True)
+    """
+    return text.endswith(".toml") or any(sep in text for sep in _SEPARATORS)
+
+
+def resolve_rules(raw_rules: str | RuleSet, overrides: dict[str, Any] | None = None) -> RuleSet:
+    """Turn a preset name, a rules file's path or a RuleSet into a RuleSet, then apply overrides.
+
+    The rule for a string (the same on the command line, in a study and in the library):
+
+    - it is a *path* when it contains a path separator (``/``, or the system's own) or ends
+      in ``.toml``, as ``./standard``, ``rules/house`` or ``house.toml``; the file is read
+      relative to the working folder, whatever its name ends in;
+    - else it is a *bare word*, and a bare word is a preset name: one that is not a
+      preset is refused, listing the presets. A file is never looked for under a bare
+      word, so a file called ``standard`` cannot stand in for the preset;
+    - a bare word that is a preset's name *and* the name of a file in the working
+      folder is refused as ambiguous (the user may have meant either); ``./NAME``
+      reads the file.
+
+    A hand log's own ``rules`` field is read by :func:`spades_sim.handlog.log_rules`,
+    relative to the log's folder.
     """
     if isinstance(raw_rules, RuleSet):
         rules = raw_rules
-    elif raw_rules.endswith(".toml") or Path(raw_rules).is_file():
+    elif is_rules_path(raw_rules):
         rules = load_rules(raw_rules)
     else:
+        if raw_rules in preset_names() and Path(raw_rules).is_file():
+            raise RulesError("rules", raw_rules, f"'./{raw_rules}' for the file in the working "
+                             "folder; the preset only where no file has this name (it names both)")
         rules = load_preset(raw_rules)
     return rules.replace(**overrides) if overrides else rules
 

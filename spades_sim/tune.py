@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .compare import compare_strategies
-from .figures import pyplot, save
+from .figures import plain_text, pyplot, save
 from .rules import RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, resolve_seed
 from .strategies import PARAMS, Strategy, StrategyError, get_strategy
@@ -113,6 +113,7 @@ def tune(raw_rules: str | RuleSet, strategy: str | Strategy, ranges: list[tuple[
     return TuneResult(rules, base, opponent, seed, games, names, table, interrupted)
 
 
+@plain_text
 def plot_tuning(result: TuneResult, path: str) -> bool:
     """A line plot (one parameter) or heatmap (two) of the win share; False if not drawable."""
     if len(result.names) not in (1, 2) or result.table.empty:

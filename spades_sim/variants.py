@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .figures import pyplot, save
+from .figures import plain_text, pyplot, save
 from .metrics import compare_game_frames
 from .rules import RuleSet, RulesError, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
@@ -135,6 +135,7 @@ BAGS_FIGURE_METRICS = ("bags per side-hand", "bag penalty points per game",
                        "games decided by a bag penalty (rate)", "side 0 win rate")
 
 
+@plain_text
 def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[str], title: str, path: str,
                        group: str = "run") -> None:
     """One bar panel per metric, one bar per run (``group`` column), with 95% error bars;

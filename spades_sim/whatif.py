@@ -31,7 +31,7 @@ from .analysis import mean_interval, paired_interval, wilson_interval
 from .cards import parse_cards
 from .deals import Dealer, SuitCount
 from .drivers import what_if_grid
-from .figures import pyplot, save
+from .figures import plain_text, pyplot, save
 from .kernel import engine
 from .rules import BlindNil, RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, resolve_seed, seat_strategies, set_threads
@@ -264,6 +264,7 @@ def _rows(candidates, made, points, won, valid) -> tuple[list[dict], list[str]]:
     return rows, refused
 
 
+@plain_text
 def plot_what_if(result: WhatIf, title: str, path: str) -> None:
     """Per candidate bid: the chance it is made, and the change in the chance to win the game
     against the strategy's own choice, each with 95% error bars; PNG or SVG by the name."""

@@ -275,10 +275,11 @@ def test_score_with_other_rules_refuses_the_recorded_results(tmp_path: Path) -> 
 
 BAD_SIMULATE = [
     (["--rule", "nil_value=-1"], "nil_value=-1: allowed 1 to 10000"),
-    (["--rule", "foo=1"], "foo=1: allowed a RuleSet field: " + ", ".join(sorted(
+    (["--rule", "foo=1"], "unknown key 'foo': allowed a RuleSet field: " + ", ".join(sorted(
         f.name for f in dataclasses.fields(rules_module.RuleSet)))),
     (["--rule", "nil_value"], "rule='nil_value': allowed FIELD=VALUE, for example nil_value=50"),
-    (["--rules", "nosuch"], f"rules='nosuch': allowed a preset ({', '.join(preset_names())}) or a .toml file"),
+    (["--rules", "nosuch"], f"rules='nosuch': allowed a preset ({', '.join(preset_names())}) or "
+                            f"{rules_module.RULES_FILE_FORMS}"),
     (["--rules", "nosuch.toml"],
      "rules='nosuch.toml': allowed a readable TOML file (No such file or directory)"),
     (["--out", "x.txt"], "out='x.txt': allowed a file ending in .parquet or .csv"),
@@ -387,7 +388,8 @@ def test_rules_show_file(tmp_path: Path) -> None:
 
 def test_rules_show_unknown() -> None:
     assert_one_line_error(invoke(["rules", "show", "nosuch"]),
-                          f"rules='nosuch': allowed a preset ({', '.join(preset_names())}) or a .toml file")
+                          f"rules='nosuch': allowed a preset ({', '.join(preset_names())}) or "
+                          f"{rules_module.RULES_FILE_FORMS}")
 
 
 def test_rules_validate_good_file(tmp_path: Path) -> None:
@@ -402,7 +404,7 @@ def test_rules_validate_good_file(tmp_path: Path) -> None:
     ("target = 0\n", "target=0: allowed 1 to 1000000"),
     ('blind_nil = "sometimes"\n',
      "blind_nil='sometimes': allowed off, anytime, after_first_hand, when_behind"),
-    ("nil = 50\n", "nil=50: allowed a RuleSet field: " + ", ".join(sorted(
+    ("nil = 50\n", "unknown key 'nil': allowed a RuleSet field: " + ", ".join(sorted(
         f.name for f in dataclasses.fields(rules_module.RuleSet)))),
 ])
 def test_rules_validate_bad_file(tmp_path: Path, text: str, message: str) -> None:
@@ -441,3 +443,78 @@ def test_log_with_rule_overrides_saves_its_rules_and_scores(tmp_path: Path) -> N
     assert scored.exit_code == 0, scored.output
     assert scored.output.splitlines()[-1] == (
         "30 hands scored, all moves legal, every recorded result agrees")
+
+
+# --- rules files are read only where the user pointed ---
+
+TARGET_300 = 'name = "t300"\ntarget = 300\n'
+
+
+def test_a_file_called_like_a_preset_does_not_replace_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("standard").write_text(TARGET_300, encoding="utf-8")
+    ambiguous = ("rules='standard': allowed './standard' for the file in the working folder; "
+                 "the preset only where no file has this name (it names both)")
+    assert_one_line_error(invoke(["rules", "show", "standard"]), ambiguous)
+    # Refused before anything runs or is written.
+    assert_one_line_error(invoke(["simulate", "--quiet", "--hands", "5", "--rules", "standard",
+                                  "--out", "x.csv"]), ambiguous)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["standard"]
+    for given in ("./standard", str(tmp_path / "standard")):
+        shown = invoke(["rules", "show", given])
+        assert_ok(shown)
+        assert rules_module.loads(shown.output).target == 300
+    Path("standard").rename("standard.toml")
+    shown = invoke(["rules", "show", "standard.toml"])
+    assert_ok(shown)
+    assert rules_module.loads(shown.output).name == "t300"
+    shown = invoke(["rules", "show", "standard"])  # no file of that name now: the preset
+    assert_ok(shown)
+    assert rules_module.loads(shown.output) == rules_module.load_preset("standard")
+
+
+def test_a_bare_word_that_is_no_preset_lists_the_presets(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("house").write_text(TARGET_300, encoding="utf-8")
+    assert_one_line_error(invoke(["rules", "show", "house"]),
+                          f"rules='house': allowed a preset ({', '.join(preset_names())}) or a "
+                          "rules file given as ./NAME or NAME.toml")
+
+
+def test_an_unknown_rules_key_is_named_without_its_value(tmp_path: Path) -> None:
+    path = tmp_path / "leak.toml"
+    path.write_text('api_token = "s3cr3t-value-123"\n', encoding="utf-8")
+    for args in (["rules", "validate", str(path)], ["simulate", "--rules", str(path)]):
+        result = invoke(args)
+        assert_one_line_error(result, "unknown key 'api_token': allowed a RuleSet field: ",
+                              prefix_only=True)
+        assert "s3cr3t" not in result.output
+
+
+def test_a_log_with_a_rules_file_scores_from_any_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, elsewhere = tmp_path / "x", tmp_path / "y"
+    folder.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(folder)
+    assert_ok(invoke(["simulate", "--hands", "5", "--seed", "2", "--quiet", "--rule",
+                      "target=300", "--log", "h.jsonl", "--log-deals", "0:5"]))
+    lines = [json.loads(line) for line in Path("h.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {line["rules"] for line in lines} == {"h.jsonl.rules.toml"}  # from the log's folder
+    monkeypatch.chdir(elsewhere)
+    scored = invoke(["score", str(folder / "h.jsonl")])
+    assert_ok(scored)
+    assert scored.output.splitlines()[-1] == (
+        "5 hands scored, all moves legal, every recorded result agrees")
+    # A log naming a file that is no .toml rules file is refused unread, in one line.
+    for rules in ("/etc/passwd", "h.jsonl"):
+        for line in lines:
+            line["rules"] = rules
+        (folder / "bad.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines),
+                                         encoding="utf-8")
+        result = invoke(["score", str(folder / "bad.jsonl")])
+        assert_one_line_error(result, f"line 1: rules={rules!r}: allowed a preset (",
+                              prefix_only=True)
+        assert "root:" not in result.output and "actions" not in result.output

@@ -20,8 +20,10 @@ from spades_sim.handlog import (
     HandLog,
     LogError,
     format_action,
+    log_rules,
     parse_action,
     read_log,
+    rules_reference,
     write_log,
 )
 from spades_sim.referee import Game, Hand, replay_hand, score_file
@@ -508,3 +510,41 @@ def test_rules_from_toml_path(tmp_path: Path) -> None:
     rules_path.write_text('name = "t300"\ntarget = 300\n', encoding="utf-8")
     logs = [dataclasses.replace(log, rules=str(rules_path)) for log in game_logs(2)]
     assert len(score_file(write_lines(tmp_path, logs))) == 2
+
+
+def test_rules_file_is_read_from_the_log_folder_not_the_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log names its rules file relative to its own folder: it scores from anywhere, and a
+    file of that name in the working folder is not read instead."""
+    folder, elsewhere = tmp_path / "logs", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (folder / "house.toml").write_text('name = "house"\n', encoding="utf-8")
+    (elsewhere / "house.toml").write_text("target = 0\n", encoding="utf-8")  # would be refused
+    logs = [dataclasses.replace(log, rules="house.toml") for log in game_logs(2)]
+    path = write_lines(folder, logs)
+    monkeypatch.chdir(elsewhere)
+    assert len(score_file(path)) == 2
+    assert rules_reference(folder / "house.toml", path) == "house.toml"
+    assert rules_reference(elsewhere / "house.toml", path) == str(elsewhere / "house.toml")
+    assert log_rules(str(folder / "house.toml"), elsewhere / "any.jsonl").name == "house"
+
+
+@pytest.mark.parametrize("rules", ["/etc/passwd", "notes.txt", "./standard", "house"])
+def test_rules_that_name_no_toml_file_or_preset_are_refused_unread(tmp_path: Path,
+                                                                   rules: str) -> None:
+    (tmp_path / "notes.txt").write_text("password = hunter2\n", encoding="utf-8")
+    (tmp_path / "house").write_text('name = "house"\n', encoding="utf-8")
+    log = dataclasses.replace(game_logs(1)[0], rules=rules)
+    message = score_error(tmp_path, [log])
+    assert message.startswith(f"line 1: rules={rules!r}: allowed a preset (")
+    assert message.endswith("or the path of a .toml rules file, from the log's folder")
+    assert "hunter2" not in message and "root" not in message
+
+
+def test_rules_file_with_an_unknown_key_is_refused_without_its_value(tmp_path: Path) -> None:
+    (tmp_path / "leak.toml").write_text('api_token = "s3cr3t-value-123"\n', encoding="utf-8")
+    log = dataclasses.replace(game_logs(1)[0], rules="leak.toml")
+    message = score_error(tmp_path, [log])
+    assert message.startswith("line 1: unknown key 'api_token': allowed a RuleSet field: ")
+    assert "s3cr3t" not in message

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import math
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import tomli_w
 from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim.bids import bid_profiles
@@ -265,6 +267,54 @@ def test_report_writes_an_offline_page_with_every_figure_and_table(tmp_path: Pat
     assert "the break-even win rate is 55.56%" in page
 
 
+HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(1)> $x$ $\\frac$'
+"""Markup that must stay text on the page, and mathtext that must stay text in the figures
+(``$\\frac$`` alone cannot be typeset: drawn as mathematics it stops the figure)."""
+
+
+class _Tags(HTMLParser):
+    """The tags and attributes of a page, as a browser would read them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, attrs))
+
+
+def test_report_escapes_every_text_a_study_sets(tmp_path: Path) -> None:
+    """A study and a rules file with markup in every text they can set: the page holds it
+    as text only (no tag or attribute of it), and every figure is drawn."""
+    rules_file = tmp_path / '"><img src=x onerror=alert(1)>.toml'
+    rules_file.write_text(tomli_w.dumps({"name": HOSTILE, "description": HOSTILE}),
+                          encoding="utf-8")
+    config = tmp_path / "study.toml"
+    config.write_text(tomli_w.dumps({
+        "name": '"><img src=x onerror=alert(1)> $x$', "title": HOSTILE, "seed": 3,
+        "rules": [str(rules_file), "classic"], "bag_rules": ["10:100"],
+        "strategies": ["basic", "random"], "strategy": "basic", "opponent": "random",
+        "games": 2, "pairs": 2, "hands": 500}), encoding="utf-8")
+    result = invoke(["report", "--config", str(config), "--out-dir", str(tmp_path)])
+    assert_ok(result)
+    folder = tmp_path / '"><img src=x onerror=alert(1)> $x$'
+    pages = list(folder.glob("*.html"))
+    assert [page.name for page in pages] == ["index.html"]
+    page = pages[0].read_text(encoding="utf-8")
+    parser = _Tags()
+    parser.feed(page)
+    figures = ["rules.png", "bags.png", "strategies.png", "bids.png", "nil.png"]
+    assert [dict(attrs)["src"] for tag, attrs in parser.tags if tag == "img"] == figures
+    assert "script" not in {tag for tag, _ in parser.tags}
+    assert not [name for _, attrs in parser.tags for name, _ in attrs if name.startswith("on")]
+    assert "<script" not in page.lower() and "<img src=x" not in page
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"
+    assert page.count(escaped) >= 5  # title twice, rule set names in the section texts
+    assert "$x$ $\\frac$" in page
+    for name in figures:
+        assert (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_report_keeps_a_reproducible_page(tmp_path: Path) -> None:
     """Same study, same seed: the same page and data, word for word."""
     study = Study(name="again", games=30, pairs=20, hands=1000, rules=("standard",),
@@ -279,7 +329,7 @@ def test_report_keeps_a_reproducible_page(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("colour = 'red'", "colour='red': allowed a study field: "),
+    ("colour = 'red'", "unknown key 'colour': allowed a study field: "),
     ("games = 'many'", "games='many': allowed a whole number"),
     ("games = 0", "games=0: allowed a whole number from 1 to 1000000000"),
     ("seed = -1", "seed=-1: allowed a whole number from 0 to 9223372036854775807"),

@@ -17,11 +17,13 @@ from spades_sim.rules import (
     BlindNil,
     Deck,
     FailedContract,
+    RULES_FILE_FORMS,
     Mode,
     RuleSet,
     RulesError,
     dumps,
     from_dict,
+    is_rules_path,
     load_preset,
     load_rules,
     loads,
@@ -205,13 +207,13 @@ def test_unknown_field_message() -> None:
     allowed = "a RuleSet field: " + ", ".join(sorted(FIELDS))
     with pytest.raises(RulesError) as raised:
         RuleSet().replace(foo=1)
-    assert str(raised.value) == f"foo=1: allowed {allowed}"
+    assert str(raised.value) == f"unknown key 'foo': allowed {allowed}"
     with pytest.raises(RulesError) as raised:
         loads("foo = 1\n")
-    assert str(raised.value) == f"foo=1: allowed {allowed}"
+    assert str(raised.value) == f"unknown key 'foo': allowed {allowed}"
     with pytest.raises(RulesError) as raised:
         from_dict({"nil": 50})
-    assert str(raised.value) == f"nil=50: allowed {allowed}"
+    assert str(raised.value) == f"unknown key 'nil': allowed {allowed}"
 
 
 def test_broken_toml_file_message(tmp_path: Path) -> None:
@@ -247,10 +249,79 @@ def test_unknown_preset_message() -> None:
     names = ", ".join(preset_names())
     with pytest.raises(RulesError) as raised:
         load_preset("nosuch")
-    assert str(raised.value) == f"rules='nosuch': allowed a preset ({names}) or a .toml file"
+    assert str(raised.value) == f"rules='nosuch': allowed a preset ({names}) or {RULES_FILE_FORMS}"
     with pytest.raises(RulesError) as raised:
         resolve_rules("nosuch")
-    assert str(raised.value) == f"rules='nosuch': allowed a preset ({names}) or a .toml file"
+    assert str(raised.value) == f"rules='nosuch': allowed a preset ({names}) or {RULES_FILE_FORMS}"
+
+
+# --- which values name files: a bare word is a preset, a file only where the user pointed ---
+
+TARGET_300 = 'name = "t300"\ntarget = 300\n'
+
+
+def refusal(raw_rules: str) -> str:
+    """The message with which resolve_rules refuses ``raw_rules``."""
+    with pytest.raises(RulesError) as raised:
+        resolve_rules(raw_rules)
+    return str(raised.value)
+
+
+def test_a_file_named_like_a_preset_is_refused_as_ambiguous(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("standard").write_text(TARGET_300, encoding="utf-8")
+    assert refusal("standard") == (
+        "rules='standard': allowed './standard' for the file in the working folder; the preset "
+        "only where no file has this name (it names both)")
+    # Given as a path, the same file is read; a folder of that name is no file.
+    assert resolve_rules("./standard").target == 300
+    Path("standard").unlink()
+    Path("standard").mkdir()
+    assert resolve_rules("standard") == load_preset("standard")
+
+
+def test_a_toml_name_or_a_path_is_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("standard.toml").write_text(TARGET_300, encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    Path("sub/house").write_text(TARGET_300, encoding="utf-8")
+    assert resolve_rules("standard.toml").name == "t300"
+    assert resolve_rules("sub/house").name == "t300"
+    assert resolve_rules("standard") == load_preset("standard")  # no file is called "standard"
+    assert [is_rules_path(text) for text in ("standard", "./standard", "a/b", "x.toml")] == [
+        False, True, True, True]
+
+
+def test_a_bare_word_that_is_no_preset_is_refused_even_when_a_file_has_that_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("house").write_text(TARGET_300, encoding="utf-8")
+    assert refusal("house") == (f"rules='house': allowed a preset ({', '.join(preset_names())}) "
+                                "or a rules file given as ./NAME or NAME.toml")
+
+
+def test_an_unknown_key_is_named_without_its_value(tmp_path: Path) -> None:
+    path = tmp_path / "leak.toml"
+    path.write_text('target = 300\napi_token = "s3cr3t-value-123"\n', encoding="utf-8")
+    with pytest.raises(RulesError) as raised:
+        load_rules(path)
+    message = str(raised.value)
+    assert message.startswith("unknown key 'api_token': allowed a RuleSet field: ")
+    assert "s3cr3t" not in message
+    long_key = "k" * 100
+    with pytest.raises(RulesError) as raised:
+        loads(f'{long_key} = "s3cr3t"\n')
+    assert str(raised.value).startswith(f"unknown key '{long_key[:37]}...': allowed")
+    assert "s3cr3t" not in str(raised.value)
+
+
+def test_a_file_that_is_not_text_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "binary.toml"
+    path.write_bytes(b"\xff\xfe\x00secret")
+    with pytest.raises(RulesError) as raised:
+        load_rules(path)
+    assert str(raised.value) == f"rules={str(path)!r}: allowed a UTF-8 TOML file"
 
 
 # --- --rule FIELD=VALUE overrides ---
