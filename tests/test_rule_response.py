@@ -35,11 +35,11 @@ def test_a_bigger_nil_value_brings_more_nils() -> None:
 
 @pytest.fixture(scope="module")
 def bags_by_rule() -> dict[str, tuple[float, float, float]]:
-    """Bags per side-hand in 600 games to 500 under each bag rule (same seed)."""
+    """Bags per side-hand in 2,000 games to 500 under each bag rule (same seed)."""
     rules = {"10 bags -100": (10, 100), "5 bags -50": (5, 50), "-10 a bag": (1, 10),
              "none": (10, 0)}
     return {label: _row(simulate_games(STANDARD.replace(bag_limit=limit, bag_penalty=penalty),
-                                       "expert", 600, seed=SEED).summary(),
+                                       "expert", 2_000, seed=SEED).summary(),
                         "bags per side-hand")
             for label, (limit, penalty) in rules.items()}
 
