@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .analysis import GameTotals, HandTotals
+from .outputs import shown
 from .packing import pack_rules
 from .rules import from_dict
 from .store import strategy_of, strategy_spec
@@ -56,11 +57,20 @@ def connect(scheduler: str):
     except ImportError:
         raise RunError("backend='dask': allowed only with dask.distributed installed "
                        "(pip install 'spades-sim[dask]')") from None
+    from distributed.comm import get_address_host_port
+
+    try:
+        # A malformed address is refused before a client exists: a client that fails to start
+        # on one waits twice its timeout to close when it is collected, at exit.
+        get_address_host_port(scheduler)
+    except (ValueError, TypeError) as error:
+        raise RunError(f"scheduler={shown(scheduler)!r}: allowed the address of a running Dask "
+                       f"scheduler, e.g. tcp://10.0.0.5:8786 ({shown(str(error))})") from None
     try:
         return Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
-        raise RunError(f"scheduler={scheduler!r}: allowed the address of a running Dask "
-                       f"scheduler ({error})") from None
+        raise RunError(f"scheduler={shown(scheduler)!r}: allowed the address of a running Dask "
+                       f"scheduler ({shown(str(error))})") from None
 
 
 def dask_blocks(run, block: int, starts: list[int], max_hands: int | None, client

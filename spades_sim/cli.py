@@ -31,7 +31,8 @@ from .metrics import EconomicsError, Payouts, check_buy_in, economics, parse_rak
 from .tune import parse_param_range, plot_tuning, tune
 from .handlog import LogError, rules_reference, write_log
 from .nil import FEATURES, FeatureError, check_feature, nil_by_feature, plot_nil_by_feature
-from .outputs import OutputError, check_folder
+from .numbers import decimal_number, whole_number
+from .outputs import OutputError, check_folder, shown
 from .records import check_output_path, trace_logs, write_frame
 from .deals import DealError, parse_suit_count
 from .referee import IllegalMove, score_file
@@ -39,6 +40,7 @@ from .store import RunStore, StoreError, strategy_spec
 from .report import DEFAULT_STUDY, StudyError, check_out_dir, load_study, run_study
 from .simulate import (
     RunError,
+    check_log_range,
     resume,
     seat_strategies,
     simulate_games,
@@ -107,22 +109,47 @@ def _resolve_rules(rules_name: str, rule_overrides: tuple[str, ...]) -> _rules.R
     return _rules.resolve_rules(rules_name, overrides)
 
 
-def _short(text: str, limit: int = 100) -> str:
-    """A user's value cut to ``limit`` characters for a one-line message."""
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+class _Number(click.ParamType):
+    """An option's number, in ASCII digits only (see :mod:`spades_sim.numbers`); anything else
+    ends in one ``field=value: allowed …`` line. Its range is checked where it is used."""
+
+    def __init__(self, name: str, parse: Callable[[str], Any], allowed: str) -> None:
+        self.name, self._parse, self._allowed = name, parse, allowed
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value  # a default
+        try:
+            return self._parse(value)
+        except ValueError:
+            field = param.opts[0].lstrip("-") if param is not None else "value"
+            raise InputError(f"{field}={shown(value)!r}: allowed {self._allowed}") from None
 
 
-def _parse_range(text: str) -> range:
+WHOLE = _Number("integer", whole_number, "a whole number in digits 0-9")
+DECIMAL = _Number("float", decimal_number, "a number in digits 0-9, e.g. 100 or 2.5")
+
+
+def _parse_range(text: str, kind: str) -> range:
     """``A:B`` (A included, B excluded) or a single index ``A``."""
     start, sep, stop = text.partition(":")
     try:
-        first = int(start)
-        last = int(stop) if sep else first + 1
+        first = whole_number(start)
+        last = whole_number(stop) if sep else first + 1
     except ValueError:
-        raise InputError(f"log-deals={text!r}: allowed START:STOP, e.g. 0:100") from None
-    if first < 0 or last <= first:
-        raise InputError(f"log-deals={text!r}: allowed START:STOP with 0 <= START < STOP")
-    return range(first, last)
+        raise InputError(f"log-deals={shown(text)!r}: allowed START:STOP, e.g. 0:100") from None
+    deals = range(first, last)
+    check_log_range(kind, deals)
+    return deals
+
+
+MESSAGE_MOST = 1000
+"""The longest error line: a message that quotes too much keeps its start and its end."""
+
+
+def _one_line(message: str) -> str:
+    """An error message on one line of at most ``MESSAGE_MOST`` characters."""
+    return shown(" ".join(message.splitlines()), MESSAGE_MOST)
 
 
 def _format_summary(summary: pd.DataFrame) -> str:
@@ -151,11 +178,8 @@ class _OneLineErrors(click.Group):
         kwargs["standalone_mode"] = False
         try:
             result = super().main(*args, **kwargs)
-        except click.UsageError as error:
-            click.echo(f"Error: {error.format_message()}", err=True)
-            sys.exit(2)
         except click.ClickException as error:
-            error.show()
+            click.echo(f"Error: {_one_line(error.format_message())}", err=True)
             sys.exit(error.exit_code)
         except (click.Abort, KeyboardInterrupt):
             # Ctrl-C before a run has started (or where a command keeps nothing): the shell's
@@ -223,7 +247,7 @@ def _economics_options(command: Callable[..., Any]) -> Callable[..., Any]:
         help="The house's share of each buy-in, paid on entry and not in the prize pool: "
              "15% or 0.15. [default: 15%; needs --buy-in]")(command)
     return click.option(
-        "--buy-in", "buy_in", type=float, default=None, metavar="AMOUNT",
+        "--buy-in", "buy_in", type=DECIMAL, default=None, metavar="AMOUNT",
         help="Print the expected profit per game of a player of each side or strategy, and the "
              "break-even win rate, at this buy-in per player.")(command)
 
@@ -232,7 +256,7 @@ def _parse_economics(buy_in: float | None, rake: str | None) -> tuple[float, flo
     """(buy-in, rake share) from the options, or None when no economics were asked for."""
     if buy_in is None:
         if rake is not None:
-            raise InputError(f"rake={rake!r}: allowed only together with --buy-in")
+            raise InputError(f"rake={shown(rake)!r}: allowed only together with --buy-in")
         return None
     check_buy_in(buy_in)
     return buy_in, parse_rake(rake if rake is not None else "15%")
@@ -270,13 +294,14 @@ def cli() -> None:
 
 @cli.command()
 @_rule_options
-@click.option("--hands", type=int, default=None, help="Play N independent hands.  [default: 100000]")
-@click.option("--games", type=int, default=None, help="Play N games to the target instead.")
-@click.option("--seed", type=int, default=None,
+@click.option("--hands", type=WHOLE, default=None,
+              help="Play N independent hands.  [default: 100000]")
+@click.option("--games", type=WHOLE, default=None, help="Play N games to the target instead.")
+@click.option("--seed", type=WHOLE, default=None,
               help="Seed; the same seed gives the same results. [default: random, printed]")
-@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+@click.option("--threads", type=WHOLE, default=None, help="Threads. [default: all cores]")
 @_strategy_options
-@click.option("--max-hands", type=int, default=1000, show_default=True,
+@click.option("--max-hands", type=WHOLE, default=1000, show_default=True,
               help="Stop a game that has not ended after this many hands (counted unfinished).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write the records: .parquet or .csv (one row per seat-hand, or per game).")
@@ -319,7 +344,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
     given = {name for name in ("log_deals", "max_hands")
              if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
     if "log_deals" in given and log_path is None:
-        raise InputError(f"log-deals={log_deals!r}: allowed only together with --log FILE")
+        raise InputError(f"log-deals={shown(log_deals)!r}: allowed only together with --log FILE")
     if "max_hands" in given and games is None and resume_dir is None:
         raise InputError(f"max-hands={max_hands}: allowed only together with --games N")
     if buy_in is not None and games is None:
@@ -327,13 +352,14 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
     totals_only = [name for name, value in (("--out", out), ("--log", log_path),
                                             ("--buy-in", buy_in)) if value is not None]
     if (backend == "dask" or resume_dir is not None) and totals_only:
-        what = f"backend={backend!r}" if backend == "dask" else f"resume={resume_dir!r}"
+        what = (f"backend={shown(backend)!r}" if backend == "dask"
+                else f"resume={shown(resume_dir)!r}")
         raise InputError(f"{what}: allowed without {', '.join(totals_only)} (such a run keeps "
                          "totals only)")
     if resume_dir is not None:
         if save_dir is not None:
-            raise InputError(f"save={save_dir!r}: allowed without --resume (a resumed run goes "
-                             "on saving in its own folder)")
+            raise InputError(f"save={shown(save_dir)!r}: allowed without --resume (a resumed run "
+                             "goes on saving in its own folder)")
         with _user_errors():
             run = _resume(ctx, resume_dir, rules_name, rule_overrides, hands, games, seed,
                           threads, strategy_names, param_overrides, max_hands, backend,
@@ -352,8 +378,8 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         if log_path is not None:
             for path in filter(None, (log_path, _log_rules_file(log_path, rules))):
                 check_output_path(path, "log")
-        deal_range = _parse_range(log_deals) if log_path else None
         kind = "games" if games is not None else "hands"
+        deal_range = _parse_range(log_deals, kind) if log_path else None
         n = games if games is not None else (hands if hands is not None else 100_000)
         strategies = _table_strategies(rules, strategy_names, param_overrides)
         run_function = simulate_games if kind == "games" else simulate_hands
@@ -519,9 +545,9 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
               help="Replay with these rules instead of each line's own.")
 @click.option("--rule", "rule_overrides", multiple=True, metavar="FIELD=VALUE",
               help="Override one rule field (repeatable; needs --rules).")
-@click.option("--seat", "seats", type=int, multiple=True, metavar="N",
+@click.option("--seat", "seats", type=WHOLE, multiple=True, metavar="N",
               help="Audit only this seat's plays (repeatable). [default: every seat]")
-@click.option("--list", "list_count", type=int, default=20, show_default=True, metavar="N",
+@click.option("--list", "list_count", type=WHOLE, default=20, show_default=True, metavar="N",
               help="How many instances to list; 0 for none.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.csv",
               help="Write every instance as CSV.")
@@ -584,16 +610,16 @@ def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[s
 @click.option("--out-dir", type=click.Path(file_okay=False), required=True, metavar="DIR",
               help="Existing folder for FAMILY.npz and tables.toml (data/calibration for the "
                    "shipped tables).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of round 0.")
-@click.option("--rounds", type=int, default=_calibrate.ROUNDS, show_default=True,
+@click.option("--seed", type=WHOLE, default=1, show_default=True, help="Seed of round 0.")
+@click.option("--rounds", type=WHOLE, default=_calibrate.ROUNDS, show_default=True,
               help="Rounds of self-play (each bids from the tables of the one before).")
-@click.option("--hands", type=int, default=_calibrate.Sizes.hands, show_default=True,
+@click.option("--hands", type=WHOLE, default=_calibrate.Sizes.hands, show_default=True,
               help="Hands per round measuring the tricks.")
-@click.option("--nil-hands", type=int, default=_calibrate.Sizes.nil_hands, show_default=True,
+@click.option("--nil-hands", type=WHOLE, default=_calibrate.Sizes.nil_hands, show_default=True,
               help="Hands per round exploring nils.")
-@click.option("--blind-hands", type=int, default=_calibrate.Sizes.blind_hands,
+@click.option("--blind-hands", type=WHOLE, default=_calibrate.Sizes.blind_hands,
               show_default=True, help="Hands per round and cards passed exploring blind nils.")
-@click.option("--games", type=int, default=_calibrate.Sizes.games, show_default=True,
+@click.option("--games", type=WHOLE, default=_calibrate.Sizes.games, show_default=True,
               help="Self-play games fitting the race table's spread (two-sided tables).")
 @click.option("--from-shipped", is_flag=True,
               help="Start from the shipped tables instead of a bootstrap round.")
@@ -620,7 +646,7 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
                              + ", ".join(_calibrate.FAMILY_PRESETS) + " (or --all)")
         for name in names:
             if name not in _calibrate.FAMILY_PRESETS:
-                raise InputError(f"family={_short(name)!r}: allowed "
+                raise InputError(f"family={shown(name)!r}: allowed "
                                  + ", ".join(_calibrate.FAMILY_PRESETS))
         check_folder(out_dir, "out-dir")
         for label, value, low in (("rounds", rounds, 1), ("hands", hands, 10_000),
@@ -752,10 +778,10 @@ def _game_run_options(unfinished: str) -> Callable[[Callable[..., Any]], Callabl
     ``unfinished`` says how they count a game stopped at the cap."""
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         command = click.option(
-            "--max-hands", type=int, default=1000, show_default=True,
+            "--max-hands", type=WHOLE, default=1000, show_default=True,
             help=f"Stop a game that has not ended after this many hands ({unfinished}).",
         )(command)
-        return click.option("--threads", type=int, default=None,
+        return click.option("--threads", type=WHOLE, default=None,
                             help="Threads. [default: all cores]")(command)
     return decorate
 
@@ -768,9 +794,9 @@ _shared_deal_run_options = _game_run_options("counted as unfinished")
 @click.argument("strategy_a", metavar="A")
 @click.argument("strategy_b", metavar="B")
 @_rule_options
-@click.option("--games", type=int, default=2000, show_default=True,
+@click.option("--games", type=WHOLE, default=2000, show_default=True,
               help="Deal sequences; each is played twice, seats swapped.")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=WHOLE, default=None,
               help="Seed; the same seed gives the same results. [default: random, printed]")
 @click.option("--param", "param_overrides", multiple=True, metavar="SIDE.NAME=VALUE",
               help="Change a parameter of A (side 0) or B (side 1), e.g. --param 1.set_slack=0 "
@@ -887,9 +913,9 @@ def _format_side_by_side(table: pd.DataFrame, group: str = "run") -> str:
 @click.option("--against", default=DEFAULT_STRATEGY, show_default=True, metavar="NAME",
               help="The opponent every setting plays in duplicate.")
 @_rule_options
-@click.option("--games", type=int, default=500, show_default=True,
+@click.option("--games", type=WHOLE, default=500, show_default=True,
               help="Deal sequences per setting; each is played twice, seats swapped.")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=WHOLE, default=None,
               help="Seed, shared by every setting. [default: random, printed]")
 @_duplicate_run_options
 @click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
@@ -946,11 +972,11 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
 
 @cli.command(name="nil")
 @_rule_options
-@click.option("--hands", type=int, default=200_000, show_default=True,
+@click.option("--hands", type=WHOLE, default=200_000, show_default=True,
               help="Hands to play, each from 0-0.")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=WHOLE, default=None,
               help="Seed; the same seed gives the same results. [default: random, printed]")
-@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+@click.option("--threads", type=WHOLE, default=None, help="Threads. [default: all cores]")
 @_strategy_options
 @click.option("--by", "feature", default="spades", show_default=True,
               help="The hand feature: " + ", ".join(FEATURES) + ".")
@@ -1019,7 +1045,7 @@ def _check_figure(path: str, svg: bool) -> None:
     """Refuse a figure path (or, with --svg, its SVG twin) before a run: not .png or .svg, or
     one that cannot be written."""
     if not path.lower().endswith((".png", ".svg")):
-        raise OutputError(f"figure={path!r}: allowed a file ending in .png or .svg")
+        raise OutputError(f"figure={shown(path)!r}: allowed a file ending in .png or .svg")
     for target in _figure_paths(path, svg):
         check_output_path(target, "figure")
 
@@ -1087,9 +1113,9 @@ def _print_rules_comparison(result, strategies: list, what: str, metrics: tuple[
 
 @cli.command(name="compare-rules")
 @click.argument("rule_names", nargs=-1, required=True, metavar="PRESET|FILE...")
-@click.option("--games", type=int, default=2000, show_default=True,
+@click.option("--games", type=WHOLE, default=2000, show_default=True,
               help="Games under each rule set (the same deal sequences).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=WHOLE, default=None,
               help="Seed, shared by every rule set. [default: random, printed]")
 @_strategy_options
 @_shared_deal_run_options
@@ -1110,6 +1136,9 @@ def compare_rules_command(rule_names: tuple[str, ...], games: int, seed: int | N
         spades-sim compare-rules standard classic jokers --games 2000 --seed 1
     """
     with _user_errors():
+        repeated = next((name for i, name in enumerate(rule_names) if name in rule_names[:i]), None)
+        if repeated is not None:
+            raise InputError(f"rules={shown(repeated)!r}: allowed each rule set once (given twice)")
         rule_sets = [_rules.resolve_rules(name) for name in rule_names]
         _check_outputs(out, figure_path, svg)
         result, strategies = _play_rule_sets(rule_sets, None, strategy_names, param_overrides,
@@ -1123,9 +1152,9 @@ def compare_rules_command(rule_names: tuple[str, ...], games: int, seed: int | N
 @click.option("--bag-rule", "bag_rules", multiple=True, metavar="LIMIT:PENALTY",
               help="A bag rule: lose PENALTY points every LIMIT bags, e.g. 5:50; 10:0 for none "
                    f"(repeatable). [default: {' '.join(BAG_RULES)}]")
-@click.option("--games", type=int, default=2000, show_default=True,
+@click.option("--games", type=WHOLE, default=2000, show_default=True,
               help="Games under each bag rule (the same deal sequences).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=WHOLE, default=None,
               help="Seed, shared by every bag rule. [default: random, printed]")
 @_strategy_options
 @_shared_deal_run_options
@@ -1161,11 +1190,11 @@ def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tu
 @click.option("--against", default=DEFAULT_STRATEGY, show_default=True, metavar="NAME",
               help="The opponent on side 1 while each strategy bids on side 0.")
 @_rule_options
-@click.option("--hands", type=int, default=100_000, show_default=True,
+@click.option("--hands", type=WHOLE, default=100_000, show_default=True,
               help="Hands per strategy, each from 0-0 (the same deals for every strategy).")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=WHOLE, default=None,
               help="Seed, shared by every strategy. [default: random, printed]")
-@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+@click.option("--threads", type=WHOLE, default=None, help="Threads. [default: all cores]")
 @_figure_and_data_options("bids.png")
 def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
                  rule_overrides: tuple[str, ...], hands: int, seed: int | None,
@@ -1209,7 +1238,7 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
               metavar="STUDY.TOML", help="The study to run. [default: the default study]")
 @click.option("--out-dir", default="reports", show_default=True, type=click.Path(file_okay=False),
               help="The report is written to OUT_DIR/<study name>/index.html.")
-@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+@click.option("--threads", type=WHOLE, default=None, help="Threads. [default: all cores]")
 def report_command(config_path: str | None, out_dir: str, threads: int | None) -> None:
     """Run a study and write it up as an HTML report with its figures and data.
 
@@ -1238,7 +1267,7 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None) -
 
 @cli.command(name="hand")
 @click.argument("cards", metavar="CARDS")
-@click.option("--seat", type=int, default=0, show_default=True, help="The seat holding CARDS.")
+@click.option("--seat", type=WHOLE, default=0, show_default=True, help="The seat holding CARDS.")
 @_rule_options
 @click.option("--score", "score_text", default="", metavar="us=N,them=N",
               help="The score before this hand (or SIDE=N,… per side). [default: 0-0]")
@@ -1246,18 +1275,18 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None) -
               help="Bags each side carries. [default: none]")
 @click.option("--bids", "bids_text", default="", metavar="SEAT:BID,…",
               help="Bids already made this hand, e.g. 1:4,2:nil (blind nil: blind).")
-@click.option("--dealer", type=int, default=None,
+@click.option("--dealer", type=WHOLE, default=None,
               help="The dealer. [default: the seat that puts --bids just before the seat's turn]")
-@click.option("--hands-played", "hand_index", type=int, default=None,
+@click.option("--hands-played", "hand_index", type=WHOLE, default=None,
               help="Hands already played in this game. [default: 0 at 0-0, else 1]")
 @click.option("--constraint", "constraint_texts", multiple=True, metavar="SEAT:SUIT=LO-HI",
               help="Only deals where a seat holds so many cards of a suit, e.g. 1:spades=0-2 "
                    "(repeatable).")
-@click.option("--deals", type=int, default=1000, show_default=True,
+@click.option("--deals", type=WHOLE, default=1000, show_default=True,
               help="Random completions of the unknown cards, each played for every bid.")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=WHOLE, default=None,
               help="Seed; the same seed gives the same results. [default: random, printed]")
-@click.option("--threads", type=int, default=None, help="Threads. [default: all cores]")
+@click.option("--threads", type=WHOLE, default=None, help="Threads. [default: all cores]")
 @_strategy_options
 @_figure_and_data_options("hand.png")
 def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[str, ...],

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import SUIT_NAMES, CardError, format_card, parse_cards
+from .numbers import whole_number
+from .outputs import shown
 from .packing import PackedRules, pack_rules
 from .rules import RuleSet, resolve_rules
 
@@ -60,6 +62,10 @@ class SuitCount:
         return f"{self.seat}:{self.suit}={self.low}-{self.high}"
 
 
+MAX_DEALS = 1_000_000
+"""The most deals one call deals (each is kept in memory, with every candidate bid's result)."""
+
+
 def parse_suit_count(text: str) -> SuitCount:
     """``SEAT:SUIT=LOW-HIGH`` or ``SEAT:SUIT=N``, e.g. ``1:spades=0-2``.
 
@@ -70,12 +76,13 @@ def parse_suit_count(text: str) -> SuitCount:
     suit, _, counts = rest.partition("=")
     low, _, high = counts.partition("-")
     try:
-        result = SuitCount(int(seat), suit.strip().lower(), int(low), int(high or low))
+        result = SuitCount(whole_number(seat), suit.strip().lower(), whole_number(low),
+                           whole_number(high or low))
     except ValueError:
-        raise DealError(f"constraint={text!r}: allowed SEAT:SUIT=LOW-HIGH, e.g. 1:spades=0-2"
-                        ) from None
+        raise DealError(f"constraint={shown(text)!r}: allowed SEAT:SUIT=LOW-HIGH, e.g. "
+                        "1:spades=0-2") from None
     if result.suit not in SUIT_NAMES:
-        raise DealError(f"constraint={text!r}: allowed a suit of " + ", ".join(SUIT_NAMES))
+        raise DealError(f"constraint={shown(text)!r}: allowed a suit of " + ", ".join(SUIT_NAMES))
     return result
 
 
@@ -191,8 +198,8 @@ class Dealer:
     def deal(self, n: int, seed: int) -> np.ndarray:
         """``n`` deals meeting every constraint, as slot masks of shape (n, seats); the same
         seed gives the same deals."""
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise DealError(f"deals={n!r}: allowed a whole number of 1 or more")
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_DEALS:
+            raise DealError(f"deals={n!r}: allowed 1 to {MAX_DEALS:,}")
         rng = np.random.default_rng(seed)
         unconstrained = not self.constraints and self.accept is None
         kept: list[np.ndarray] = []

@@ -15,13 +15,15 @@ This module is plain Python (no numpy): it is part of the test oracle.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from spades_sim import cards
-from spades_sim.outputs import atomic_path
+from spades_sim.numbers import is_digits, whole_number
+from spades_sim.outputs import atomic_path, shown
 from spades_sim.rules import (
     HAND_SIZE,
     MAX_SEATS,
@@ -134,7 +136,7 @@ def parse_action(text: str, line_number: int | None = None, seat_count: int = MA
     """
 
     def fail(problem: str) -> LogError:
-        return LogError(f"action {text!r}: {problem}", line_number)
+        return LogError(f"action {_short(text)!r}: {problem}", line_number)
 
     if not isinstance(text, str):
         raise fail(f"not a string: allowed {_ACTION_FORMS}")
@@ -142,16 +144,17 @@ def parse_action(text: str, line_number: int | None = None, seat_count: int = MA
     if not tokens:
         raise fail(f"empty: allowed {_ACTION_FORMS}")
     raw_seat, *rest = tokens
-    if not raw_seat.isdigit() or int(raw_seat) >= seat_count:
-        raise fail(f"seat {raw_seat!r}: allowed 0-{seat_count - 1}")
+    if not is_digits(raw_seat) or int(raw_seat) >= seat_count:
+        raise fail(f"seat {_short(raw_seat)!r}: allowed 0-{seat_count - 1}")
     seat_index = int(raw_seat)
     match rest:
         case ["b", raw_tricks]:
             # A sign is accepted so that "-1" reaches the referee's range check
             # ("bid -1: allowed 0-13") instead of a vaguer syntax error.
-            if not raw_tricks.lstrip("+-").isdigit():
-                raise fail(f"bid {raw_tricks!r}: allowed a whole number")
-            return Bid(seat_index, int(raw_tricks))
+            try:
+                return Bid(seat_index, whole_number(raw_tricks))
+            except ValueError:
+                raise fail(f"bid {_short(raw_tricks)!r}: allowed a whole number") from None
         case ["bn"]:
             return BlindNilBid(seat_index)
         case ["g" | "p" as code, raw_card]:
@@ -294,6 +297,11 @@ class HandLog:
             raw = json.loads(line.rstrip("\r\n"))
         except json.JSONDecodeError as error:
             raise LogError(f"not JSON: {error.msg} at column {error.colno}", line_number) from None
+        except (ValueError, RecursionError):
+            # Python's own limits: an integer of more than 4300 digits, nesting too deep.
+            raise LogError(f"not a hand: allowed JSON with numbers of at most "
+                           f"{sys.get_int_max_str_digits()} digits, nested at most a few hundred "
+                           "levels deep", line_number) from None
         try:
             return _log_from_json(raw, line_number)
         except LogError as error:
@@ -591,14 +599,20 @@ def read_log(path: str | Path) -> Iterator[tuple[int, HandLog]]:
     try:
         lines = open(path, encoding="utf-8")
     except OSError as error:
-        raise LogError(f"log={str(path)!r}: allowed a readable JSONL file ({error.strerror})") from None
+        raise LogError(f"log={shown(path)!r}: allowed a readable JSONL file ({error.strerror})"
+                       ) from None
+    hands = 0
     with lines:
         try:
             for line_number, line in enumerate(lines, start=1):
                 if line.strip():
+                    hands += 1
                     yield line_number, HandLog.loads(line, line_number)
         except UnicodeDecodeError:
-            raise LogError(f"log={str(path)!r}: allowed a UTF-8 text file") from None
+            raise LogError(f"log={shown(path)!r}: allowed a UTF-8 text file") from None
+    if not hands:
+        raise LogError(f"log={shown(path)!r}: allowed a JSONL file of one or more hands (this "
+                       "one has none)")
 
 
 def log_rules(rules: str, log_path: str | Path) -> RuleSet:
@@ -638,7 +652,7 @@ def rules_reference(rules_path: str | Path, log_path: str | Path) -> str:
 
 
 def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return shown(text, limit)
 
 
 def write_log(path: str | Path, logs: Iterable[HandLog]) -> None:

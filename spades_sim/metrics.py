@@ -37,6 +37,8 @@ import numpy as np
 import pandas as pd
 
 from .analysis import mean_interval, ratio_difference, ratio_interval, wilson_interval
+from .numbers import decimal_number
+from .outputs import shown
 
 
 @dataclass(frozen=True)
@@ -301,19 +303,25 @@ def parse_rake(text: str) -> float:
     (0.15, 0.15)
     """
     try:
-        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        value = (decimal_number(text[:-1]) / 100 if text.endswith("%")
+                 else decimal_number(text))
     except ValueError:
         value = math.nan
     if not 0 <= value < 1:
-        raise EconomicsError(f"rake={text!r}: allowed a share of the buy-in from 0 to under 1,"
-                             " e.g. 15% or 0.15")
+        raise EconomicsError(f"rake={shown(text)!r}: allowed a share of the buy-in from 0 to "
+                             "under 1, e.g. 15% or 0.15")
     return value
 
 
+MAX_BUY_IN = 10**9
+"""The largest buy-in (profits of many games stay exact far beyond it)."""
+
+
 def check_buy_in(buy_in: float) -> None:
-    """Refuse a buy-in that is not a positive amount."""
-    if not (isinstance(buy_in, int | float) and math.isfinite(buy_in) and buy_in > 0):
-        raise EconomicsError(f"buy-in={buy_in!r}: allowed a positive amount")
+    """Refuse a buy-in that is not a positive amount up to :data:`MAX_BUY_IN`."""
+    if not (isinstance(buy_in, int | float) and not isinstance(buy_in, bool)
+            and math.isfinite(buy_in) and 0 < buy_in <= MAX_BUY_IN):
+        raise EconomicsError(f"buy-in={buy_in!r}: allowed a positive amount up to {MAX_BUY_IN:,}")
 
 
 @dataclass(frozen=True)

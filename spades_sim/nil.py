@@ -25,6 +25,7 @@ import pandas as pd
 
 from .analysis import wilson_interval
 from .figures import plain_text, pyplot, save
+from .outputs import shown
 
 FEATURES: dict[str, str] = {
     "spades": "trumps held",
@@ -45,7 +46,7 @@ class FeatureError(ValueError):
 def check_feature(feature: str) -> None:
     """Refuse a feature that is not in :data:`FEATURES`."""
     if feature not in FEATURES:
-        raise FeatureError(f"by={feature!r}: allowed " + ", ".join(FEATURES))
+        raise FeatureError(f"by={shown(feature)!r}: allowed " + ", ".join(FEATURES))
 
 
 def feature_values(frame: pd.DataFrame, feature: str) -> pd.Series:

@@ -36,18 +36,19 @@ class OutputError(ValueError):
     """An output path that cannot be written, or a write that failed (one-line message)."""
 
 
-def shown(path: str | Path) -> str:
-    """A path as a one-line message shows it: long ones keep their start and their end.
+def shown(path: str | Path, most: int = _SHOWN) -> str:
+    """A path (or any value a one-line message quotes) as the message shows it: long ones keep
+    their start and their end, ``most`` characters in all.
 
     >>> text = shown("/tmp/" + "x" * 200 + ".csv")
     >>> len(text), text[:8], text[45:51], text[-7:]
     (100, '/tmp/xxx', 'xxx...', 'xxx.csv')
     """
     text = str(path)
-    if len(text) <= _SHOWN:
+    if len(text) <= most:
         return text
-    head = (_SHOWN - 3) // 2
-    return text[:head] + "..." + text[len(text) - (_SHOWN - 3 - head):]
+    head = (most - 3) // 2
+    return text[:head] + "..." + text[len(text) - (most - 3 - head):]
 
 
 def _refuse(field: str, path: str | Path, reason: str) -> OutputError:

@@ -31,7 +31,7 @@ from .compare import compare_strategies
 from .figures import plain_text, pyplot, save
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, nil_by_feature, plot_nil_by_feature
-from .outputs import atomic_path, check_folder, write_text
+from .outputs import atomic_path, check_folder, shown, write_text
 from .rules import RulesError, resolve_rules, unknown_key
 from .simulate import simulate_hands
 from .strategies import StrategyError, get_strategy
@@ -86,14 +86,15 @@ class Study:
             value = getattr(self, name)
             low, high = (0, 2**63 - 1) if name == "seed" else (1, 10**9)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise StudyError(f"{name}={value!r}: allowed a whole number from {low} to {high}")
+                raise StudyError(f"{name}={shown(repr(value))}: allowed a whole number from {low} "
+                                 f"to {high}")
         if not self.name or any(c in self.name for c in "/\\") or self.name.startswith("."):
             raise StudyError(f"name={self.name!r}: allowed a folder name (no slashes)")
         for name in ("rules", "strategies", "bag_rules"):
             value = getattr(self, name)
             if not isinstance(value, tuple) or not value or not all(
                     isinstance(item, str) for item in value):
-                raise StudyError(f"{name}={value!r}: allowed a non-empty list of names")
+                raise StudyError(f"{name}={shown(repr(value))}: allowed a non-empty list of names")
         if len(self.strategies) < 2:
             raise StudyError(f"strategies={list(self.strategies)!r}: allowed two or more")
         if self.nil_feature not in FEATURES:
@@ -118,9 +119,15 @@ def load_study(path: str | Path) -> Study:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise StudyError(f"config={str(path)!r}: allowed a readable file ({error.strerror})") from None
+        raise StudyError(f"config={shown(path)!r}: allowed a readable file ({error.strerror})"
+                         ) from None
+    except UnicodeDecodeError:
+        raise StudyError(f"config={shown(path)!r}: allowed a UTF-8 TOML file") from None
     except tomllib.TOMLDecodeError as error:
-        raise StudyError(f"config={str(path)!r}: allowed valid TOML ({error})") from None
+        raise StudyError(f"config={shown(path)!r}: allowed valid TOML ({error})") from None
+    if not raw:
+        raise StudyError(f"config={shown(path)!r}: allowed a study that sets at least one field "
+                         "(this one sets none; without --config the default study runs)")
     known = {spec.name for spec in fields(Study)}
     values: dict[str, Any] = {}
     for key, value in raw.items():
@@ -134,7 +141,7 @@ def load_study(path: str | Path) -> Study:
     for key, value in values.items():
         expected = type(getattr(DEFAULT_STUDY, key))
         if not isinstance(value, expected) or isinstance(value, bool):
-            raise StudyError(f"{key}={value!r}: allowed a {_type_name(expected)}")
+            raise StudyError(f"{key}={shown(repr(value))}: allowed a {_type_name(expected)}")
     return Study(**values)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import tomli_w
 
-from .outputs import write_text
+from .outputs import shown, write_text
 
 SEAT_COUNT = 4
 """Seats at a partnership (or solo) table."""
@@ -52,7 +52,7 @@ class RulesError(ValueError):
         self.field_name = field_name
         self.value = value
         self.allowed = allowed
-        super().__init__(f"{field_name}={value!r}: allowed {allowed}")
+        super().__init__(f"{field_name}={shown(repr(value))}: allowed {allowed}")
 
 
 class UnknownKeyError(RulesError):
@@ -545,6 +545,9 @@ def loads(text: str, *, source: str = "<string>") -> RuleSet:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise RulesError("file", source, f"valid TOML ({error})") from None
+    if not raw:
+        raise RulesError("rules", source, "a rules file that sets at least one field (this one "
+                         "sets none; spades-sim rules show standard prints a complete one)")
     return from_dict(raw)
 
 
@@ -566,6 +569,8 @@ def load_rules(path: str | Path) -> RuleSet:
         raise RulesError("rules", str(path), f"a readable TOML file ({error.strerror})") from None
     except UnicodeDecodeError:
         raise RulesError("rules", str(path), "a UTF-8 TOML file") from None
+    if text.startswith("\ufeff"):
+        raise RulesError("rules", str(path), "a UTF-8 TOML file without a byte-order mark")
     return loads(text, source=str(path))
 
 
@@ -645,8 +650,10 @@ def parse_override(raw_override: str) -> tuple[str, Any]:
     """
     key, sep, text = raw_override.partition("=")
     key = key.strip()
-    if not sep or not key:
-        raise RulesError("rule", raw_override, "FIELD=VALUE, for example nil_value=50")
+    if not sep or not key or not raw_override.isprintable():
+        # A line break would end the TOML value and start another one, silently dropped.
+        raise RulesError("rule", raw_override, "FIELD=VALUE on one line, for example "
+                         "nil_value=50")
     try:
         value = tomllib.loads(f"v = {text.strip()}")["v"]
     except tomllib.TOMLDecodeError:

@@ -24,6 +24,7 @@ from . import drivers
 from . import records as _records
 from .analysis import GameTotals, HandTotals
 from .drivers import RunError, set_threads
+from .outputs import shown
 from .packing import PackedRules, pack_rules
 from .rules import RuleSet, resolve_rules
 from .store import Manifest, RunStore, strategy_spec
@@ -35,6 +36,10 @@ DEFAULT_MAX_HANDS = 1000
 """A game still running after this many hands is stopped and counted as unfinished."""
 MAX_HANDS_CAP = 100_000
 """The largest hand cap a run may set (game records count hands in 32 bits)."""
+MAX_COUNT = {"hands": 10**10, "games": 10**9}
+"""The most hands, or games, one run plays (days of play on a large cluster)."""
+MAX_LOGGED = 100_000
+"""The most hands (or games) one run writes hand logs of."""
 
 
 def resolve_seed(seed: int | None) -> int:
@@ -92,14 +97,14 @@ class Run:
 def _check_count(name: str, value: int, most: int | None = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1 or (
             most is not None and value > most):
-        allowed = "a whole number of 1 or more" if most is None else f"1 to {most}"
+        allowed = "a whole number of 1 or more" if most is None else f"1 to {most:,}"
         raise RunError(f"{name}={value!r}: allowed {allowed}")
 
 
 def _prepare(raw_rules: str | RuleSet, raw_strategies, kind: str, n: int, seed: int | None,
              threads: int | None) -> tuple[RuleSet, list[Strategy], PackedRules, PackedStrategies, int]:
     rules, strategies, packed, strat = _pack(raw_rules, raw_strategies)
-    _check_count(kind, n)
+    _check_count(kind, n, MAX_COUNT[kind])
     set_threads(threads)
     return rules, strategies, packed, strat, resolve_seed(seed)
 
@@ -230,9 +235,9 @@ def _client(backend: str, scheduler: str | None) -> Any:
 def check_backend(backend: str, scheduler: str | None, keep_records: bool = False) -> None:
     """Refuse an unknown backend, a scheduler without Dask, or records with Dask."""
     if backend not in BACKENDS:
-        raise RunError(f"backend={backend!r}: allowed " + " or ".join(BACKENDS))
+        raise RunError(f"backend={shown(backend)!r}: allowed " + " or ".join(BACKENDS))
     if backend == "local" and scheduler is not None:
-        raise RunError(f"scheduler={scheduler!r}: allowed only with backend dask")
+        raise RunError(f"scheduler={shown(scheduler)!r}: allowed only with backend dask")
     if backend == "dask":
         if not scheduler:
             raise RunError("scheduler: allowed an address such as tcp://127.0.0.1:8786 with "
@@ -289,6 +294,14 @@ def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
     store = _new_store(save, run, BLOCK_GAMES, max_hands)
     return _run_blocks(run, BLOCK_GAMES, packed, strat, max_hands, keep_records, on_block, store,
                        _client(backend, scheduler))
+
+
+def check_log_range(kind: str, deals: range) -> None:
+    """Refuse a range of hands (or games) to log that is empty, starts below 0, ends beyond the
+    largest run, or holds more than :data:`MAX_LOGGED` of them."""
+    if not 0 <= deals.start < deals.stop <= MAX_COUNT[kind] or len(deals) > MAX_LOGGED:
+        raise RunError(f"log-deals='{deals.start}:{deals.stop}': allowed START:STOP with "
+                       f"0 <= START < STOP <= {MAX_COUNT[kind]:,}, at most {MAX_LOGGED:,} {kind}")
 
 
 def trace_hands(raw_rules: str | RuleSet, raw_strategies, deals: Sequence[int], seed: int):

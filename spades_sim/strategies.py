@@ -17,6 +17,8 @@ from . import calibration, drivers
 from .kernel import expert_bid as _expert_bid
 from .kernel import params as _params
 from .kernel.expert_bid import BidTables
+from .numbers import decimal_number, is_digits
+from .outputs import shown
 from .packing import pack_rules
 from .rules import RuleSet
 
@@ -118,7 +120,7 @@ class Strategy:
         for role, policy_name in (("bidding", self.bidding), ("play", self.play)):
             if policy_name not in _POLICY_IDS:
                 raise StrategyError(
-                    f"{role}={policy_name!r}: allowed " + ", ".join(sorted(_POLICY_IDS)))
+                    f"{role}={shown(policy_name)!r}: allowed " + ", ".join(sorted(_POLICY_IDS)))
         for key, value in self.params.items():
             spec = _PARAM_BY_NAME.get(key)
             if spec is None:
@@ -225,7 +227,7 @@ def get_strategy(name: str | Strategy) -> Strategy:
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise StrategyError(f"strategy={name!r}: allowed " + ", ".join(STRATEGIES)) from None
+        raise StrategyError(f"strategy={shown(name)!r}: allowed " + ", ".join(STRATEGIES)) from None
 
 
 def parse_param_override(raw_override: str) -> tuple[int, str, float]:
@@ -237,13 +239,15 @@ def parse_param_override(raw_override: str) -> tuple[int, str, float]:
     target, sep, text = raw_override.partition("=")
     side, dot, name = target.strip().partition(".")
     try:
-        value = float(text)
+        value = decimal_number(text)
     except ValueError:
         value = None
-    if not sep or not dot or not side.isdigit() or value is None:
-        raise StrategyError(f"param={raw_override!r}: allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5")
+    if not sep or not dot or not is_digits(side) or value is None:
+        raise StrategyError(f"param={shown(raw_override)!r}: allowed SIDE.NAME=VALUE, "
+                            "e.g. 0.bid_offset=0.5")
     if name not in _PARAM_BY_NAME:
-        raise StrategyError(f"param {name}={text}: allowed a parameter " + ", ".join(_PARAM_BY_NAME))
+        raise StrategyError(f"param {shown(name)}={shown(text)}: allowed a parameter "
+                            + ", ".join(_PARAM_BY_NAME))
     return int(side), name, value
 
 

@@ -16,6 +16,8 @@ import pandas as pd
 
 from .compare import compare_strategies
 from .figures import plain_text, pyplot, save
+from .numbers import decimal_number
+from .outputs import shown
 from .rules import RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, resolve_seed
 from .strategies import PARAMS, Strategy, StrategyError, get_strategy
@@ -34,25 +36,28 @@ def parse_param_range(raw_range: str) -> tuple[str, list[float]]:
     """
     name, sep, text = raw_range.partition("=")
     name = name.strip()
-    form = f"param={raw_range!r}: allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"
+    form = f"param={shown(raw_range)!r}: allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"
     parts = text.split(":")
     if not sep or len(parts) != 3:
         raise StrategyError(form)
     try:
-        low, high, step = (float(part) for part in parts)
+        low, high, step = (decimal_number(part) for part in parts)
     except ValueError:
         raise StrategyError(form) from None
     spec = _SPEC.get(name)
     if spec is None:
-        raise StrategyError(f"param {name}: allowed a parameter " + ", ".join(_SPEC))
+        raise StrategyError(f"param {shown(name)}: allowed a parameter " + ", ".join(_SPEC))
     if not all(math.isfinite(v) for v in (low, high, step)) or step <= 0 or high < low:
-        raise StrategyError(f"param {name}={text}: allowed LO <= HI and STEP > 0")
+        raise StrategyError(f"param {name}={shown(text)}: allowed LO <= HI and STEP > 0")
     if low < spec.low or high > spec.high:
-        raise StrategyError(f"param {name}={text}: allowed values from {spec.low:g} to {spec.high:g}")
-    count = int(math.floor((high - low) / step + 1e-9)) + 1
-    if count > MAX_SETTINGS:
-        raise StrategyError(f"param {name}={text}: allowed at most {MAX_SETTINGS} values"
-                            f" ({count} asked)")
+        raise StrategyError(f"param {name}={shown(text)}: allowed values from {spec.low:g} to "
+                            f"{spec.high:g}")
+    steps = (high - low) / step  # a tiny step makes this astronomically large, or infinite
+    if not steps < MAX_SETTINGS:
+        asked = f"{int(steps) + 1}" if steps < 10**12 else "far too many"
+        raise StrategyError(f"param {name}={shown(text)}: allowed at most {MAX_SETTINGS} values"
+                            f" ({asked} asked)")
+    count = int(math.floor(steps + 1e-9)) + 1
     return name, [round(low + k * step, 10) for k in range(count)]
 
 

@@ -18,6 +18,7 @@ import pandas as pd
 
 from .figures import plain_text, pyplot, save
 from .metrics import compare_game_frames
+from .numbers import whole_number
 from .rules import RuleSet, RulesError, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
 
@@ -48,6 +49,9 @@ def compare_rules(rule_sets: Sequence[str | RuleSet], strategies, games: int,
     """
     resolved = check_same_table(rule_sets)
     labels = list(labels) if labels is not None else _unique_labels([r.name for r in resolved])
+    if len(set(labels)) != len(labels):
+        repeated = next(label for label in labels if labels.count(label) > 1)
+        raise RulesError("labels", repeated, "a different label for each rule set")
     seed = resolve_seed(seed)
     frames: dict[str, pd.DataFrame] = {}
     interrupted = False
@@ -105,7 +109,7 @@ def bag_rule(text: str) -> tuple[int, int]:
     limit, sep, penalty = text.partition(":")
     try:
         if sep:
-            return int(limit), int(penalty)
+            return whole_number(limit), whole_number(penalty)
     except ValueError:
         pass
     raise RulesError("bag-rule", text, "LIMIT:PENALTY, e.g. 5:50 (every 5 bags -50) or 10:0 "
@@ -124,8 +128,11 @@ def bag_variants(base: RuleSet, specs: Sequence[str]) -> tuple[list[RuleSet], li
     variants, labels = [], []
     for text in specs:
         limit, penalty = bag_rule(text)
+        label = bag_label(limit, penalty)
+        if label in labels:
+            raise RulesError("bag-rule", text, f"each bag rule once ({label!r} is given twice)")
         variants.append(base.replace(bag_limit=limit, bag_penalty=penalty))
-        labels.append(bag_label(limit, penalty))
+        labels.append(label)
     return variants, labels
 
 

@@ -33,6 +33,8 @@ from .deals import Dealer, SuitCount
 from .drivers import what_if_grid
 from .figures import plain_text, pyplot, save
 from .kernel import engine
+from .numbers import is_digits, whole_number
+from .outputs import shown
 from .rules import BlindNil, RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, resolve_seed, seat_strategies, set_threads
 from .strategies import DEFAULT_STRATEGY, pack_strategies
@@ -86,7 +88,7 @@ def bid_code(text: str) -> int:
         return 0
     if word in ("blind", "bn", "blind nil", "blind_nil"):
         return engine.BLIND_BID
-    return int(word)
+    return whole_number(word)
 
 
 def bid_name(code: int) -> str:
@@ -100,12 +102,13 @@ def parse_bids(text: str, seats: int) -> dict[int, int]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         seat, sep, bid = part.partition(":")
         try:
-            seat_number, code = int(seat), bid_code(bid)
+            seat_number, code = whole_number(seat), bid_code(bid)
         except ValueError:
             seat_number, code = -1, -1
         if not sep or not 0 <= seat_number < seats or code < 0 or seat_number in bids:
-            raise WhatIfError(f"bids={text!r}: allowed SEAT:BID,… with seats 0 to {seats - 1} "
-                              "once each and BID a number, nil or blind, e.g. 1:4,2:nil")
+            raise WhatIfError(f"bids={shown(text)!r}: allowed SEAT:BID,… with seats 0 to "
+                              f"{seats - 1} once each and BID a number, nil or blind, e.g. "
+                              "1:4,2:nil")
         bids[seat_number] = code
     return bids
 
@@ -119,15 +122,15 @@ def parse_side_values(text: str, field: str, rules: RuleSet, seat: int) -> tuple
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = part.partition("=")
         key = key.strip().lower()
-        side = names.get(key, int(key) if key.isdigit() else -1)
+        side = names.get(key, int(key) if is_digits(key) else -1)
         try:
-            number = int(value)
+            number = whole_number(value)
         except ValueError:
             side = -1
         if not sep or not 0 <= side < sides:
             allowed = "us=N,them=N or " if sides == 2 else ""
-            raise WhatIfError(f"{field}={text!r}: allowed {allowed}SIDE=N,… with sides 0 to "
-                              f"{sides - 1}")
+            raise WhatIfError(f"{field}={shown(text)!r}: allowed {allowed}SIDE=N,… with sides "
+                              f"0 to {sides - 1}")
         values[side] = number
     return tuple(values)
 
@@ -194,6 +197,10 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
     dealer = _dealer_for(rules, packed.first_bid_offset, seat, known, dealer)
     if hand_index is None:
         hand_index = 0 if not any(score) and not any(bags) else 1
+    if isinstance(hand_index, bool) or not isinstance(hand_index, int) or not (
+            0 <= hand_index < max_hands):
+        raise WhatIfError(f"hands-played={hand_index!r}: allowed 0 to {max_hands - 1} (a game "
+                          f"stops after {max_hands} hands)")
     seed = resolve_seed(seed)
     completions = dealer_of_deals.deal(deals, seed)
     set_threads(threads)

@@ -277,7 +277,8 @@ BAD_SIMULATE = [
     (["--rule", "nil_value=-1"], "nil_value=-1: allowed 1 to 10000"),
     (["--rule", "foo=1"], "unknown key 'foo': allowed a RuleSet field: " + ", ".join(sorted(
         f.name for f in dataclasses.fields(rules_module.RuleSet)))),
-    (["--rule", "nil_value"], "rule='nil_value': allowed FIELD=VALUE, for example nil_value=50"),
+    (["--rule", "nil_value"], "rule='nil_value': allowed FIELD=VALUE on one line, for example "
+                                     "nil_value=50"),
     (["--rules", "nosuch"], f"rules='nosuch': allowed a preset ({', '.join(preset_names())}) or "
                             f"{rules_module.RULES_FILE_FORMS}"),
     (["--rules", "nosuch.toml"],
@@ -295,9 +296,10 @@ BAD_SIMULATE = [
     (["--seed", str(2**63)], f"seed={2**63}: allowed a whole number from 0 to 2**63-1"),
     (["--hands", "5", "--games", "5"], "hands/games: allowed one of --hands N or --games N, not both"),
     (["--log", "x.jsonl", "--log-deals", "5:2"],
-     "log-deals='5:2': allowed START:STOP with 0 <= START < STOP"),
+     "log-deals='5:2': allowed START:STOP with 0 <= START < STOP <= 10,000,000,000, at most "
+     "100,000 hands"),
     (["--log", "x.jsonl", "--log-deals", "a:b"], "log-deals='a:b': allowed START:STOP, e.g. 0:100"),
-    (["--games", "5", "--max-hands", "0"], "max_hands=0: allowed 1 to 100000"),
+    (["--games", "5", "--max-hands", "0"], "max_hands=0: allowed 1 to 100,000"),
 ]
 
 

@@ -103,7 +103,7 @@ def test_compare_command_param_changes_one_side(tmp_path: Path) -> None:
     (["--rules", "solo"], "rules mode='solo': allowed a two-sided table (partnership or"
      " two-player) for a duplicate comparison"),
     (["--figure", "out.txt"], "figure='out.txt': allowed a file ending in .png or .svg"),
-    (["--games", "0"], "games=0: allowed a whole number of 1 or more"),
+    (["--games", "0"], "games=0: allowed 1 to 1,000,000,000"),
 ])
 def test_compare_command_bad_input(args: list[str], message: str) -> None:
     assert_one_line_error(invoke(["compare-strategies", "basic", "random", "--quiet", *args]),

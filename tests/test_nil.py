@@ -82,7 +82,7 @@ def test_nil_command_prints_and_writes_the_table_and_figure(tmp_path: Path) -> N
     (["--by", "clubs"], "by='clubs': allowed " + ", ".join(FEATURES)),
     (["--figure", "nil.txt"], "figure='nil.txt': allowed a file ending in .png or .svg"),
     (["--out", "nil.txt"], "out='nil.txt': allowed a file ending in .parquet or .csv"),
-    (["--hands", "0"], "hands=0: allowed a whole number of 1 or more"),
+    (["--hands", "0"], "hands=0: allowed 1 to 10,000,000,000"),
 ])
 def test_nil_command_bad_input(args: list[str], message: str) -> None:
     assert_one_line_error(invoke(["nil", "--quiet", *args]), message)

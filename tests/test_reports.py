@@ -141,7 +141,7 @@ def test_bids_command_profiles_each_strategy(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["compare-rules", "standard", "nosuch"], "rules='nosuch': allowed"),
-    (["compare-rules", "standard", "--games", "0"], "games=0: allowed a whole number of 1 or more"),
+    (["compare-rules", "standard", "--games", "0"], "games=0: allowed 1 to 1,000,000,000"),
     (["compare-rules", "standard", "three-player"],
      "mode='three-player': allowed the table of standard (4 seats, 2 sides) for every rule set"),
     (["compare-rules", "standard", "--out", "x.txt"], "out='x.txt': allowed a file ending in"),
@@ -150,13 +150,13 @@ def test_bids_command_profiles_each_strategy(tmp_path: Path) -> None:
     (["bags", "--figure", "b.jpg"], "figure='b.jpg': allowed a file ending in .png or .svg"),
     (["bids", "nosuch"], "strategy='nosuch': allowed"),
     (["bids", "--against", "nosuch"], "strategy='nosuch': allowed"),
-    (["bids", "--hands", "-3"], "hands=-3: allowed a whole number of 1 or more"),
+    (["bids", "--hands", "-3"], "hands=-3: allowed 1 to 10,000,000,000"),
     (["compare-strategies", "expert", "basic", "--rake", "15%"],
      "rake='15%': allowed only together with --buy-in"),
     (["compare-strategies", "expert", "basic", "--buy-in", "100", "--rake", "150%"],
      "rake='150%': allowed a share of the buy-in from 0 to under 1, e.g. 15% or 0.15"),
     (["compare-strategies", "expert", "basic", "--buy-in", "0"],
-     "buy-in=0.0: allowed a positive amount"),
+     "buy-in=0.0: allowed a positive amount up to 1,000,000,000"),
     (["simulate", "--hands", "10", "--buy-in", "10"],
      "buy-in=10: allowed only together with --games N"),
 ])

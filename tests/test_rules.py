@@ -346,7 +346,8 @@ def test_parse_override(text: str, parsed: tuple[str, Any]) -> None:
 def test_parse_override_refuses_missing_field_or_sign(text: str) -> None:
     with pytest.raises(RulesError) as raised:
         parse_override(text)
-    assert str(raised.value) == f"rule={text!r}: allowed FIELD=VALUE, for example nil_value=50"
+    assert str(raised.value) == (f"rule={text!r}: allowed FIELD=VALUE on one line, "
+                                  "for example nil_value=50")
 
 
 def test_override_then_validate() -> None:

@@ -1,0 +1,482 @@
+"""Bad input over every command, table-driven: one ``Error: field=value: allowed …`` line.
+
+Every case is a distinct bad input (an option's value, a file it names, a log's line) with
+the text its message must hold: the field, the value as shown (shortened when long) and what
+is allowed. Each runs in an empty working folder holding only the files the case writes, and
+must end in exit code 2 with exactly one short line, no traceback and no file left behind.
+All of them are refused before any simulation starts.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numba
+import pytest
+from clirun import invoke
+
+from spades_sim.cli import MESSAGE_MOST
+from spades_sim.deals import MAX_DEALS
+from spades_sim.metrics import MAX_BUY_IN
+from spades_sim.simulate import MAX_COUNT, MAX_HANDS_CAP, MAX_LOGGED
+from spades_sim.tune import MAX_SETTINGS
+
+CARDS = "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"
+THREADS = numba.config.NUMBA_NUM_THREADS
+LONG = "x" * 1_000_000
+"""A value far too long to quote whole: every message shortens it."""
+WHOLE = "allowed a whole number in digits 0-9"
+NOT_WHOLE = ["١٢", "²", "１２", "1_000", "12abc", "", "1.5", "0x10", "9" * 5000]
+"""Not whole numbers in ASCII digits (Arabic-Indic, superscript, full-width digits, ...)."""
+
+# Every command and the options that take a whole number; the words before make the rest
+# of the command valid.
+WHOLE_OPTIONS = {
+    ("simulate",): ["--hands", "--games", "--seed", "--threads", "--max-hands"],
+    ("nil",): ["--hands", "--seed", "--threads"],
+    ("bids",): ["--hands", "--seed", "--threads"],
+    ("compare-strategies", "basic", "random"): ["--games", "--seed", "--threads", "--max-hands"],
+    ("tune", "basic", "--param", "bid_offset=0:1:0.5"): ["--games", "--seed", "--threads",
+                                                         "--max-hands"],
+    ("compare-rules", "standard", "classic"): ["--games", "--seed", "--threads", "--max-hands"],
+    ("bags",): ["--games", "--seed", "--threads", "--max-hands"],
+    ("hand", CARDS): ["--seat", "--dealer", "--hands-played", "--deals", "--seed", "--threads"],
+    ("audit", "hands.jsonl"): ["--seat", "--list"],
+    ("calibrate", "partnership-standard", "--out-dir", "."): [
+        "--seed", "--rounds", "--hands", "--nil-hands", "--blind-hands", "--games"],
+    ("report",): ["--threads"],
+}
+
+
+def _shown(value: str) -> str:
+    """The value as a message quotes it (outputs.shown: long ones keep start and end)."""
+    return repr(value if len(value) <= 100 else value[:48] + "..." + value[-49:])
+
+
+def _whole_cases() -> list:
+    cases = []
+    options = [(command, option) for command, names in WHOLE_OPTIONS.items() for option in names]
+    for index, (command, option) in enumerate(options):
+        # Three of the bad texts an option, in turn: every text meets many options.
+        for text in (NOT_WHOLE * 2)[3 * index % len(NOT_WHOLE):][:3]:
+            cases.append(([*command, option, text], {}, f"{option[2:]}={_shown(text)}: {WHOLE}"))
+    return cases
+
+
+def _range_cases() -> list:
+    """Whole numbers out of their field's range, the bound named in the message."""
+    hands, games = MAX_COUNT["hands"], MAX_COUNT["games"]
+    threads = f"allowed 1 to {THREADS} on this machine"
+    seed = "allowed a whole number from 0 to 2**63-1"
+    max_hands = f"allowed 1 to {MAX_HANDS_CAP:,}"
+    cases = []
+    for command in (("simulate",), ("nil",), ("bids",)):
+        for value in ("0", "-1", str(hands + 1), str(2**64)):
+            cases.append(([*command, "--hands", value], {},
+                          f"hands={value}: allowed 1 to {hands:,}"))
+    for command in (("simulate",), ("compare-strategies", "basic", "random"),
+                    ("tune", "basic", "--param", "bid_offset=0:1:0.5"),
+                    ("compare-rules", "standard", "classic"), ("bags",)):
+        for value in ("0", "-5", str(games + 1), str(10**25)):
+            cases.append(([*command, "--games", value], {},
+                          f"games={value}: allowed 1 to {games:,}"))
+        for value in ("0", str(MAX_HANDS_CAP + 1)):
+            cases.append(([*command, "--games", "5", "--max-hands", value], {},
+                          f"max_hands={value}: {max_hands}"))
+    for command in (("simulate", "--hands", "10"), ("nil",), ("bids",),
+                    ("compare-strategies", "basic", "random"),
+                    ("tune", "basic", "--param", "bid_offset=0:1:0.5"),
+                    ("compare-rules", "standard", "classic"), ("bags",), ("hand", CARDS)):
+        for value in ("-1", str(2**63)):
+            cases.append(([*command, "--seed", value], {}, f"seed={value}: {seed}"))
+        for value in ("0", str(THREADS + 1), str(10**6)):
+            cases.append(([*command, "--threads", value], {}, f"threads={value}: {threads}"))
+    for value in ("0", "-3", str(MAX_DEALS + 1), str(10**12)):
+        cases.append((["hand", CARDS, "--deals", value], {},
+                      f"deals={value}: allowed 1 to {MAX_DEALS:,}"))
+    for value in ("-1", "1000", str(10**15)):
+        cases.append((["hand", CARDS, "--hands-played", value], {},
+                      f"hands-played={value}: allowed 0 to 999 (a game stops after 1000 hands)"))
+    for option in ("--seat", "--dealer"):
+        for value in ("4", "-1", str(10**20)):
+            cases.append((["hand", CARDS, option, value], {},
+                          f"{option[2:]}={value}: allowed 0 to 3"))
+    for label, low in (("rounds", 1), ("hands", 10_000), ("nil-hands", 10_000),
+                       ("blind-hands", 1_000), ("games", 0)):
+        for value in (str(low - 1), str(10**9 + 1)):
+            cases.append((["calibrate", "partnership-standard", "--out-dir", ".", f"--{label}",
+                           value], {}, f"{label}={value}: allowed a whole number {low:,} to 10^9"))
+    return cases
+
+
+# --- TOML files: not UTF-8, empty, or not TOML at all ---
+
+TOML = 'name = "héllo"\ntarget = 300\n'
+NOT_UTF8 = {
+    "latin-1": TOML.encode("latin-1"),
+    "cp1252": 'name = "café – bar"\n'.encode("cp1252"),
+    "utf-16": TOML.encode("utf-16"),
+    "utf-16-le": TOML.encode("utf-16-le"),
+    "utf-32": TOML.encode("utf-32"),
+    "shift_jis": 'name = "日本"\n'.encode("shift_jis"),
+    "gb18030": 'name = "中文"\n'.encode("gb18030"),
+}
+EMPTY_TOML = {"empty": b"", "blank lines": b"\n\n\n", "comment only": b"# nothing here\n",
+              "spaces": b"   \n\t\n"}
+
+# Where a rules file goes: (args with {} for the file's name).
+RULES_PLACES = [
+    ("rules", "validate", "{}"),
+    ("rules", "show", "{}"),
+    ("simulate", "--rules", "{}"),
+    ("nil", "--rules", "{}"),
+    ("bids", "--rules", "{}"),
+    ("hand", CARDS, "--rules", "{}"),
+    ("compare-strategies", "basic", "random", "--rules", "{}"),
+    ("tune", "basic", "--param", "bid_offset=0:1:0.5", "--rules", "{}"),
+    ("bags", "--rules", "{}"),
+    ("compare-rules", "standard", "{}"),
+    ("score", "hands.jsonl", "--rules", "{}"),
+    ("audit", "hands.jsonl", "--rules", "{}"),
+]
+
+
+def _place(place: tuple[str, ...], name: str) -> list[str]:
+    return [word.format(name) for word in place]
+
+
+def _toml_cases() -> list:
+    cases = []
+    for place in RULES_PLACES:
+        for encoding, data in NOT_UTF8.items():
+            cases.append((_place(place, f"{encoding}.toml"), {f"{encoding}.toml": data},
+                          f"rules='{encoding}.toml': allowed a UTF-8 TOML file"))
+        for what, data in EMPTY_TOML.items():
+            name = what.replace(" ", "-") + ".toml"
+            cases.append((_place(place, name), {name: data},
+                          f"rules='{name}': allowed a rules file that sets at least one field"))
+    for place in RULES_PLACES[:4]:
+        cases.append((_place(place, "bom.toml"), {"bom.toml": "\ufefftarget = 300\n".encode()},
+                      "rules='bom.toml': allowed a UTF-8 TOML file without a byte-order mark"))
+        cases.append((_place(place, "bad.toml"), {"bad.toml": b"target = = 3\n"},
+                      "file='bad.toml': allowed valid TOML"))
+        cases.append((_place(place, "./" + "r" * 300), {},
+                      "rrrrr': allowed a readable TOML file (File name too long)"))
+    for encoding, data in NOT_UTF8.items():
+        cases.append((["report", "--config", "study.toml"], {"study.toml": data},
+                      "config='study.toml': allowed a UTF-8 TOML file"))
+    for what, data in EMPTY_TOML.items():
+        cases.append((["report", "--config", "study.toml"], {"study.toml": data},
+                      "config='study.toml': allowed a study that sets at least one field"))
+    return cases
+
+
+# --- hand logs, read by score and audit ---
+
+GOOD_LINE = {"rules": "standard", "dealer": 1, "actions": [], "hands": [
+    "AC KC QC JC 10C 9C 8C 7C 6C 5C 8H 7H 6H", "4C 3C 2C AD KD QD JD 10D 9D 8D JH 10H 9H",
+    "7D 6D 5D 4D 3D 2D AH KH QH AS KS QS JS", "5H 4H 3H 2H 10S 9S 8S 7S 6S 5S 4S 3S 2S"]}
+"""A line that is a hand (not yet played): the bad logs below spoil one thing of it."""
+
+
+def _line(**changes) -> bytes:
+    return (json.dumps({**GOOD_LINE, **changes}) + "\n").encode()
+
+
+BAD_LOGS = {
+    "empty": (b"", "log='hands.jsonl': allowed a JSONL file of one or more hands"),
+    "blank lines": (b"\n \n\t\n", "log='hands.jsonl': allowed a JSONL file of one or more hands"),
+    "5000 digits": (b"9" * 5000 + b"\n", "line 1: not a hand: allowed JSON with numbers of at most"),
+    "5000 digits in a field": (b'{"dealer": ' + b"9" * 5000 + b"}\n",
+                               "line 1: not a hand: allowed JSON with numbers of at most"),
+    "deep lists": (b"[" * 100_000 + b"\n", "line 1: not a hand: allowed JSON with numbers of"),
+    "deep objects": (b'{"a":' * 100_000 + b"\n", "line 1: not a hand: allowed JSON with numbers"),
+    "10 MB of garbage": (b"x" * 10_000_000 + b"\n", "line 1: not JSON: Expecting value"),
+    "latin-1": ('{"rules": "café"}\n'.encode("latin-1"), "log='hands.jsonl': allowed a UTF-8"),
+    "a seat in superscript": (_line(actions=["² b 4"]), "line 1: action '² b 4': seat '²'"),
+    "an Arabic-Indic seat": (_line(actions=["١ b 4"]), "line 1: action '١ b 4': seat '١'"),
+    "a superscript bid": (_line(actions=["0 b ²"]), "line 1: action '0 b ²': bid '²': allowed a"),
+    "a long action": (_line(actions=["0 b " + "9" * 1_000_000]), "line 1: action '0 b 9999"),
+    "a long rules name": (_line(rules="r" * 1_000_000), "rules='rrrrrr"),
+}
+
+
+def _log_cases() -> list:
+    return [([command, "hands.jsonl"], {"hands.jsonl": data}, expected)
+            for command in ("score", "audit") for data, expected in BAD_LOGS.values()]
+
+
+# --- option texts: rules, parameters, counts within texts ---
+
+RULE_OVERRIDES = {
+    "target=300\nnil_value=50": "rule='target=300\\nnil_value=50': allowed FIELD=VALUE on one line",
+    "target=300\rx=1": "rule='target=300\\rx=1': allowed FIELD=VALUE on one line",
+    "target=300\x00": "rule='target=300\\x00': allowed FIELD=VALUE on one line",
+    "=5": "rule='=5': allowed FIELD=VALUE",
+    "target": "rule='target': allowed FIELD=VALUE",
+    "nil_value=-1": "nil_value=-1: allowed 1 to 10000",
+    "target=" + LONG: "target='xxxxx",
+    LONG + "=1": "unknown key 'xxxxx",
+    "target=١٠٠": "target='١٠٠': allowed",
+}
+RULE_COMMANDS = [("simulate",), ("nil",), ("bids",), ("hand", CARDS),
+                 ("compare-strategies", "basic", "random"),
+                 ("tune", "basic", "--param", "bid_offset=0:1:0.5"), ("bags",),
+                 ("score", "hands.jsonl", "--rules", "standard"),
+                 ("audit", "hands.jsonl", "--rules", "standard")]
+
+PARAM_OVERRIDES = {
+    "².bid_offset=1": "param='².bid_offset=1': allowed SIDE.NAME=VALUE",
+    "١.bid_offset=1": "param='١.bid_offset=1': allowed SIDE.NAME=VALUE",
+    "0.bid_offset=١": "param='0.bid_offset=١': allowed SIDE.NAME=VALUE",
+    "0.bid_offset=nan": "param='0.bid_offset=nan': allowed SIDE.NAME=VALUE",
+    "0.bid_offset=1e999": "param='0.bid_offset=1e999': allowed SIDE.NAME=VALUE",
+    "0.bid_offset=9": "param bid_offset=9",
+    "0." + LONG + "=1": "param xxxxx",
+    LONG: "param='xxxxx",
+}
+PARAM_COMMANDS = [("simulate",), ("nil",), ("compare-strategies", "basic", "random"),
+                  ("hand", CARDS)]
+
+
+def _text_cases() -> list:
+    cases = []
+    for command in RULE_COMMANDS:
+        for text, expected in RULE_OVERRIDES.items():
+            cases.append(([*command, "--rule", text], {}, expected))
+        cases.append(([*command, "--rules", "x" * 300], {}, "rules='xxxxx"))
+    for command in PARAM_COMMANDS:
+        for text, expected in PARAM_OVERRIDES.items():
+            cases.append(([*command, "--param", text], {}, expected))
+    for command in (("simulate",), ("nil",), ("hand", CARDS), ("bags",),
+                    ("compare-rules", "standard", "classic")):
+        cases.append(([*command, "--strategy", LONG], {}, "strategy='xxxxx"))
+        cases.append(([*command, "--strategy", "nope"], {}, "strategy='nope': allowed random,"))
+    return cases
+
+
+def _tune_cases() -> list:
+    grid = "allowed NAME=LO:HI:STEP"
+    ranges = {
+        "bid_offset=0:1:5e-324": f"param bid_offset=0:1:5e-324: allowed at most {MAX_SETTINGS}",
+        "bid_offset=-3:3:1e-300": f"param bid_offset=-3:3:1e-300: allowed at most {MAX_SETTINGS}",
+        "bid_offset=-3:3:0.001": f"param bid_offset=-3:3:0.001: allowed at most {MAX_SETTINGS}",
+        "bid_offset=0:1:0": "param bid_offset=0:1:0: allowed LO <= HI and STEP > 0",
+        "bid_offset=0:1:-1": "param bid_offset=0:1:-1: allowed LO <= HI and STEP > 0",
+        "bid_offset=1:0:0.5": "param bid_offset=1:0:0.5: allowed LO <= HI and STEP > 0",
+        "bid_offset=0:9:1": "param bid_offset=0:9:1: allowed values from -3 to 3",
+        "bid_offset=0:1:nan": f"param='bid_offset=0:1:nan': {grid}",
+        "bid_offset=0:1:inf": f"param='bid_offset=0:1:inf': {grid}",
+        "bid_offset=٠:1:0.5": f"param='bid_offset=٠:1:0.5': {grid}",
+        "bid_offset=0:1": f"param='bid_offset=0:1': {grid}",
+        "bid_offset": f"param='bid_offset': {grid}",
+        "nope=0:1:1": "param nope: allowed a parameter",
+        LONG + "=0:1:1": "param xxxxx",
+    }
+    return [(["tune", "basic", "--param", text], {}, expected) for text, expected in ranges.items()]
+
+
+def _economics_cases() -> list:
+    cases = []
+    for command in (("simulate", "--games", "10"), ("compare-strategies", "basic", "random")):
+        for value in ("0", "-5", "1e308", str(MAX_BUY_IN + 1), "1e10"):
+            cases.append(([*command, "--buy-in", value], {},
+                          f": allowed a positive amount up to {MAX_BUY_IN:,}"))
+        for value in ("nan", "inf", "-inf", "١٠٠", "100$", "1e999"):
+            cases.append(([*command, "--buy-in", value], {},
+                          f"buy-in={value!r}: allowed a number in digits 0-9"))
+        for value in ("150%", "-1", "1", "nan", "١٥%", "15%%", LONG):
+            cases.append(([*command, "--buy-in", "100", "--rake", value], {},
+                          f"rake={_shown(value)}: allowed a share of the buy-in"))
+        cases.append(([*command, "--rake", "15%"], {}, "rake='15%': allowed only together with"))
+    return cases
+
+
+def _log_deals_cases() -> list:
+    cases = []
+    most = f"at most {MAX_LOGGED:,} hands"
+    for text, expected in {
+        "²": "log-deals='²': allowed START:STOP",
+        "١:٢": "log-deals='١:٢': allowed START:STOP",
+        "0:1e3": "log-deals='0:1e3': allowed START:STOP",
+        "0:" + "9" * 5000: "log-deals='0:99999",
+        "0:" + str(10**12): f"log-deals='0:{10**12}': allowed START:STOP with 0 <= START < STOP",
+        f"0:{MAX_LOGGED + 1}": f"log-deals='0:{MAX_LOGGED + 1}': allowed START:STOP with 0 <= "
+                               f"START < STOP <= {MAX_COUNT['hands']:,}, {most}",
+        "5:5": "log-deals='5:5': allowed START:STOP with 0 <= START < STOP",
+        "7:3": "log-deals='7:3': allowed START:STOP with 0 <= START < STOP",
+        "-1:3": "log-deals='-1:3': allowed START:STOP with 0 <= START < STOP",
+        f"{10**11}:{10**11 + 1}": f"log-deals='{10**11}:{10**11 + 1}': allowed",
+    }.items():
+        cases.append((["simulate", "--hands", "10", "--log", "hands.jsonl", "--log-deals", text],
+                      {}, expected))
+    cases.append((["simulate", "--games", "10", "--log", "hands.jsonl", "--log-deals",
+                   f"0:{MAX_LOGGED + 1}"], {}, f"at most {MAX_LOGGED:,} games"))
+    cases.append((["simulate", "--hands", "10", "--log-deals", "0:5"], {},
+                  "log-deals='0:5': allowed only together with --log FILE"))
+    return cases
+
+
+def _hand_cases() -> list:
+    sides = "allowed us=N,them=N or SIDE=N,… with sides 0 to 1"
+    bids = "allowed SEAT:BID,… with seats 0 to 3 once each"
+    constraint = "allowed SEAT:SUIT=LOW-HIGH"
+    texts = {
+        "--score": {"us=²": sides, "us=١٠": sides, "them=x": sides, "²=10": sides,
+                    "us=" + "9" * 5000: sides, "us=1000000": "score=[1000000, 0]: allowed 2 values",
+                    "us=10,them=": sides},
+        "--bags": {"us=²": sides, "them=١": sides, "us=99": "bags=[99, 0]: allowed 2 values"},
+        "--bids": {"²:4": bids, "1:١": bids, "9:4": bids, "1:4,1:5": bids, "1:x": bids,
+                   "1:" + "9" * 5000: bids, "3:14": "bids='3:14': allowed bids from 0 to 13"},
+        "--constraint": {"²:spades=0-2": constraint, "1:spades=٠-2": constraint,
+                         "1:spades=0-²": constraint, "1:spades": constraint,
+                         "1:foo=0-2": "allowed a suit of"},
+    }
+    cases = []
+    for option, values in texts.items():
+        for text, allowed in values.items():
+            field = option[2:]
+            cases.append((["hand", CARDS, option, text], {},
+                          f"{field}={_shown(text)}: {allowed}" if allowed in (sides, bids,
+                                                                           constraint)
+                          else allowed))
+    cases.append((["hand", "AS KS", "--deals", "10"], {}, "hand=2 cards: allowed 13"))
+    cases.append((["hand", LONG], {}, "xxxxx"))
+    return cases
+
+
+def _other_cases() -> list:
+    cases = [
+        (["compare-rules", "standard", "standard"], {},
+         "rules='standard': allowed each rule set once (given twice)"),
+        (["compare-rules", "classic", "jokers", "classic"], {},
+         "rules='classic': allowed each rule set once (given twice)"),
+        (["compare-rules", "nope"], {}, "rules='nope': allowed a preset"),
+        (["compare-rules", "standard", "five-player"], {}, "allowed the table of standard"),
+        (["bags", "--bag-rule", "5:50", "--bag-rule", "5:50"], {},
+         "bag-rule='5:50': allowed each bag rule once ('5 bags -50' is given twice)"),
+        (["bags", "--bag-rule", "10:0", "--bag-rule", "5:0"], {},
+         "bag-rule='5:0': allowed each bag rule once ('no bag penalty' is given twice)"),
+        (["bags", "--bag-rule", "²:50"], {}, "bag-rule='²:50': allowed LIMIT:PENALTY"),
+        (["bags", "--bag-rule", "5:٥٠"], {}, "bag-rule='5:٥٠': allowed LIMIT:PENALTY"),
+        (["bags", "--bag-rule", "5"], {}, "bag-rule='5': allowed LIMIT:PENALTY"),
+        (["bags", "--bag-rule", LONG], {}, "bag-rule='xxxxx"),
+        (["bags", "--bag-rule", "5:-50"], {}, "bag_penalty=-50: allowed 0 to 10000"),
+        (["nil", "--by", "nope"], {}, "by='nope': allowed"),
+        (["nil", "--by", LONG], {}, "by='xxxxx"),
+        (["strategies", "show", "nope"], {}, "strategy='nope': allowed random,"),
+        (["strategies", "show", LONG], {}, "strategy='xxxxx"),
+        (["strategies", "list", "extra"], {}, "Got unexpected extra argument (extra)"),
+        (["rules", "list", "extra"], {}, "Got unexpected extra argument (extra)"),
+        (["rules", "show", "nope"], {}, "rules='nope': allowed a preset"),
+        (["rules", "validate", "missing.toml"], {}, "rules='missing.toml': allowed a readable"),
+        (["score", "missing.jsonl"], {}, "log='missing.jsonl': allowed a readable JSONL file"),
+        (["audit", "missing.jsonl", "--list", "-1"], {}, "list=-1: allowed a whole number 0"),
+        (["audit", "hands.jsonl", "--rules", "standard", "--seat", "4"], {"hands.jsonl": _line()},
+         "seat=4: allowed 0-3"),
+        (["audit", "hands.jsonl", "--rules", "standard", "--seat", "-1"], {"hands.jsonl": _line()},
+         "seat=-1: allowed 0-3"),
+        (["audit", "hands.jsonl", "--rules", "five-player", "--seat", str(10**20)],
+         {"hands.jsonl": _line()}, f"seat={10**20}: allowed 0-4"),
+        (["score", "hands.jsonl"], {"hands.jsonl": _line()},
+         "line 1: actions: the hand is unfinished after 0 actions"),
+        (["score", "hands.jsonl", "--rule", "target=300"], {},
+         "rule: allowed only together with --rules"),
+        (["calibrate", "--out-dir", "."], {}, "family: allowed one or more of"),
+        (["calibrate", "nope", "--out-dir", "."], {}, "family='nope': allowed"),
+        (["calibrate", LONG, "--out-dir", "."], {}, "family='xxxxx"),
+        (["report", "--config", "missing.toml"], {}, "config='missing.toml': allowed a readable"),
+        (["report", "--config", "study.toml"], {"study.toml": b"games = [\n"},
+         "config='study.toml': allowed valid TOML"),
+        (["simulate", "--hands", "10", "--games", "10"], {}, "hands/games: allowed one of"),
+        (["simulate", "--hands", "10", "--backend", "nope"], {}, "backend='nope': allowed local"),
+        (["simulate", "--hands", "10", "--scheduler", "tcp://h:1"], {},
+         "scheduler='tcp://h:1': allowed only with backend dask"),
+    ]
+    dask = "allowed the address of a running Dask scheduler"
+    for address in ("garbage", "tcp://x", "foo://bar:1", "tcp://h:abc", "h:²", LONG):
+        cases.append((["simulate", "--hands", "10", "--backend", "dask", "--scheduler", address],
+                      {}, f"scheduler={_shown(address)}: {dask}"))
+    for command in (("nil",), ("bids",), ("hand", CARDS), ("bags",),
+                    ("compare-rules", "standard", "classic"),
+                    ("compare-strategies", "basic", "random"),
+                    ("tune", "basic", "--param", "bid_offset=0:1:0.5")):
+        cases.append(([*command, "--figure", "figure.txt"], {},
+                      "figure='figure.txt': allowed a file ending in .png or .svg"))
+        cases.append(([*command, "--figure", LONG + ".png"], {}, "figure='xxxxx"))
+    for command in (("simulate", "--hands", "10"), ("nil",), ("bids",), ("hand", CARDS),
+                    ("bags",), ("compare-rules", "standard", "classic")):
+        cases.append(([*command, "--out", "table.txt"], {}, "out='table.txt': allowed"))
+    return cases
+
+
+CASES = (_whole_cases() + _range_cases() + _toml_cases() + _log_cases() + _text_cases()
+         + _tune_cases() + _economics_cases() + _log_deals_cases() + _hand_cases()
+         + _other_cases())
+
+
+def _case_id(args: list[str], files: dict[str, bytes]) -> str:
+    words = [arg if len(arg) <= 30 else arg[:12] + f"...({len(arg)})" for arg in args]
+    words += [f"{name}={data[:12]!r}...({len(data)})" for name, data in files.items()]
+    return " ".join(words)
+
+
+def _files(folder: Path) -> set[str]:
+    return {path.relative_to(folder).as_posix() for path in folder.rglob("*")}
+
+
+def test_the_table_covers_every_command() -> None:
+    from spades_sim.cli import cli
+
+    covered = {args[0] for args, _, _ in CASES}
+    assert covered == set(cli.commands), set(cli.commands) - covered
+    assert len(CASES) >= 300
+    assert len({(tuple(args), tuple(files.items())) for args, files, _ in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize(("args", "files", "expected"), CASES,
+                         ids=[_case_id(args, files) for args, files, _ in CASES])
+def test_bad_input_ends_in_one_line(args: list[str], files: dict[str, bytes], expected: str,
+                                    tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    result = invoke(args)
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, result.output[:2000]
+    assert "Traceback" not in result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1, result.output[:2000]
+    line = lines[0]
+    assert line.startswith("Error: "), line
+    assert len(line) <= len("Error: ") + MESSAGE_MOST, line[:300]
+    assert expected in line, line
+    assert _files(tmp_path) == set(files), "files left behind"
+
+
+# --- the library refuses the same things, before anything is played ---
+
+
+def test_compare_rules_refuses_a_repeated_label() -> None:
+    from spades_sim.rules import RulesError
+    from spades_sim.variants import compare_rules
+
+    with pytest.raises(RulesError, match=r"^labels='a': allowed a different label for each"):
+        compare_rules(["standard", "classic"], "expert", 10, seed=1, labels=["a", "a"])
+
+
+def test_bag_variants_refuse_a_repeated_bag_rule() -> None:
+    from spades_sim.rules import RuleSet, RulesError
+    from spades_sim.variants import bag_variants
+
+    with pytest.raises(RulesError, match=r"^bag-rule='5:50': allowed each bag rule once"):
+        bag_variants(RuleSet(), ["5:50", "10:100", "5:50"])
+
+
+@pytest.mark.parametrize("text", ["²", "١٢", "１２", "1_000", " ", "+", "9" * 31])
+def test_whole_number_takes_ascii_digits_only(text: str) -> None:
+    from spades_sim.numbers import whole_number
+
+    with pytest.raises(ValueError, match="not a whole number in ASCII digits"):
+        whole_number(text)
