@@ -39,6 +39,7 @@ from .referee import IllegalMove, score_file
 from .store import RunStore, StoreError, strategy_spec
 from .report import DEFAULT_STUDY, StudyError, check_out_dir, load_study, run_study
 from .simulate import (
+    Run,
     RunError,
     check_log_range,
     resume,
@@ -365,8 +366,9 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
                           threads, strategy_names, param_overrides, max_hands, backend,
                           scheduler, quiet)
         click.echo(_run_title(run.rules, (), run) + f" (resumed from {resume_dir})"
-                   + (" (interrupted)" if run.interrupted else ""))
+                   + _stopped(run))
         click.echo(_format_summary(run.summary()))
+        _exit_if_not_saved(run)
         if run.interrupted:
             sys.exit(130)
         return
@@ -390,9 +392,9 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
                                keep_records=out is not None or money is not None,
                                on_block=advance, save=save_dir, backend=backend,
                                scheduler=scheduler, **extra)
-    click.echo(_run_title(rules, rule_overrides, run)
-               + (" (interrupted)" if run.interrupted else ""))
+    click.echo(_run_title(rules, rule_overrides, run) + _stopped(run))
     click.echo(_format_summary(run.summary()))
+    _exit_if_not_saved(run)
     if money is not None and run.done:
         sides = rules.team_count
         labels = {side: f"{side_label(side, sides, rules.seat_count)} ({strategies[side].name})"
@@ -408,6 +410,18 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         click.echo(f"wrote {log_path}" + (f" (rules in {rules_file})" if rules_file else ""))
     if run.interrupted:
         sys.exit(130)
+
+
+def _stopped(run: Run) -> str:
+    """The header's mark of a run that stopped early."""
+    return " (interrupted)" if run.interrupted else (" (stopped)" if run.save_error else "")
+
+
+def _exit_if_not_saved(run: Run) -> None:
+    """After the summary of a saved run whose shard could not be written: one line, exit 2."""
+    if run.save_error:
+        click.echo(f"Error: {_one_line(run.save_error)}", err=True)
+        sys.exit(2)
 
 
 def _resume(ctx: click.Context, resume_dir: str, rules_name: str,

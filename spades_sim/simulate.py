@@ -27,6 +27,7 @@ from .drivers import RunError, set_threads
 from .outputs import shown
 from .packing import PackedRules, pack_rules
 from .rules import RuleSet, resolve_rules
+from .outputs import OutputError
 from .store import Manifest, RunStore, strategy_spec
 from .strategies import PackedStrategies, Strategy, get_strategy, pack_strategies
 
@@ -82,6 +83,9 @@ class Run:
     interrupted: bool = False
     replayed: list[str] = field(default_factory=list)
     """A resumed run: one line per damaged shard whose block was played again."""
+    save_error: str | None = None
+    """Why a saved run stopped early: a shard could not be written (its totals are not
+    counted; the run can be resumed once the folder takes files again)."""
     totals: HandTotals | GameTotals = field(default_factory=HandTotals)
     frames: list[pd.DataFrame] = field(default_factory=list)
 
@@ -182,11 +186,11 @@ def _run_blocks(run: Run, block: int, packed: PackedRules, strat: PackedStrategi
         pending = list(range(0, run.requested, block))
 
     def finish(start: int, count: int, totals, frame: pd.DataFrame | None) -> None:
+        if store is not None:  # first, so that a block whose shard fails is not counted
+            store.write_block(start, count, totals.as_row())
         run.totals.merge(totals)
         if frame is not None:
             run.frames.append(frame)
-        if store is not None:
-            store.write_block(start, count, totals.as_row())
         run.done += count
         if on_block is not None:
             on_block(count)
@@ -211,6 +215,8 @@ def _run_blocks(run: Run, block: int, packed: PackedRules, strat: PackedStrategi
                 finish(start, count, totals, frame)
     except KeyboardInterrupt:
         run.interrupted = True
+    except OutputError as error:  # a shard could not be saved (a full disk): keep what is done
+        run.save_error = str(error)
     finally:
         if client is not None:
             client.close()

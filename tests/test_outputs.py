@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from clirun import assert_ok, invoke
-from spades_sim.outputs import OutputError, atomic_path, check_file
+from spades_sim.outputs import OutputError, atomic_path, check_file, shown
 
 RUN = ["simulate", "--hands", "2000", "--seed", "1", "--quiet", "--strategy", "basic"]
 """A cheap run: its records (8,000 rows) are far larger than the tiny file system below."""
@@ -246,3 +246,37 @@ def test_a_successful_run_leaves_only_its_files(tmp_path: Path) -> None:
                                                           "r.parquet"]
     assert len(pd.read_parquet(tmp_path / "r.parquet")) == 8000
     assert len((tmp_path / "h.jsonl").read_text().splitlines()) == 5
+
+
+@pytest.mark.usefixtures("small_blocks")
+def test_a_full_disk_while_saving_keeps_the_blocks_saved_and_prints_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The third shard of a saved run does not fit (simulated): the run stops there, prints the
+    totals of the two blocks it saved, ends in one line, and --resume finishes it later."""
+    folder = tmp_path / "run"
+    real_to_parquet = pd.DataFrame.to_parquet
+    written = []
+
+    def third_fills_the_disk(frame, path, *args, **kwargs):
+        written.append(path)
+        if len(written) == 3:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_to_parquet(frame, path, *args, **kwargs)
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", third_fills_the_disk)
+    result = invoke([*RUN, "--hands", "5000", "--save", str(folder)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = result.output.splitlines()
+    assert lines[0].endswith(": 2,000 hands (stopped)")
+    side_hands = next(line for line in lines if line.startswith("bags per side-hand"))
+    assert side_hands.split()[-1] == "4,000"  # the header counts what the totals hold
+    assert len(_error_lines(result.output)) == 1 and lines[-1].startswith(
+        f"Error: save={shown(folder / 'block-000000002000-00001000.parquet')!r}: not written "
+        "(No space left on device)")
+    assert sorted(p.name for p in folder.iterdir()) == [
+        ".lock", "block-000000000000-00001000.parquet", "block-000000001000-00001000.parquet",
+        "manifest.json"]
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", real_to_parquet)
+    resumed = invoke(["simulate", "--resume", str(folder), "--quiet"])
+    fresh = invoke([*RUN, "--hands", "5000"])
+    assert resumed.output.splitlines()[1:] == fresh.output.splitlines()[1:]
