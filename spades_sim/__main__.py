@@ -1,14 +1,18 @@
 """The command line: ``spades-sim`` and ``python -m spades_sim``."""
 
+import os
 import signal
 import sys
 
 
 def _interrupted_while_loading(signum: int, frame: object) -> None:
     # Nothing has started yet, so there is nothing to keep: leave quietly, with the shell's
-    # code for an interrupt, instead of a traceback from deep inside an import.
+    # code for an interrupt, instead of a traceback from deep inside an import. Not by
+    # sys.exit: a library's bare ``except:`` around an import would swallow the SystemExit,
+    # and the run would go on as if Ctrl-C had never been pressed.
     sys.stderr.write("interrupted\n")
-    sys.exit(130)
+    sys.stderr.flush()
+    os._exit(130)
 
 
 def main() -> None:
