@@ -34,7 +34,7 @@ from typing import Any
 import pandas as pd
 
 from . import __version__
-from .outputs import atomic_path, check_folder, write_text
+from .outputs import atomic_path, check_folder, shown, write_text
 from .rules import RuleSet, RulesError, from_dict
 from .strategies import Strategy, StrategyError
 
@@ -332,8 +332,7 @@ def _check_field(name: str, value: Any, test, allowed: str) -> None:
 
 def _first_line(error: BaseException, most: int = 120) -> str:
     text = str(error).strip().splitlines()
-    line = text[0] if text else type(error).__name__
-    return line if len(line) <= most else line[:most - 1] + "…"
+    return shown(text[0] if text else type(error).__name__, most)
 
 
 def _short(value: Any, most: int = 60) -> str:
@@ -345,4 +344,4 @@ def _short(value: Any, most: int = 60) -> str:
         text = repr([_short(item).strip("'") for item in value])
     else:
         text = repr(value)
-    return text if len(text) <= most else text[:most - 1] + "…"
+    return shown(text, most)
