@@ -70,11 +70,16 @@ def main() -> int:
     parser.add_argument("--earliest", type=float, default=0.5)
     parser.add_argument("--latest", type=float, default=6.0)
     parser.add_argument("--within", type=float, default=1.0)
+    parser.add_argument("--kinds", default=",".join(RUNS),
+                        help=f"the runs to take turns, of {', '.join(RUNS)}")
     args = parser.parse_args()
+    kinds = args.kinds.split(",")
+    if not kinds or not set(kinds) <= set(RUNS):
+        parser.error(f"--kinds={args.kinds!r}: allowed some of {', '.join(RUNS)}")
     rng = random.Random(args.seed)
     failed = 0
     for index in range(args.runs):
-        kind = list(RUNS)[index % len(RUNS)]
+        kind = kinds[index % len(kinds)]
         folder = tempfile.mkdtemp(prefix="spades-stress-")
         command = [sys.executable, "-m", "spades_sim", *RUNS[kind]]
         if kind in ("hands", "games") and rng.random() < 0.5:

@@ -12,7 +12,9 @@ than in a numba ``parallel=True`` loop does two things:
   request (a KeyboardInterrupt raised while numba is unboxing arguments or boxing results
   can crash the process); the driver raises it between chunks, after the running chunks
   finish (a few milliseconds each), and starts no more, so no thread is left inside the
-  kernel when the process exits.
+  kernel when the process exits. Each kernel is compiled, or loaded from numba's cache, before
+  the request is held (:func:`load_kernel`): loading the hand kernel takes a few tenths of a
+  second, and Ctrl-C meanwhile is an ordinary KeyboardInterrupt in Python code.
 """
 
 from __future__ import annotations
@@ -91,6 +93,13 @@ def interrupts_held() -> Iterator[Callable[[], None]]:
     check()
 
 
+def load_kernel(kernel, *args) -> None:
+    """Compile ``kernel`` (a numba dispatcher) for the types of ``args``, or load it from the
+    cache, without running it; call it before :func:`interrupts_held` so that Ctrl-C while it
+    loads is taken at once."""
+    kernel.compile(tuple(numba.typeof(arg) for arg in args))
+
+
 def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
                check: Callable[[], None] = lambda: None) -> None:
     """Call ``play(lo, hi)`` on ranges of at most ``chunk`` items that cover ``0 … count - 1``,
@@ -118,28 +127,32 @@ def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
 def play_hands(packed, strat, seed: int, start: int, count: int, write_trace: bool = False):
     """Hands ``start … start + count - 1`` of a hand run: their records and traces (left
     zero without ``write_trace``)."""
+    out, trace = engine._empty_hand_outputs(packed, count)
+
+    def arguments(lo: int, hi: int) -> tuple:
+        return (packed, strat, seed, start, lo, hi, engine._new_scratch(packed), out, trace,
+                write_trace)
+
+    load_kernel(engine._hands_chunk, *arguments(0, 0))
     with interrupts_held() as check:
-        out, trace = engine._empty_hand_outputs(packed, count)
-
-        def play(lo: int, hi: int) -> None:
-            engine._hands_chunk(packed, strat, seed, start, lo, hi, engine._new_scratch(packed),
-                                out, trace, write_trace)
-
-        run_chunks(count, CHUNK_HANDS, play, check)
+        run_chunks(count, CHUNK_HANDS, lambda lo, hi: engine._hands_chunk(*arguments(lo, hi)),
+                   check)
     return out, trace
 
 
 def play_games(packed, strat, seed: int, start: int, count: int, max_hands: int):
     """Game records of games ``start … start + count - 1`` (no hand records)."""
+    games = engine._empty_game_records(count, packed.side_count)
+    no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
+
+    def arguments(lo: int, hi: int) -> tuple:
+        return (packed, strat, seed, start, lo, hi, max_hands, engine._new_scratch(packed), games,
+                False, 0, no_hands, no_trace)
+
+    load_kernel(engine._games_chunk, *arguments(0, 0))
     with interrupts_held() as check:
-        games = engine._empty_game_records(count, packed.side_count)
-        no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
-
-        def play(lo: int, hi: int) -> None:
-            engine._games_chunk(packed, strat, seed, start, lo, hi, max_hands,
-                                engine._new_scratch(packed), games, False, 0, no_hands, no_trace)
-
-        run_chunks(count, CHUNK_GAMES, play, check)
+        run_chunks(count, CHUNK_GAMES, lambda lo, hi: engine._games_chunk(*arguments(lo, hi)),
+                   check)
     return games
 
 
@@ -152,9 +165,10 @@ def _consecutive_runs(ids: np.ndarray) -> list[tuple[int, int]]:
 
 def trace_hands(packed, strat, seed: int, deals: np.ndarray):
     """Replay hands ``deals`` (hand-run indices) of a hand run: their records and traces."""
+    out, trace = engine._empty_hand_outputs(packed, deals.size)
+    s = engine._new_scratch(packed)
+    load_kernel(engine._hands_chunk, packed, strat, seed, 0, 0, 0, s, out, trace, True)
     with interrupts_held() as check:
-        out, trace = engine._empty_hand_outputs(packed, deals.size)
-        s = engine._new_scratch(packed)
         for lo, hi in _consecutive_runs(deals):
             engine._hands_chunk(packed, strat, seed, int(deals[lo]) - lo, lo, hi, s, out, trace,
                                 True)
@@ -165,9 +179,11 @@ def trace_hands(packed, strat, seed: int, deals: np.ndarray):
 def trace_games(packed, strat, seed: int, game_ids: np.ndarray, max_hands: int):
     """Replay games ``game_ids``: their game records, and every hand's record and trace."""
     runs = _consecutive_runs(game_ids)
+    games = engine._empty_game_records(game_ids.size, packed.side_count)
+    s = engine._new_scratch(packed)
+    load_kernel(engine._games_chunk, packed, strat, seed, 0, 0, 0, max_hands, s, games, True, 0,
+                *engine._empty_hand_outputs(packed, 0))
     with interrupts_held() as check:
-        games = engine._empty_game_records(game_ids.size, packed.side_count)
-        s = engine._new_scratch(packed)
 
         def replay(write_hands: bool, hands_out, trace_out) -> int:
             row = 0
@@ -197,12 +213,16 @@ def what_if_grid(packed, strat, seed: int, deals: np.ndarray, dealer: int, hand_
     hero_bid = np.zeros(shape, np.int8)
     finished = np.zeros(deals.shape[0], np.bool_)
 
+    def arguments(lo: int, hi: int) -> tuple:
+        return (packed, strat, seed, deals, dealer, hand_index, hero, forced_bids, candidates,
+                score, bag_total, max_hands, lo, hi, engine._new_scratch(packed), made, points,
+                won, valid, hero_bid)
+
     def play(lo: int, hi: int) -> None:
-        engine._what_if_chunk(packed, strat, seed, deals, dealer, hand_index, hero,
-                              forced_bids, candidates, score, bag_total, max_hands, lo, hi,
-                              engine._new_scratch(packed), made, points, won, valid, hero_bid)
+        engine._what_if_chunk(*arguments(lo, hi))
         finished[lo:hi] = True
 
+    load_kernel(engine._what_if_chunk, *arguments(0, 0))
     try:
         with interrupts_held() as check:
             run_chunks(deals.shape[0], CHUNK_DEALS, play, check)
@@ -212,5 +232,5 @@ def what_if_grid(packed, strat, seed: int, deals: np.ndarray, dealer: int, hand_
 
 
 __all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "cores", "interrupts_held",
-           "play_games", "play_hands", "run_chunks", "set_threads", "threads", "trace_games",
-           "trace_hands", "what_if_grid"]
+           "load_kernel", "play_games", "play_hands", "run_chunks", "set_threads", "threads",
+           "trace_games", "trace_hands", "what_if_grid"]

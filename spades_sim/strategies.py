@@ -311,7 +311,7 @@ def pack_strategies(seat_strategies: list[Strategy], rules: RuleSet,
     ``tables`` replaces the shipped calibration tables (as ``spades_sim.calibrate`` does).
     Strategies that read no table get stand-ins, so no tables need to exist for them. The
     expert's usual choices are precomputed here, once per distinct parameter vector
-    (``expert_bid._fill_choices``).
+    (``expert_bid._fill_choices``, one horizon a call, so Ctrl-C is taken between them).
     """
     uses_tables = any(s.bidding in _EXPERT_POLICIES or s.play in _EXPERT_POLICIES
                       for s in seat_strategies)
@@ -351,6 +351,10 @@ def _choices(rules: RuleSet, tables: BidTables, vectors: tuple[tuple[float, ...]
     arrays = (np.zeros(own, np.int8), np.zeros(own), np.zeros(joint, np.int8), np.zeros(joint),
               np.zeros(cover))
     if q:
-        with drivers.interrupts_held():
-            _expert_bid._fill_choices(pack_rules(rules), tables, np.array(vectors), *arrays)
+        args = (pack_rules(rules), tables, np.array(vectors))
+        drivers.load_kernel(_expert_bid._fill_choices, *args, 0, *arrays)
+        with drivers.interrupts_held() as check:
+            for horizon in range(tables.bag_steps.shape[0]):
+                _expert_bid._fill_choices(*args, horizon, *arrays)
+                check()
     return arrays

@@ -426,39 +426,39 @@ def _cover_points(rules, tables, partner_bid, costs, weight):
 
 
 @njit(cache=True)
-def _fill_choices(rules, tables, params, own_bid, own_value, joint_bid, joint_value,
+def _fill_choices(rules, tables, params, h, own_bid, own_value, joint_bid, joint_value,
                   cover_points):
-    """Precompute, for the parameter vectors ``params`` (one row per distinct strategy), what
-    :func:`_bid_expert` would compute when every count bid is allowed: the best count bid and
-    its value per ``own`` and ``joint`` cell, bag count and horizon (``*_bid``, ``*_value``),
-    and the partner's part of a nil after its count bid (``cover_points``)."""
+    """Precompute, for the parameter vectors ``params`` (one row per distinct strategy) and the
+    horizon ``h``, what :func:`_bid_expert` would compute when every count bid is allowed: the
+    best count bid and its value per ``own`` and ``joint`` cell and bag count (``*_bid``,
+    ``*_value``), and the partner's part of a nil after its count bid (``cover_points``).
+    One horizon a call keeps each call short (Ctrl-C is taken between calls)."""
     every = ((1 << (rules.max_bid + 1)) - 1) & ~1
     for q in range(params.shape[0]):
         weight = params[q, P_BAG_WEIGHT]
-        for h in range(tables.bag_steps.shape[0]):
-            for r in range(tables.bag_steps.shape[1]):
-                costs = tables.bag_steps[h, r]
-                for ctx in range(tables.own.shape[0]):
-                    shift = params[q, P_BID_OFFSET] + (
-                        params[q, P_COVER_BONUS] if ctx == CTX_PARTNER_NIL else 0.0)
-                    for position in range(tables.own.shape[1]):
-                        for sbin in range(tables.own.shape[2]):
-                            bid, value = _best_count(rules, tables.own[ctx, position, sbin],
-                                                     _RUNTIME_ZERO[0],
-                                                     every, shift, costs, weight)
-                            own_bid[q, ctx, position, sbin, r, h] = bid
-                            own_value[q, ctx, position, sbin, r, h] = value
-                for later in range(joint_bid.shape[1]):
-                    for sbin in range(joint_bid.shape[2]):
-                        for partner_bid in range(1, joint_bid.shape[3]):
-                            bid, value = _best_count(
-                                rules, tables.joint[later, sbin, partner_bid], partner_bid,
-                                every, params[q, P_BID_OFFSET], costs, weight)
-                            joint_bid[q, later, sbin, partner_bid, r, h] = bid
-                            joint_value[q, later, sbin, partner_bid, r, h] = value
-                for partner_bid in range(1, cover_points.shape[1]):
-                    cover_points[q, partner_bid, r, h] = _cover_points(
-                        rules, tables, partner_bid, costs, weight)
+        for r in range(tables.bag_steps.shape[1]):
+            costs = tables.bag_steps[h, r]
+            for ctx in range(tables.own.shape[0]):
+                shift = params[q, P_BID_OFFSET] + (
+                    params[q, P_COVER_BONUS] if ctx == CTX_PARTNER_NIL else 0.0)
+                for position in range(tables.own.shape[1]):
+                    for sbin in range(tables.own.shape[2]):
+                        bid, value = _best_count(rules, tables.own[ctx, position, sbin],
+                                                 _RUNTIME_ZERO[0],
+                                                 every, shift, costs, weight)
+                        own_bid[q, ctx, position, sbin, r, h] = bid
+                        own_value[q, ctx, position, sbin, r, h] = value
+            for later in range(joint_bid.shape[1]):
+                for sbin in range(joint_bid.shape[2]):
+                    for partner_bid in range(1, joint_bid.shape[3]):
+                        bid, value = _best_count(
+                            rules, tables.joint[later, sbin, partner_bid], partner_bid,
+                            every, params[q, P_BID_OFFSET], costs, weight)
+                        joint_bid[q, later, sbin, partner_bid, r, h] = bid
+                        joint_value[q, later, sbin, partner_bid, r, h] = value
+            for partner_bid in range(1, cover_points.shape[1]):
+                cover_points[q, partner_bid, r, h] = _cover_points(
+                    rules, tables, partner_bid, costs, weight)
 
 
 # Inlined into the bid round: the usual path is a few table reads, and a call passing every
