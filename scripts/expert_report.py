@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from spades_sim import compare_strategies, simulate_games, simulate_hands
-from spades_sim.analysis import paired_interval, wilson_interval
+from spades_sim.intervals import paired_interval, wilson_interval
 from spades_sim.audit import audit_file
 from spades_sim.cards import format_cards
 from spades_sim.metrics import _side_hands

@@ -107,6 +107,9 @@ def main() -> int:
         print(f"{index:3d} {kind:<6} SIGINT at {delay:4.1f} s, stopped in {answered:4.2f} s, "
               f"exited in {took:4.2f} s, exit {process.returncode}, printed {printed}  "
               f"{'; '.join(problems) or 'ok'}", flush=True)
+        if problems and err.strip():  # what went wrong, in the run's own words
+            for line in err.strip().splitlines()[-3:]:
+                print(f"      {line[:160]}", flush=True)
     print(f"{args.runs} runs, {failed} with a problem")
     return 1 if failed else 0
 

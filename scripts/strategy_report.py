@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from spades_sim import compare_strategies, simulate_hands
-from spades_sim.analysis import wilson_interval
+from spades_sim.intervals import wilson_interval
 from spades_sim.strategies import DEFAULT_STRATEGY, STRATEGIES
 
 

@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spades_sim import cards
-from spades_sim.analysis import wilson_interval
+from spades_sim.intervals import wilson_interval
 from spades_sim.handlog import (
     Action,
     CardPlay,

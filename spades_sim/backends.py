@@ -2,7 +2,7 @@
 
 Each block is one task: a worker resolves the rules and strategies, plays the
 block with the same kernel, seed and block boundaries as a local run, and sends
-back its totals as a flat row (:meth:`spades_sim.analysis.HandTotals.as_row`).
+back its totals as a flat row (:meth:`spades_sim.catalogue.Totals.as_row`).
 The client merges the rows as they arrive (sums of whole numbers: the order does
 not matter), so the results are identical to the local backend's, and it writes
 each block's shard at once when the run is saved. Dask (``pip install 'spades-sim[dask]'``) is imported only here.
@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from .analysis import GameTotals, HandTotals
+from .catalogue import Totals
 from .outputs import shown
 from .packing import pack_rules
 from .rules import from_dict
@@ -74,7 +74,7 @@ def connect(scheduler: str):
 
 
 def dask_blocks(run, block: int, starts: list[int], max_hands: int | None, client
-                ) -> Iterator[tuple[int, int, HandTotals | GameTotals]]:
+                ) -> Iterator[tuple[int, int, Totals]]:
     """Yield (start, count, totals) of the run's blocks that start at ``starts``, played on the
     cluster of ``client`` (see :func:`connect`), as each one finishes: the totals are sums of
     whole numbers, so the order they are merged in does not change them, and a block lost
@@ -91,7 +91,6 @@ def dask_blocks(run, block: int, starts: list[int], max_hands: int | None, clien
     args = (run.kind, run.rules.to_dict(), [strategy_spec(s) for s in run.strategies], run.seed)
     futures = {client.submit(block_totals, *args, start, min(block, run.requested - start),
                              max_hands, pure=False): start for start in starts}
-    totals_type = type(run.totals)
     address = client.scheduler.address
     finished = as_completed(futures, loop=client.loop)
     active = checked = time.monotonic()  # when a worker was last seen, and last looked for
@@ -104,7 +103,7 @@ def dask_blocks(run, block: int, starts: list[int], max_hands: int | None, clien
                     except dask_errors():
                         raise RunError(_stopped(address, "lost the scheduler", run)) from None
                     start = futures[future]
-                    yield start, min(block, run.requested - start), totals_type.from_row(row)
+                    yield start, min(block, run.requested - start), Totals.from_row(run.kind, row)
                 active = time.monotonic()
                 continue
             time.sleep(0.02)  # a short poll: Ctrl-C is taken at once, and the cluster watched

@@ -40,7 +40,7 @@ class BidProfiles:
     def data(self) -> pd.DataFrame:
         """All three tables in one tidy frame: ``table``, ``strategy``, ``key`` and the values."""
         parts = [
-            self.metrics.rename(columns={"metric": "key"}).assign(table="metric"),
+            self.metrics.assign(table="metric"),
             self.profile.rename(columns={"bid": "key", "seat_hands": "n", "share": "value"})
             .assign(table="bid profile"),
             self.errors.rename(columns={"bid_minus_tricks": "key", "side_hands": "n",

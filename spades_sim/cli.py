@@ -21,7 +21,8 @@ import pandas as pd
 from . import __version__
 from . import rules as _rules
 from .cards import CardError
-from .analysis import side_label
+from .catalogue import side_label
+from .formatting import comparison_text, interval_text, side_by_side_text, summary_text
 from . import calibrate as _calibrate
 from .audit import ANY, AuditError, audit_file, check_csv_path, seats_label
 from .calibration import CalibrationError, load_family
@@ -151,25 +152,6 @@ MESSAGE_MOST = 1000
 def _one_line(message: str) -> str:
     """An error message on one line of at most ``MESSAGE_MOST`` characters."""
     return shown(" ".join(message.splitlines()), MESSAGE_MOST)
-
-
-def _format_summary(summary: pd.DataFrame) -> str:
-    """The summary as an aligned text table; rates as percentages with their 95% interval."""
-    lines = []
-    width = max(len(m) for m in summary["metric"])
-    lines.append(f"{'metric':<{width}}  {'value':>9}  {'95% interval':>21}  {'n':>10}")
-    for row in summary.itertuples(index=False):
-        is_rate = "rate" in row.metric
-        if math.isnan(row.value):
-            value, interval = "-", ""
-        elif is_rate:
-            value = f"{100 * row.value:.2f}%"
-            interval = "" if math.isnan(row.low) else f"[{100 * row.low:.2f}%, {100 * row.high:.2f}%]"
-        else:
-            value = f"{row.value:.3f}"
-            interval = "" if math.isnan(row.low) else f"[{row.low:.3f}, {row.high:.3f}]"
-        lines.append(f"{row.metric:<{width}}  {value:>9}  {interval:>21}  {row.n:>10,}")
-    return "\n".join(lines)
 
 
 class _OneLineErrors(click.Group):
@@ -367,7 +349,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
                           scheduler, quiet)
         click.echo(_run_title(run.rules, (), run) + f" (resumed from {resume_dir})"
                    + _stopped(run))
-        click.echo(_format_summary(run.summary()))
+        click.echo(summary_text(run.summary()))
         _exit_if_not_saved(run)
         if run.interrupted:
             sys.exit(130)
@@ -393,11 +375,11 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
                                on_block=advance, save=save_dir, backend=backend,
                                scheduler=scheduler, **extra)
     click.echo(_run_title(rules, rule_overrides, run) + _stopped(run))
-    click.echo(_format_summary(run.summary()))
+    click.echo(summary_text(run.summary()))
     _exit_if_not_saved(run)
     if money is not None and run.done:
         sides = rules.team_count
-        labels = {side: f"{side_label(side, sides, rules.seat_count)} ({strategies[side].name})"
+        labels = {side: side_label(side, sides, rules.seat_count, strategies[side].name)
                   for side in range(sides)}
         click.echo(_format_economics(economics(run.records(), *money, rules.seat_count, labels),
                                      Payouts(*money, rules.seat_count, sides)))
@@ -854,7 +836,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
                + (" (interrupted)" if result.interrupted else ""))
     if not result.pairs:
         sys.exit(130)
-    click.echo(_format_comparison(result.summary()))
+    click.echo(comparison_text(result.summary()))
     paired, unpaired = result.paired_interval, result.unpaired_interval
     paired_width = paired[1] - paired[0]
     narrower = (f"{(unpaired[1] - unpaired[0]) / paired_width:.2f}x narrower than" if paired_width > 0
@@ -868,56 +850,6 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     _write_figure(lambda path: plot_comparison(result, path), figure_path, svg)
     if result.interrupted:
         sys.exit(130)
-
-
-def _scale(metric: str) -> tuple[int, str]:
-    """Rates and shares print as percentages."""
-    return (100, "%") if "share" in metric or "rate" in metric else (1, "")
-
-
-def _cell(value: float, scale: int, unit: str, sign: str = "", digits: int = 2) -> str:
-    return "-" if math.isnan(value) else f"{scale * value:{sign}.{digits}f}{unit}"
-
-
-def _interval_cell(low: float, high: float, scale: int, unit: str, digits: int = 2) -> str:
-    if math.isnan(low):
-        return ""
-    return f"[{scale * low:.{digits}f}{unit}, {scale * high:.{digits}f}{unit}]"
-
-
-def _format_comparison(summary: pd.DataFrame) -> str:
-    """The comparison table: A, B, A − B and its paired 95% interval; rates as percentages."""
-    width = max(len(m) for m in summary["metric"])
-    lines = [f"{'metric':<{width}}  {'A':>9}  {'B':>9}  {'A - B':>9}  {'paired 95% interval':>21}"]
-    for row in summary.itertuples(index=False):
-        scale, unit = _scale(row.metric)
-        cells = [_cell(v, scale, unit) for v in (row.a, row.b, row.difference)]
-        lines.append(f"{row.metric:<{width}}  {cells[0]:>9}  {cells[1]:>9}  {cells[2]:>9}  "
-                     f"{_interval_cell(row.low, row.high, scale, unit):>21}")
-    return "\n".join(lines)
-
-
-def _format_side_by_side(table: pd.DataFrame, group: str = "run") -> str:
-    """Metric by metric, one line per run (rule set or strategy): value and 95% interval, and
-    with a ``difference`` column the difference from the first run and its paired interval."""
-    width = max(len(str(name)) for name in table[group]) + 2
-    paired = "difference" in table.columns
-    lines = [f"{'':<{width}}  {'value':>9}  {'95% interval':>22}"
-             + (f"  {'minus first':>11}  {'paired 95% interval':>22}" if paired else "")]
-    first = table[group].iloc[0]
-    for metric, part in table.groupby("metric", sort=False):
-        lines.append(metric)
-        scale, unit = _scale(metric)
-        digits = 2 if unit else 3
-        for row in part.itertuples(index=False):
-            line = (f"  {str(getattr(row, group)):<{width - 2}}  "
-                    f"{_cell(row.value, scale, unit, digits=digits):>9}  "
-                    f"{_interval_cell(row.low, row.high, scale, unit, digits):>22}")
-            if paired and getattr(row, group) != first:
-                line += (f"  {_cell(row.difference, scale, unit, '+', digits):>11}  "
-                         f"{_interval_cell(row.diff_low, row.diff_high, scale, unit, digits):>22}")
-            lines.append(line.rstrip())
-    return "\n".join(lines)
 
 
 @cli.command(name="tune")
@@ -1116,7 +1048,7 @@ def _print_rules_comparison(result, strategies: list, what: str, metrics: tuple[
     click.echo(title + (" (interrupted)" if result.interrupted else ""))
     if not result.games:
         sys.exit(130)
-    click.echo(_format_side_by_side(result.table))
+    click.echo(side_by_side_text(result.table))
     _write_figure(lambda path: plot_metric_panels(result.table, metrics, title, path),
                   figure_path, svg)
     if out is not None:
@@ -1239,7 +1171,7 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
     click.echo(title + (" (interrupted)" if result.interrupted else ""))
     if result.metrics.empty:
         sys.exit(130)
-    click.echo(_format_side_by_side(result.metrics, group="strategy"))
+    click.echo(side_by_side_text(result.metrics, group="strategy"))
     _write_figure(lambda path: plot_bid_profiles(result, title, path), figure_path, svg)
     if out is not None:
         _write_data(result.data(), out)
@@ -1348,12 +1280,12 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
     for row in result.table.itertuples(index=False):
         change = ("" if row.bid == POLICY_LABEL else
                   f"{100 * row.win_change:+10.2f}% "
-                  + _interval_cell(row.change_low, row.change_high, 100, "").rjust(16))
+                  + interval_text(row.change_low, row.change_high, "rate", percent_sign=False).rjust(16))
         click.echo(f"{row.bid:<18} {100 * row.made:6.2f}% "
-                   f"{_interval_cell(row.made_low, row.made_high, 100, ''):>14}  "
+                   f"{interval_text(row.made_low, row.made_high, 'rate', percent_sign=False):>14}  "
                    f"{row.points:8.1f} "
-                   f"{_interval_cell(row.points_low, row.points_high, 1, '', 1):>16}  "
-                   f"{100 * row.win:7.2f}% {_interval_cell(row.win_low, row.win_high, 100, ''):>14}"
+                   f"{interval_text(row.points_low, row.points_high, 'points', 1):>16}  "
+                   f"{100 * row.win:7.2f}% {interval_text(row.win_low, row.win_high, 'rate', percent_sign=False):>14}"
                    f"  {change}".rstrip())
     choices = ", ".join(f"{bid} ({100 * share:.1f}%)" for bid, share in result.choices.items())
     click.echo(f"the strategy's own bid: {choices}")

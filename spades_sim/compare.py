@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .analysis import paired_interval, ratio_difference, wilson_interval
+from .catalogue import Metric, Units, frame_units, metric
+from .intervals import paired_interval, ratio_difference, wilson_interval
 from .figures import plain_text, pyplot, save
 from .metrics import Payouts, check_buy_in
 from .rules import RuleSet, resolve_rules
@@ -78,19 +79,15 @@ class Comparison:
         return pd.DataFrame(rows)
 
 
-def _side_view(frame: pd.DataFrame, side: int) -> dict[str, np.ndarray]:
-    """Per-game figures of one side of a game frame (``records.game_frame``)."""
-    hands = frame["hands"].to_numpy(dtype=float)
-    winner = frame["winner"].to_numpy()
-    return {
-        "share": np.where(winner == side, 1.0, np.where(winner < 0, 0.5, 0.0)),
-        "points per hand": frame[f"score_{side}"].to_numpy(dtype=float) / hands,
-        "nil bids": frame[f"nil_bids_{side}"].to_numpy(dtype=float),
-        "nil made": frame[f"nil_made_{side}"].to_numpy(dtype=float),
-        "bags": frame[f"bags_{side}"].to_numpy(dtype=float),
-        "penalty": frame[f"penalty_{side}"].to_numpy(dtype=float),
-        "hands": hands,
-    }
+COMPARED = ("win_share", "points", "nil_bid_rate", "nil_success", "bags", "penalty_points")
+"""The catalogue metrics a duplicate comparison reports, by key."""
+
+
+def _pooled(units: list[Units], metric, a_sides: tuple[int, int]):
+    """Per pair: the numerator and denominator of ``metric`` for the strategy that sat on side
+    ``a_sides[0]`` of the first run and ``a_sides[1]`` of the second, summed over both games."""
+    (y0, x0), (y1, x1) = units[0].pair(metric, [a_sides[0]]), units[1].pair(metric, [a_sides[1]])
+    return y0 + y1, x0 + x1
 
 
 def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Strategy, games: int,
@@ -119,42 +116,24 @@ def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Str
     if not pairs:
         return Comparison(rules, first, second, seed, 0, True, [], np.zeros(0), np.zeros(0))
     # A sat on side 0 in the first run and on side 1 in the second; B the other way round.
-    a_view = [_side_view(frames[0], 0), _side_view(frames[1], 1)]
-    b_view = [_side_view(frames[0], 1), _side_view(frames[1], 0)]
-    share = (a_view[0]["share"] + a_view[1]["share"]) / 2
-    rows = [_pair_row("win share (win 1, unfinished ½)", share, 1 - share)]
-    per_hand_a = (a_view[0]["points per hand"] + a_view[1]["points per hand"]) / 2
-    per_hand_b = (b_view[0]["points per hand"] + b_view[1]["points per hand"]) / 2
-    rows.append(_pair_row("points per hand", per_hand_a, per_hand_b))
-    for name, numerator, denominator in (("nil success rate", "nil made", "nil bids"),
-                                         ("bags per hand", "bags", "hands"),
-                                         ("penalty points per hand", "penalty", "hands"),
-                                         ("nil bids per hand", "nil bids", "hands")):
-        rows.append(_ratio_row(name, a_view, b_view, numerator, denominator))
+    units = [frame_units(frame) for frame in frames]
+    rows = [_pair_row(metric(key, "games"), units) for key in COMPARED]
+    share = _pooled(units, metric("win_share"), (0, 1))[0] / 2
     interrupted = any(run.interrupted for run in runs)
     unfinished = sum((frame["winner"].to_numpy() < 0).astype(np.float64) for frame in frames)
     return Comparison(rules, first, second, seed, pairs, interrupted, rows, share, unfinished)
 
 
-def _pair_row(metric: str, a_values: np.ndarray, b_values: np.ndarray) -> dict:
-    difference, low, high = paired_interval(a_values - b_values)
-    return {"metric": metric, "a": float(a_values.mean()), "b": float(b_values.mean()),
-            "difference": difference, "low": low, "high": high, "pairs": a_values.size}
-
-
-def _ratio_row(metric: str, a_view, b_view, numerator: str, denominator: str) -> dict:
-    """A ratio (sum over both runs) per strategy; the difference's interval by the delta method
-    over pairs, so pairs with no denominator (no nil bid) weigh nothing."""
-    def totals(view):
-        return (view[0][numerator] + view[1][numerator], view[0][denominator] + view[1][denominator])
-
-    (na, da), (nb, db) = totals(a_view), totals(b_view)
-    ratio_a = na.sum() / da.sum() if da.sum() else math.nan
-    ratio_b = nb.sum() / db.sum() if db.sum() else math.nan
+def _pair_row(chosen: Metric, units: list[Units]) -> dict:
+    """A's and B's value of one metric (sums over both games of every pair) and the paired
+    difference, by the delta method over pairs, so a pair with no denominator (no nil bid)
+    weighs nothing."""
+    (na, da), (nb, db) = _pooled(units, chosen, (0, 1)), _pooled(units, chosen, (1, 0))
     difference, low, high = ratio_difference(na, da, nb, db)
-    n = na.size
-    return {"metric": metric, "a": ratio_a, "b": ratio_b, "difference": difference, "low": low,
-            "high": high, "pairs": n}
+    return {"key": chosen.key, "metric": chosen.label, "unit": chosen.unit,
+            "a": na.sum() / da.sum() if da.sum() else math.nan,
+            "b": nb.sum() / db.sum() if db.sum() else math.nan,
+            "difference": difference, "low": low, "high": high, "pairs": na.size}
 
 
 @plain_text

@@ -100,6 +100,15 @@ def load_kernel(kernel, *args) -> None:
     kernel.compile(tuple(numba.typeof(arg) for arg in args))
 
 
+def _load_for(kernel, arguments: Callable[[int, int], tuple]) -> None:
+    """:func:`load_kernel` for the arguments of an empty chunk, ``arguments(0, 0)``, made with
+    Ctrl-C held (they hold numba-made scratch arrays, and numba must not be interrupted while
+    it boxes them)."""
+    with interrupts_held():
+        sample = arguments(0, 0)
+    load_kernel(kernel, *sample)
+
+
 def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
                check: Callable[[], None] = lambda: None) -> None:
     """Call ``play(lo, hi)`` on ranges of at most ``chunk`` items that cover ``0 … count - 1``,
@@ -127,13 +136,14 @@ def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
 def play_hands(packed, strat, seed: int, start: int, count: int, write_trace: bool = False):
     """Hands ``start … start + count - 1`` of a hand run: their records and traces (left
     zero without ``write_trace``)."""
-    out, trace = engine._empty_hand_outputs(packed, count)
+    with interrupts_held():  # numba allocates and boxes the outputs
+        out, trace = engine._empty_hand_outputs(packed, count)
 
     def arguments(lo: int, hi: int) -> tuple:
         return (packed, strat, seed, start, lo, hi, engine._new_scratch(packed), out, trace,
                 write_trace)
 
-    load_kernel(engine._hands_chunk, *arguments(0, 0))
+    _load_for(engine._hands_chunk, arguments)
     with interrupts_held() as check:
         run_chunks(count, CHUNK_HANDS, lambda lo, hi: engine._hands_chunk(*arguments(lo, hi)),
                    check)
@@ -142,14 +152,15 @@ def play_hands(packed, strat, seed: int, start: int, count: int, write_trace: bo
 
 def play_games(packed, strat, seed: int, start: int, count: int, max_hands: int):
     """Game records of games ``start … start + count - 1`` (no hand records)."""
-    games = engine._empty_game_records(count, packed.side_count)
-    no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
+    with interrupts_held():
+        games = engine._empty_game_records(count, packed.side_count)
+        no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
 
     def arguments(lo: int, hi: int) -> tuple:
         return (packed, strat, seed, start, lo, hi, max_hands, engine._new_scratch(packed), games,
                 False, 0, no_hands, no_trace)
 
-    load_kernel(engine._games_chunk, *arguments(0, 0))
+    _load_for(engine._games_chunk, arguments)
     with interrupts_held() as check:
         run_chunks(count, CHUNK_GAMES, lambda lo, hi: engine._games_chunk(*arguments(lo, hi)),
                    check)
@@ -165,8 +176,9 @@ def _consecutive_runs(ids: np.ndarray) -> list[tuple[int, int]]:
 
 def trace_hands(packed, strat, seed: int, deals: np.ndarray):
     """Replay hands ``deals`` (hand-run indices) of a hand run: their records and traces."""
-    out, trace = engine._empty_hand_outputs(packed, deals.size)
-    s = engine._new_scratch(packed)
+    with interrupts_held():
+        out, trace = engine._empty_hand_outputs(packed, deals.size)
+        s = engine._new_scratch(packed)
     load_kernel(engine._hands_chunk, packed, strat, seed, 0, 0, 0, s, out, trace, True)
     with interrupts_held() as check:
         for lo, hi in _consecutive_runs(deals):
@@ -179,10 +191,12 @@ def trace_hands(packed, strat, seed: int, deals: np.ndarray):
 def trace_games(packed, strat, seed: int, game_ids: np.ndarray, max_hands: int):
     """Replay games ``game_ids``: their game records, and every hand's record and trace."""
     runs = _consecutive_runs(game_ids)
-    games = engine._empty_game_records(game_ids.size, packed.side_count)
-    s = engine._new_scratch(packed)
+    with interrupts_held():
+        games = engine._empty_game_records(game_ids.size, packed.side_count)
+        s = engine._new_scratch(packed)
+        no_hands = engine._empty_hand_outputs(packed, 0)
     load_kernel(engine._games_chunk, packed, strat, seed, 0, 0, 0, max_hands, s, games, True, 0,
-                *engine._empty_hand_outputs(packed, 0))
+                *no_hands)
     with interrupts_held() as check:
 
         def replay(write_hands: bool, hands_out, trace_out) -> int:
@@ -222,7 +236,7 @@ def what_if_grid(packed, strat, seed: int, deals: np.ndarray, dealer: int, hand_
         engine._what_if_chunk(*arguments(lo, hi))
         finished[lo:hi] = True
 
-    load_kernel(engine._what_if_chunk, *arguments(0, 0))
+    _load_for(engine._what_if_chunk, arguments)
     try:
         with interrupts_held() as check:
             run_chunks(deals.shape[0], CHUNK_DEALS, play, check)

@@ -9,67 +9,34 @@ so it serves a notebook as well as the commands built on it:
 >>> run = simulate_games("standard", ["expert", "basic"], 200, seed=1, keep_records=True)
 >>> table = game_metrics(run.records())
 >>> list(table.columns)
-['metric', 'value', 'low', 'high', 'n']
+['key', 'side', 'metric', 'unit', 'value', 'low', 'high', 'n', 'per', 'units', 'interval']
+>>> from spades_sim.catalogue import pick
+>>> bool(pick(table, "hands_per_game")["value"] == pick(run.summary(), "hands_per_game")["value"])
+True
 
-Seat-hand frames (hand runs) give :func:`hand_metrics`, :func:`bid_profile` and
-:func:`bid_minus_tricks`; game frames give :func:`game_metrics` and
-:func:`decided_by_penalty`; :func:`compare_game_frames` puts runs of the same deals
-(other rules, other strategies) side by side with paired differences against the
-first; :func:`economics` turns results into money. Nil success by hand feature is
-in :mod:`spades_sim.nil`.
-
-Each metric is a ratio Σ numerator / Σ denominator over the units of the run
-(seat-hands, side-hands or games), with one of three intervals: ``wilson`` for a
-proportion of independent trials, ``mean`` for a per-game average, ``ratio`` for
-a per-hand figure of a game run (games as independent clusters of hands, see
-:func:`spades_sim.analysis.ratio_interval`). Paired differences between two runs
-use the same numerators and denominators game by game
-(:func:`spades_sim.analysis.ratio_difference`).
+The metrics are those of the catalogue (:mod:`spades_sim.catalogue`), evaluated on the
+frame's units exactly as ``simulate`` evaluates them block by block, so a frame and the
+run's summary agree to the last digit. Seat-hand frames (hand runs) give
+:func:`hand_metrics`, :func:`bid_profile` and :func:`bid_minus_tricks`; game frames give
+:func:`game_metrics`; :func:`compare_game_frames` puts runs of the same deals (other
+rules, other strategies) side by side with paired differences against the first;
+:func:`economics` turns results into money. Nil success by hand feature is in
+:mod:`spades_sim.nil`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .analysis import mean_interval, ratio_difference, ratio_interval, wilson_interval
+from .catalogue import chosen, frame_units, penalty_decides, table
+from .intervals import mean_interval, ratio_difference, wilson_interval
 from .numbers import decimal_number
 from .outputs import shown
-
-
-@dataclass(frozen=True)
-class Metric:
-    """One metric of a run: Σ ``numerator`` / Σ ``denominator`` over its units, and its interval."""
-
-    name: str
-    numerator: np.ndarray
-    denominator: np.ndarray
-    interval: str  # "wilson", "mean" or "ratio"
-
-    def row(self) -> dict[str, object]:
-        """``metric``, ``value``, ``low``, ``high`` and ``n`` (the sum of the denominators)."""
-        num, den = self.numerator.astype(np.float64), self.denominator.astype(np.float64)
-        total = float(den.sum())
-        if self.interval == "wilson":
-            value = num.sum() / total if total else math.nan
-            low, high = wilson_interval(round(num.sum()), round(total))
-        elif self.interval == "mean":
-            value, low, high = mean_interval(float(num.sum()), float((num * num).sum()), num.size)
-        else:
-            value, low, high = ratio_interval(float(num.sum()), total, float((num * num).sum()),
-                                              float((den * den).sum()), float((num * den).sum()),
-                                              num.size)
-        return {"metric": self.name, "value": float(value), "low": low, "high": high,
-                "n": round(total)}
-
-
-def _table(metrics: list[Metric]) -> pd.DataFrame:
-    return pd.DataFrame([metric.row() for metric in metrics],
-                        columns=["metric", "value", "low", "high", "n"])
 
 
 # ---------------------------------------------------------------- game frames
@@ -81,90 +48,42 @@ def side_count(games: pd.DataFrame) -> int:
 
 
 def _side_columns(games: pd.DataFrame, name: str) -> np.ndarray:
-    """The ``name_k`` columns of every side as a (games, sides) float array."""
-    return np.column_stack([games[f"{name}_{side}"].to_numpy(np.float64)
+    """The ``name_k`` columns of every side as a (games, sides) array."""
+    return np.column_stack([games[f"{name}_{side}"].to_numpy(np.int64)
                             for side in range(side_count(games))])
 
 
 def decided_by_penalty(games: pd.DataFrame) -> np.ndarray:
-    """Per game: True where the bag penalties decided it — a finished game whose winner would not
-    be ahead (another side level or higher) if no side had lost points to bag penalties: final
-    scores with the penalties added back; the hands themselves are not replayed."""
-    score, penalty = _side_columns(games, "score"), _side_columns(games, "penalty")
-    winner = games["winner"].to_numpy()
-    finished = winner >= 0
-    without = score + penalty
-    rows = np.arange(len(games))
-    best_winner = without[rows, np.where(finished, winner, 0)]
-    others = np.where(np.arange(score.shape[1]) == np.where(finished, winner, 0)[:, None],
-                      -np.inf, without)
-    return finished & (others.max(axis=1) >= best_winner)
+    """Per game of a game frame: whether the bag penalties decided it
+    (:func:`spades_sim.catalogue.penalty_decides`)."""
+    return penalty_decides(_side_columns(games, "score"), _side_columns(games, "penalty"),
+                              games["winner"].to_numpy())
 
 
 def placed_second(games: pd.DataFrame) -> np.ndarray:
     """Per game and side (bool array): the side with the highest final score among the losers of
     a finished game (ties go to the lower side number)."""
-    score = _side_columns(games, "score")
+    score = _side_columns(games, "score").astype(np.float64)
     winner = games["winner"].to_numpy()
     losers = np.where(np.arange(score.shape[1]) == winner[:, None], -np.inf, score)
     second = np.argmax(losers, axis=1)
     return (np.arange(score.shape[1]) == second[:, None]) & (winner >= 0)[:, None]
 
 
-def game_metric_list(games: pd.DataFrame, side: int | None = None) -> list[Metric]:
-    """The metrics of :func:`game_metrics` before they are summed (for paired comparisons)."""
-    sides = side_count(games)
-    chosen = list(range(sides)) if side is None else [side]
-    hands = games["hands"].to_numpy(np.float64)
-    winner = games["winner"].to_numpy()
-    finished = (winner >= 0).astype(np.float64)
-    ones = np.ones_like(hands)
-
-    def total(name: str) -> np.ndarray:
-        return _side_columns(games, name)[:, chosen].sum(axis=1)
-
-    side_hands = hands * len(chosen)
-    penalty = total("penalty")
-    if side is None:
-        wins = [Metric(f"side {k} win rate", (winner == k).astype(np.float64), finished, "wilson")
-                for k in range(sides)]
-    else:
-        wins = [Metric("win rate", (winner == side).astype(np.float64), finished, "wilson")]
-    return wins + [
-        Metric("unfinished rate (stopped at the hand cap)", 1 - finished, ones, "wilson"),
-        Metric("hands per game", hands, ones, "mean"),
-        Metric("contract make rate", total("made"), total("contracts"), "wilson"),
-        Metric("contract set rate", total("contracts") - total("made"), total("contracts"),
-               "wilson"),
-        Metric("nil bids per side-hand", total("nil_bids"), side_hands, "ratio"),
-        Metric("nil success rate", total("nil_made"), total("nil_bids"), "wilson"),
-        Metric("blind nil bids per side-hand", total("blind_bids"), side_hands, "ratio"),
-        Metric("blind nil success rate", total("blind_made"), total("blind_bids"), "wilson"),
-        Metric("mean absolute bid error", total("bid_error"), total("contracts"), "ratio"),
-        Metric("bags per side-hand", total("bags"), side_hands, "ratio"),
-        Metric("bag penalty points per game", penalty, ones, "mean"),
-        Metric("games with a bag penalty (rate)", (penalty > 0).astype(np.float64), ones,
-               "wilson"),
-        Metric("games decided by a bag penalty (rate)", decided_by_penalty(games).astype(np.float64),
-               ones, "wilson"),
-        Metric("points per side-hand", total("score"), side_hands, "ratio"),
-    ]
-
-
-def game_metrics(games: pd.DataFrame, side: int | None = None) -> pd.DataFrame:
-    """Metrics of a game frame with 95% intervals: win rates, unfinished games, game length,
-    contract make and set rates, nil and blind-nil bids and success, bid error, bags per hand,
-    bag penalties per game, the share of games with a penalty and of games decided by one,
-    points per hand.
+def game_metrics(games: pd.DataFrame, side: int | None = None,
+                 keys: Sequence[str] | None = None) -> pd.DataFrame:
+    """The metrics of a game frame with 95% intervals (:data:`spades_sim.catalogue.TABLE_COLUMNS`):
+    win rates, unfinished games, game length, nil and blind-nil bids and success, contracts
+    made and set, bid error, bags, penalties, games decided by a penalty, points.
 
     ``side=None`` pools every side (and gives each side's win rate); ``side=k`` gives side
-    ``k``'s own figures, for example the side a strategy sat on.
+    ``k``'s own figures, for example the side a strategy sat on; ``keys`` picks metrics.
     """
-    return _table(game_metric_list(games, side))
+    return table(frame_units(games), side, keys)
 
 
-def compare_game_frames(frames: Mapping[str, pd.DataFrame], side: int | None = None
-                        ) -> pd.DataFrame:
+def compare_game_frames(frames: Mapping[str, pd.DataFrame], side: int | None = None,
+                        keys: Sequence[str] | None = None) -> pd.DataFrame:
     """Runs of the same deal sequences side by side (other rules or strategies, same seed).
 
     One row per run and metric: ``run``, the columns of :func:`game_metrics`, and
@@ -176,20 +95,31 @@ def compare_game_frames(frames: Mapping[str, pd.DataFrame], side: int | None = N
     counts = {len(frames[label]) for label in labels}
     if len(counts) != 1:
         raise ValueError(f"games={sorted(counts)}: allowed runs of the same number of games")
-    base = game_metric_list(frames[labels[0]], side)
+    units = {label: frame_units(frames[label]) for label in labels}
+    first = units[labels[0]]
     rows = []
     for label in labels:
-        for metric, first in zip(game_metric_list(frames[label], side), base, strict=True):
-            difference = ratio_difference(metric.numerator.astype(np.float64),
-                                          metric.denominator.astype(np.float64),
-                                          first.numerator.astype(np.float64),
-                                          first.denominator.astype(np.float64))
-            rows.append({"run": label, **metric.row(), "difference": difference[0],
+        metrics = table(units[label], side, keys)
+        for picked, record in zip(chosen(first.kind, first.sides, side, keys),
+                                  metrics.to_dict("records"), strict=True):
+            metric, chosen_side = picked
+            sides = None if chosen_side is None else [chosen_side]
+            difference = ratio_difference(*units[label].pair(metric, sides),
+                                          *first.pair(metric, sides))
+            rows.append({"run": label, **record, "difference": difference[0],
                          "diff_low": difference[1], "diff_high": difference[2]})
     return pd.DataFrame(rows)
 
 
 # ---------------------------------------------------------------- seat-hand frames
+
+
+def hand_metrics(hands: pd.DataFrame, side: int | None = None,
+                 keys: Sequence[str] | None = None) -> pd.DataFrame:
+    """The metrics of a seat-hand frame with 95% intervals: bids, nil and blind-nil bid and
+    success rates, contracts made and set, contract minus tricks (signed and absolute),
+    bags, penalties and points per side-hand. ``side=k`` gives side ``k``'s figures."""
+    return table(frame_units(hands), side, keys)
 
 
 def _side_hands(hands: pd.DataFrame) -> pd.DataFrame:
@@ -244,49 +174,6 @@ def bid_profile(hands: pd.DataFrame) -> pd.DataFrame:
         rows.append({"bid": bid_label(max(int(value), 0), int(value) < 0),
                      "seat_hands": int(count), "share": count / total, "low": low, "high": high})
     return pd.DataFrame(rows, columns=["bid", "seat_hands", "share", "low", "high"])
-
-
-def hand_metric_list(hands: pd.DataFrame, side: int | None = None) -> list[Metric]:
-    """The metrics of :func:`hand_metrics` before they are summed."""
-    if side is not None:
-        hands = hands[hands["side"] == side]
-    side_hands = _side_hands(hands)
-    bid = hands["bid"].to_numpy()
-    blind = hands["blind"].to_numpy() == 1
-    took_none = hands["tricks"].to_numpy() == 0
-    nil = (bid == 0) & ~blind
-    seat_ones = np.ones(len(hands))
-    contract = side_hands["contract"].to_numpy(np.float64)
-    has_contract = (contract > 0).astype(np.float64)
-    made = has_contract * side_hands["made"].to_numpy(np.float64)
-    error = np.where(contract > 0, contract - side_hands["count_tricks"].to_numpy(np.float64), 0.0)
-    side_ones = np.ones(len(side_hands))
-    penalty = side_hands["penalty"].to_numpy(np.float64)
-    return [
-        Metric("mean bid per seat-hand", bid.astype(np.float64), seat_ones, "mean"),
-        Metric("nil bid rate (per seat-hand)", nil.astype(np.float64), seat_ones, "wilson"),
-        Metric("nil success rate", (nil & took_none).astype(np.float64), nil.astype(np.float64),
-               "wilson"),
-        Metric("blind nil bid rate (per seat-hand)", blind.astype(np.float64), seat_ones, "wilson"),
-        Metric("blind nil success rate", (blind & took_none).astype(np.float64),
-               blind.astype(np.float64), "wilson"),
-        Metric("contract make rate", made, has_contract, "wilson"),
-        Metric("contract set rate", has_contract - made, has_contract, "wilson"),
-        Metric("mean bid minus tricks", error, has_contract, "ratio"),
-        Metric("mean absolute bid error", np.abs(error), has_contract, "ratio"),
-        Metric("bags per side-hand", side_hands["bags"].to_numpy(np.float64), side_ones, "mean"),
-        Metric("bag penalty rate (per side-hand)", (penalty > 0).astype(np.float64), side_ones,
-               "wilson"),
-        Metric("points per side-hand", side_hands["points"].to_numpy(np.float64), side_ones,
-               "mean"),
-    ]
-
-
-def hand_metrics(hands: pd.DataFrame, side: int | None = None) -> pd.DataFrame:
-    """Metrics of a seat-hand frame with 95% intervals: bids, nil and blind-nil bid and success
-    rates, contract make and set rates, bid minus tricks (signed and absolute), bags, penalties
-    and points per side-hand. ``side=k`` keeps side ``k``'s seats only."""
-    return _table(hand_metric_list(hands, side))
 
 
 # ---------------------------------------------------------------- table economics
@@ -395,8 +282,7 @@ def economics(games: pd.DataFrame, buy_in: float, rake: float, seats: int,
 
 
 __all__ = [
-    "EconomicsError", "Metric", "Payouts", "bid_label", "bid_minus_tricks", "bid_profile",
-    "check_buy_in", "compare_game_frames", "decided_by_penalty", "economics", "game_metric_list",
-    "game_metrics", "hand_metric_list", "hand_metrics", "parse_rake", "placed_second",
-    "side_count",
+    "EconomicsError", "Payouts", "bid_label", "bid_minus_tricks", "bid_profile", "check_buy_in",
+    "compare_game_frames", "economics", "decided_by_penalty", "game_metrics",
+    "hand_metrics", "parse_rake", "placed_second", "side_count",
 ]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .analysis import wilson_interval
+from .intervals import wilson_interval
 from .figures import plain_text, pyplot, save
 from .outputs import shown
 

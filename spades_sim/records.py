@@ -50,8 +50,10 @@ def hand_frame(records) -> pd.DataFrame:
     return frame
 
 
-def game_frame(games, start: int = 0) -> pd.DataFrame:
-    """One row per game from ``GameRecords``; ``start`` is the first game's index."""
+def game_frame(games, seats: int, start: int = 0) -> pd.DataFrame:
+    """One row per game from ``GameRecords`` of a table of ``seats`` seats; ``start`` is the
+    first game's index. ``seat_hands_k`` (hands × the seats of side k) makes the frame carry
+    every denominator of its metrics."""
     n = games.hands.size
     frame = pd.DataFrame({
         "game": np.arange(start, start + n),
@@ -59,10 +61,13 @@ def game_frame(games, start: int = 0) -> pd.DataFrame:
         "hands": games.hands,
         "winner": games.winner,
     })
+    sides = games.score.shape[1]
     for name in _GAME_SIDE_COLUMNS:
         values = getattr(games, name)
-        for side in range(values.shape[1]):
+        for side in range(sides):
             frame[f"{name}_{side}"] = values[:, side]
+    for side in range(sides):
+        frame[f"seat_hands_{side}"] = (games.hands * (seats // sides)).astype(np.int32)
     return frame
 
 

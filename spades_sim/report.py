@@ -29,6 +29,7 @@ from . import __version__
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies
 from .figures import plain_text, pyplot, save
+from .formatting import PERCENT_UNITS, interval_text, value_text
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, nil_by_feature, plot_nil_by_feature
 from .outputs import atomic_path, check_folder, shown, write_text
@@ -281,10 +282,10 @@ def _side_by_side_html(table: pd.DataFrame, group: str = "run") -> _Markup:
         cells = []
         for run in runs:
             row = part[part[group] == run].iloc[0]
-            text = _value_text(metric, row["value"], row["low"], row["high"])
+            text = _value_text(row["unit"], row["value"], row["low"], row["high"])
             if paired and run != runs[0] and not math.isnan(row["difference"]):
                 text = _fill("{}<br><small>{}</small>", text, _value_text(
-                    metric, row["difference"], row["diff_low"], row["diff_high"], sign="+"))
+                    row["unit"], row["difference"], row["diff_low"], row["diff_high"], sign="+"))
             cells.append(_fill("<td>{}</td>", text))
         rows.append(_row(str(metric), cells))
     return _table(["metric", *map(str, runs)], rows)
@@ -301,15 +302,13 @@ def _row(heading: str, cells: list[_Markup]) -> _Markup:
     return _fill("<tr><th>{}</th>{}</tr>", heading, _join(cells))
 
 
-def _value_text(metric: str, value: float, low: float, high: float, sign: str = "") -> str:
-    """A value with its 95% interval; rates in percent."""
+def _value_text(unit: str, value: float, low: float, high: float, sign: str = "") -> str:
+    """A value with its 95% interval; shares in percent with one decimal."""
     if math.isnan(value):
         return "–"
-    scale, unit, digits = (100, "%", 1) if "rate" in metric or "share" in metric else (1, "", 3)
-    text = f"{scale * value:{sign}.{digits}f}{unit}"
-    if not math.isnan(low):
-        text += f" [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"
-    return text
+    digits = 1 if unit in PERCENT_UNITS else 3
+    interval = interval_text(low, high, unit, digits, percent_sign=False)
+    return f"{value_text(value, unit, digits, sign)} {interval}".rstrip()
 
 
 def _rules_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:

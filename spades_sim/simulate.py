@@ -22,7 +22,7 @@ import pandas as pd
 
 from . import drivers
 from . import records as _records
-from .analysis import GameTotals, HandTotals
+from .catalogue import Totals
 from .drivers import RunError, set_threads
 from .outputs import shown
 from .packing import PackedRules, pack_rules
@@ -86,12 +86,13 @@ class Run:
     save_error: str | None = None
     """Why a saved run stopped early: a shard could not be written (its totals are not
     counted; the run can be resumed once the folder takes files again)."""
-    totals: HandTotals | GameTotals = field(default_factory=HandTotals)
+    totals: Totals = field(default_factory=lambda: Totals("hands"))
     frames: list[pd.DataFrame] = field(default_factory=list)
 
-    def summary(self) -> pd.DataFrame:
-        """The summary table of :mod:`spades_sim.analysis`."""
-        return self.totals.summary()
+    def summary(self, side: int | None = None) -> pd.DataFrame:
+        """The run's metrics table (:meth:`spades_sim.catalogue.Totals.summary`): every side
+        pooled and the per-side rows, or with ``side`` that side's figures."""
+        return self.totals.summary(side)
 
     def records(self) -> pd.DataFrame:
         """The kept records (``keep_records=True``) as one DataFrame."""
@@ -136,7 +137,7 @@ def simulate_hands(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
     rules, strategies, packed, strat, seed = _prepare(raw_rules, raw_strategies, "hands", n, seed,
                                                       threads)
     check_backend(backend, scheduler, keep_records)
-    run = Run("hands", rules, strategies, seed, n, totals=HandTotals())
+    run = Run("hands", rules, strategies, seed, n, totals=new_totals("hands", packed))
     store = _new_store(save, run, BLOCK_HANDS, None)
     return _run_blocks(run, BLOCK_HANDS, packed, strat, None, keep_records, on_block, store,
                        _client(backend, scheduler))
@@ -150,11 +151,9 @@ def play_block(kind: str, packed: PackedRules, strat: PackedStrategies, seed: in
     return drivers.play_games(packed, strat, seed, start, count, max_hands)
 
 
-def new_totals(kind: str, packed: PackedRules) -> HandTotals | GameTotals:
+def new_totals(kind: str, packed: PackedRules) -> Totals:
     """Empty totals for a hand or game run at this table."""
-    if kind == "hands":
-        return HandTotals()
-    return GameTotals(sides=packed.side_count, seats=packed.seat_count)
+    return Totals(kind, packed.seat_count, packed.side_count)
 
 
 def _new_store(save: str | Path | None, run: Run, block: int, max_hands: int | None):
@@ -211,7 +210,7 @@ def _run_blocks(run: Run, block: int, packed: PackedRules, strat: PackedStrategi
                 frame = None
                 if keep_records:
                     frame = (_records.hand_frame(records) if run.kind == "hands"
-                             else _records.game_frame(records, start))
+                             else _records.game_frame(records, packed.seat_count, start))
                 finish(start, count, totals, frame)
     except KeyboardInterrupt:
         run.interrupted = True
@@ -279,7 +278,7 @@ def resume(path: str | Path, threads: int | None = None,
     run = Run(manifest.kind, rules, strategies, seed, manifest.requested, totals=totals,
               replayed=scan.damaged)
     for _, count, row in scan.blocks:
-        run.totals.merge(type(totals).from_row(row))
+        run.totals.merge(Totals.from_row(manifest.kind, row))
         run.done += count
     return _run_blocks(run, manifest.block, packed, strat, manifest.max_hands, False, on_block,
                        store, client, scan.pending)

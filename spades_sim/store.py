@@ -4,7 +4,7 @@
 ``DIR/manifest.json`` first (rules, strategies, seed, size, block size and
 package version) and then, as each block of hands or games finishes,
 ``DIR/block-<first>-<count>.parquet``: one row of that block's totals
-(:meth:`spades_sim.analysis.HandTotals.as_row`). A shard is written to a temporary
+(:meth:`spades_sim.catalogue.Totals.as_row`). A shard is written to a temporary
 name and renamed (:func:`spades_sim.outputs.atomic_path`), so a killed process or a
 full disk leaves whole shards only. ``resume(DIR)``
 reads the shards back, merges them, and plays the blocks still missing: the totals
@@ -45,8 +45,9 @@ except ImportError:  # pragma: no cover
 
 MANIFEST = "manifest.json"
 LOCK = ".lock"
-FORMAT = 2
-"""2: shards carry the run's digest, their range and a checksum (1 had only the totals)."""
+FORMAT = 3
+"""3: shards hold the sums of every metric of the catalogue; 2 carried the run's digest, range and
+checksum with totals of an older layout; 1 had only the totals."""
 _SHARD_NAME = re.compile(r"block-(\d{12})-(\d{8})\.parquet")
 _IDENTITY = ("run", "start", "count", "checksum")
 """The columns of a shard that are not totals."""

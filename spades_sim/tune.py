@@ -109,7 +109,7 @@ def tune(raw_rules: str | RuleSet, strategy: str | Strategy, ranges: list[tuple[
             interrupted = True
             break
         low, high = result.paired_interval
-        points = result.summary().set_index("metric").loc["points per hand"]
+        points = result.summary().set_index("key").loc["points"]
         rows.append({**setting, "win_share": float(result.share.mean()), "low": low, "high": high,
                      "points_per_hand_diff": points["difference"]})
     table = pd.DataFrame(rows, columns=[*names, "win_share", "low", "high",

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .catalogue import METRICS, select
 from .figures import plain_text, pyplot, save
 from .metrics import compare_game_frames
 from .numbers import whole_number
@@ -136,26 +137,30 @@ def bag_variants(base: RuleSet, specs: Sequence[str]) -> tuple[list[RuleSet], li
     return variants, labels
 
 
-RULES_FIGURE_METRICS = ("side 0 win rate", "hands per game", "nil success rate",
-                        "bag penalty points per game")
-BAGS_FIGURE_METRICS = ("bags per side-hand", "bag penalty points per game",
-                       "games decided by a bag penalty (rate)", "side 0 win rate")
+RULES_FIGURE_METRICS = (("win_rate", 0), ("hands_per_game", None), ("nil_success", None),
+                        ("penalty_per_game", None))
+"""The (metric key, side) panels of the rule-variant figure (side None: pooled)."""
+BAGS_FIGURE_METRICS = (("bags", None), ("penalty_per_game", None), ("decided_by_penalty", None),
+                       ("win_rate", 0))
+"""The panels of the bag-rule figure."""
+
 
 
 @plain_text
-def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[str], title: str, path: str,
-                       group: str = "run") -> None:
-    """One bar panel per metric, one bar per run (``group`` column), with 95% error bars;
-    rates in percent. ``table`` has the columns of :func:`spades_sim.metrics.compare_game_frames`
-    (or any ``group``/``metric``/``value``/``low``/``high`` table)."""
+def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[tuple[str, int | None]], title: str,
+                       path: str, group: str = "run") -> None:
+    """One bar panel per (metric key, side), one bar per run (``group`` column), with 95% error
+    bars; rates in percent. ``table`` has the columns of
+    :func:`spades_sim.metrics.compare_game_frames`."""
     plt = pyplot()
     columns = 2 if len(metrics) > 1 else 1
     rows = -(-len(metrics) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(5.2 * columns, 3.4 * rows), squeeze=False)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for ax, metric in zip(axes.flat, metrics):
-        part = table[table["metric"] == metric]
-        scale, unit = (100, " (%)") if "rate" in metric else (1, "")
+    for ax, (key, side) in zip(axes.flat, metrics):
+        part = select(table, key, side)
+        metric = str(part["metric"].iloc[0])
+        scale, unit = (100, " (%)") if METRICS[key].percent else (1, "")
         values = scale * part["value"].to_numpy(np.float64)
         low = scale * part["low"].to_numpy(np.float64)
         high = scale * part["high"].to_numpy(np.float64)
@@ -169,8 +174,8 @@ def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[str], title: str, 
             ax.text(k, 0, "n/a", ha="center", va="bottom", fontsize=8, color="grey")
         ax.set_xticks(x, names, rotation=20, ha="right", fontsize=8)
         ax.set_title(metric, fontsize=9)
-        ax.set_ylabel(metric.replace(" (rate)", "") + unit, fontsize=8)
-        if "win rate" in metric:
+        ax.set_ylabel(METRICS[key].label + unit, fontsize=8)
+        if key == "win_rate":
             ax.axhline(50, color="grey", linewidth=0.8, linestyle="--", label="50%")
         ax.legend(fontsize=7, loc="lower right")
     for ax in list(axes.flat)[len(metrics):]:

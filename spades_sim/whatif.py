@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .analysis import mean_interval, paired_interval, wilson_interval
+from .intervals import mean_interval, paired_interval, wilson_interval
 from .cards import parse_cards
 from .deals import Dealer, SuitCount
 from .drivers import what_if_grid

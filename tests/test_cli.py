@@ -36,7 +36,7 @@ GAME_COLUMNS = ["game", "first_dealer", "hands", "winner"] + [
     for name in ("score", "bag_total", "contracts", "made", "nil_bids", "nil_made", "blind_bids",
                  "blind_made", "bags", "penalty", "bid_error")
     for side in (0, 1)
-]
+] + ["seat_hands_0", "seat_hands_1"]
 
 
 # --- help ---
@@ -110,10 +110,10 @@ def _row_of(output: str, metric: str) -> str:
 
 
 def _expected_cells(row) -> tuple[str, str]:
-    """The value and n a summary row must print (the format documented in cli._format_summary)."""
+    """The value and n a summary row must print: shares (unit ``rate``) as percentages."""
     if math.isnan(row.value):
         value = "-"
-    elif "rate" in row.metric:
+    elif row.unit == "rate":
         value = f"{100 * row.value:.2f}%"
     else:
         value = f"{row.value:.3f}"
@@ -140,7 +140,7 @@ def test_simulate_hands_prints_the_library_summary() -> None:
     assert first == "rules standard, strategy expert, seed 5: 2,000 hands"
     run = simulate_hands("standard", "expert", 2000, seed=5)
     _check_summary(result.output, run.summary())
-    for metric in ("contract make rate", "nil bid rate (per seat-hand)", "bags per side-hand",
+    for metric in ("contracts made", "nil bids per seat-hand", "bags per side-hand",
                    "points per side-hand"):
         assert _row_of(result.output, metric)
     # Same seed, same output.

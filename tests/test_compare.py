@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim.analysis import paired_interval
-from spades_sim.compare import _ratio_row, compare_strategies
+from spades_sim.intervals import paired_interval
+from spades_sim.catalogue import METRICS, Units
+from spades_sim.compare import _pair_row, compare_strategies
 from spades_sim.rules import RuleSet
 from spades_sim.simulate import simulate_games
 from spades_sim.strategies import STRATEGIES
@@ -25,13 +26,15 @@ def test_paired_interval_by_hand() -> None:
     assert (mean, low, high) == pytest.approx((0.5, 0.5 - half, 0.5 + half))
 
 
-def test_ratio_row_by_hand() -> None:
+def test_pair_row_by_hand() -> None:
     """A made 3 of 4 nils over two pairs, B 1 of 2: 75% against 50%."""
-    a_view = [{"made": np.array([1.0, 1.0]), "bids": np.array([1.0, 2.0])},
-              {"made": np.array([0.0, 1.0]), "bids": np.array([0.0, 1.0])}]
-    b_view = [{"made": np.array([0.0, 1.0]), "bids": np.array([1.0, 1.0])},
-              {"made": np.array([0.0, 0.0]), "bids": np.array([0.0, 0.0])}]
-    row = _ratio_row("nil success rate", a_view, b_view, "made", "bids")
+    def units(made, bids):  # (pairs, sides) columns of one run
+        return Units("games", 4, 2, {"nil_made": np.array(made), "nil_bids": np.array(bids)})
+
+    # A sat on side 0 of the first run and on side 1 of the second.
+    first = units([[1, 0], [1, 1]], [[1, 1], [2, 1]])
+    second = units([[0, 0], [0, 1]], [[0, 0], [0, 1]])
+    row = _pair_row(METRICS["nil_success"], [first, second])
     assert (row["a"], row["b"], row["difference"]) == pytest.approx((0.75, 0.5, 0.25))
     assert row["low"] < 0.25 < row["high"]
 
@@ -43,7 +46,7 @@ def test_a_strategy_against_itself_scores_exactly_half() -> None:
     low, high = result.paired_interval
     assert low <= 0.5 <= high
     assert np.all(result.share == 0.5)
-    assert result.summary().set_index("metric").loc["points per hand", "difference"] == 0
+    assert result.summary().set_index("key").loc["points", "difference"] == 0
 
 
 def test_duplicate_agrees_with_the_two_runs_it_is_made_of() -> None:

@@ -1,4 +1,5 @@
-"""The analysis API of ``spades_sim.metrics`` and the paired helpers of ``spades_sim.analysis``.
+"""The analysis API of ``spades_sim.metrics`` (the catalogue on record frames) and the interval
+helpers of ``spades_sim.intervals``.
 
 Every expected value below is worked out by hand from small record frames built in this file
 (the derivation is in the comment next to it), never by calling the function under test.
@@ -12,10 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from spades_sim.analysis import paired_interval, ratio_difference, wilson_interval
+from spades_sim.catalogue import Sums, pick, select
+from spades_sim.intervals import paired_interval, ratio_difference, wilson_interval
 from spades_sim.metrics import (
     EconomicsError,
-    Metric,
     Payouts,
     bid_label,
     bid_minus_tricks,
@@ -44,7 +45,8 @@ def game_rows(rows: list[dict], sides: int) -> pd.DataFrame:
     """A game frame (the columns of ``records.game_frame``) from one dict per game.
 
     Each dict gives ``hands``, ``winner`` and, per side column name, a tuple with one value per
-    side; side columns left out are 0.
+    side; side columns left out are 0. Two sides are a partnership table (two seats a side),
+    more are a solo table (one seat a side).
     """
     frame = pd.DataFrame({
         "game": np.arange(len(rows)),
@@ -55,6 +57,8 @@ def game_rows(rows: list[dict], sides: int) -> pd.DataFrame:
     for name in GAME_SIDE_COLUMNS:
         for side in range(sides):
             frame[f"{name}_{side}"] = [row.get(name, (0,) * sides)[side] for row in rows]
+    for side in range(sides):
+        frame[f"seat_hands_{side}"] = frame["hands"] * (2 if sides == 2 else 1)
     return frame
 
 
@@ -150,14 +154,11 @@ def partnership_hands() -> pd.DataFrame:
     ])
 
 
-def by_metric(table: pd.DataFrame) -> pd.DataFrame:
-    return table.set_index("metric")
-
-
-def check(table: pd.DataFrame, expected: dict[str, tuple[float, int]]) -> None:
-    """Every (value, n) of ``expected`` matches its row; NaN values must be NaN."""
+def check(table: pd.DataFrame, expected: dict, side: int | None = None) -> None:
+    """Every (value, n) of ``expected`` (by metric key, or (key, side)) matches its row of
+    ``table`` (rows of ``side`` unless the key says); NaN values must be NaN."""
     for name, (value, n) in expected.items():
-        row = table.loc[name]
+        row = pick(table, *name) if isinstance(name, tuple) else pick(table, name, side)
         if math.isnan(value):
             assert math.isnan(row["value"]), name
         else:
@@ -169,106 +170,123 @@ def check(table: pd.DataFrame, expected: dict[str, tuple[float, int]]) -> None:
 
 
 def test_game_metrics_pooled_values_and_counts() -> None:
-    table = by_metric(game_metrics(partnership_games()))
+    table = game_metrics(partnership_games())
     check(table, {
         # Finished games 0, 1, 2, 4: side 0 won 0, 2, 4 and side 1 won 1.
-        "side 0 win rate": (3 / 4, 4),
-        "side 1 win rate": (1 / 4, 4),
-        "unfinished rate (stopped at the hand cap)": (1 / 5, 5),  # game 3
-        "hands per game": (60 / 5, 5),  # 10+12+8+20+10 = 60
+        ("win_rate", 0): (3 / 4, 4),
+        ("win_rate", 1): (1 / 4, 4),
+        "unfinished_rate": (1 / 5, 5),  # game 3
+        "hands_per_game": (60 / 5, 5),  # 10+12+8+20+10 = 60
         # contracts 58 + 56 = 114, made 48 + 43 = 91
-        "contract make rate": (91 / 114, 114),
-        "contract set rate": (23 / 114, 114),
-        # side-hands = 2 × 60 = 120; nil bids 2 + 4 = 6, made 1 + 2 = 3
-        "nil bids per side-hand": (6 / 120, 120),
-        "nil success rate": (3 / 6, 6),
-        "blind nil bids per side-hand": (2 / 120, 120),  # game 4 side 0, game 1 side 1
-        "blind nil success rate": (1 / 2, 2),  # only game 4's was made
-        "mean absolute bid error": (157 / 114, 114),  # (79 + 78) / contracts
-        "bags per side-hand": (82 / 120, 120),  # 45 + 37
-        "bag penalty points per game": (400 / 5, 5),  # 0, 100, 100, 100, 100
-        "games with a bag penalty (rate)": (4 / 5, 5),  # all but game 0
-        "games decided by a bag penalty (rate)": (1 / 5, 5),  # game 1
-        "points per side-hand": (4355 / 120, 120),  # 2370 + 1985
+        "make_rate": (91 / 114, 114),
+        "set_rate": (23 / 114, 114),
+        # seat-hands = 4 × 60 = 240; nil bids 2 + 4 = 6, made 1 + 2 = 3
+        "nil_bid_rate": (6 / 240, 240),
+        "nil_success": (3 / 6, 6),
+        "blind_bid_rate": (2 / 240, 240),  # game 4 side 0, game 1 side 1
+        "blind_success": (1 / 2, 2),  # only game 4's was made
+        "bid_error": (157 / 114, 114),  # (79 + 78) / contracts
+        "bags": (82 / 120, 120),  # 45 + 37 over 2 × 60 side-hands
+        "penalty_points": (400 / 120, 120),
+        "penalty_per_game": (400 / 5, 5),  # 0, 100, 100, 100, 100
+        # side-games penalised: game 1 side 0, game 2 side 0, game 3 side 1, game 4 side 1
+        "penalised_games": (4 / 10, 10),
+        "decided_by_penalty": (1 / 5, 5),  # game 1
+        "points": (4355 / 120, 120),  # 2370 + 1985
     })
-    assert list(table.index[:2]) == ["side 0 win rate", "side 1 win rate"]
+    assert table["key"].iloc[:2].tolist() == ["win_rate", "win_rate"]
+    assert table["metric"].iloc[:2].tolist() == ["side 0 (seats 0+2) win rate",
+                                                 "side 1 (seats 1+3) win rate"]
 
 
 def test_game_metrics_of_each_side() -> None:
     games = partnership_games()
-    side0 = by_metric(game_metrics(games, side=0))
+    side0 = game_metrics(games, side=0)
     check(side0, {
-        "win rate": (3 / 4, 4),
-        "unfinished rate (stopped at the hand cap)": (1 / 5, 5),
-        "hands per game": (12.0, 5),
-        "contract make rate": (48 / 58, 58),  # made 8+10+7+14+9, contracts 9+12+8+19+10
-        "contract set rate": (10 / 58, 58),
-        "nil bids per side-hand": (2 / 60, 60),  # side-hands = hands = 60
-        "nil success rate": (1 / 2, 2),
-        "blind nil bids per side-hand": (1 / 60, 60),
-        "blind nil success rate": (1.0, 1),
-        "mean absolute bid error": (79 / 58, 58),  # 12+20+9+30+8
-        "bags per side-hand": (45 / 60, 60),  # 6+14+11+9+5
-        "bag penalty points per game": (200 / 5, 5),  # 0, 100, 100, 0, 0
-        "games with a bag penalty (rate)": (2 / 5, 5),
-        "games decided by a bag penalty (rate)": (1 / 5, 5),  # a game-level figure
-        "points per side-hand": (2370 / 60, 60),  # 520+480+510+300+560
-    })
-    assert "side 0 win rate" not in side0.index
-    side1 = by_metric(game_metrics(games, side=1))
+        "win_rate": (3 / 4, 4),
+        "unfinished_rate": (1 / 5, 5),
+        "hands_per_game": (12.0, 5),
+        "make_rate": (48 / 58, 58),  # made 8+10+7+14+9, contracts 9+12+8+19+10
+        "set_rate": (10 / 58, 58),
+        "nil_bid_rate": (2 / 120, 120),  # seat-hands = 2 × 60
+        "nil_success": (1 / 2, 2),
+        "blind_bid_rate": (1 / 120, 120),
+        "blind_success": (1.0, 1),
+        "bid_error": (79 / 58, 58),  # 12+20+9+30+8
+        "bags": (45 / 60, 60),  # 6+14+11+9+5
+        "penalty_per_game": (200 / 5, 5),  # 0, 100, 100, 0, 0
+        "penalised_games": (2 / 5, 5),
+        "decided_by_penalty": (1 / 5, 5),  # a game-level figure
+        "points": (2370 / 60, 60),  # 520+480+510+300+560
+    }, side=0)
+    assert set(side0["side"]) == {0}
+    side1 = game_metrics(games, side=1)
     check(side1, {
-        "win rate": (1 / 4, 4),
-        "contract make rate": (43 / 56, 56),  # made 7+10+6+13+7, contracts 10+11+8+18+9
-        "contract set rate": (13 / 56, 56),
-        "nil bids per side-hand": (4 / 60, 60),
-        "nil success rate": (2 / 4, 4),
-        "blind nil bids per side-hand": (1 / 60, 60),
-        "blind nil success rate": (0.0, 1),
-        "mean absolute bid error": (78 / 56, 56),  # 15+10+11+28+14
-        "bags per side-hand": (37 / 60, 60),  # 4+5+3+12+13
-        "bag penalty points per game": (200 / 5, 5),  # 0, 0, 0, 100, 100
-        "games with a bag penalty (rate)": (2 / 5, 5),
-        "games decided by a bag penalty (rate)": (1 / 5, 5),
-        "points per side-hand": (1985 / 60, 60),  # 310+505+400+350+420
-    })
+        "win_rate": (1 / 4, 4),
+        "make_rate": (43 / 56, 56),  # made 7+10+6+13+7, contracts 10+11+8+18+9
+        "set_rate": (13 / 56, 56),
+        "nil_bid_rate": (4 / 120, 120),
+        "nil_success": (2 / 4, 4),
+        "blind_bid_rate": (1 / 120, 120),
+        "blind_success": (0.0, 1),
+        "bid_error": (78 / 56, 56),  # 15+10+11+28+14
+        "bags": (37 / 60, 60),  # 4+5+3+12+13
+        "penalty_per_game": (200 / 5, 5),  # 0, 0, 0, 100, 100
+        "penalised_games": (2 / 5, 5),
+        "decided_by_penalty": (1 / 5, 5),
+        "points": (1985 / 60, 60),  # 310+505+400+350+420
+    }, side=1)
+
+
+def cluster_half_width(y: list[float], x: list[float]) -> float:
+    """The delta-method half-width of Σy/Σx over units (the formula, written out here)."""
+    y, x = np.array(y, float), np.array(x, float)
+    ratio, n = y.sum() / x.sum(), y.size
+    return Z * math.sqrt(((y - ratio * x) ** 2).sum() / (n - 1) / n) / x.mean()
 
 
 def test_game_metric_intervals_by_hand() -> None:
-    table = by_metric(game_metrics(partnership_games()))
+    table = game_metrics(partnership_games())
     # hands per game: 10, 12, 8, 20, 10 around 12 -> squares 4+0+16+64+4 = 88, sample variance
     # 88/4 = 22, so 12 ± Z·sqrt(22/5).
     half = Z * math.sqrt(22 / 5)
-    assert (table.loc["hands per game", "low"], table.loc["hands per game", "high"]) == \
-        pytest.approx((12 - half, 12 + half), rel=EXACT)
-    # nil bids per side-hand, games as clusters: y = 1, 1, 0, 3, 1 nil bids over x = 20, 24, 16,
-    # 40, 20 side-hands, ratio 0.05; residuals y − 0.05x = 0, −0.2, −0.8, 1, 0 square to 1.68;
-    # half-width Z·sqrt(1.68/4/5) / (120/5).
-    half = Z * math.sqrt(1.68 / 4 / 5) / 24
-    row = table.loc["nil bids per side-hand"]
-    assert (row["low"], row["high"]) == pytest.approx((0.05 - half, 0.05 + half), rel=1e-9)
-    # Wilson rows: the same bounds as wilson_interval on the counts.
-    assert (table.loc["contract make rate", "low"], table.loc["contract make rate", "high"]) == \
-        wilson_interval(91, 114)
-    assert (table.loc["side 0 win rate", "low"], table.loc["side 0 win rate", "high"]) == \
-        wilson_interval(3, 4)
+    row = pick(table, "hands_per_game")
+    assert (row["low"], row["high"]) == pytest.approx((12 - half, 12 + half), rel=EXACT)
+    # nil bids per seat-hand, games as clusters: y = 1, 1, 0, 3, 1 nil bids over x = 40, 48, 32,
+    # 80, 40 seat-hands, ratio 0.025; residuals y − 0.025x = 0, −0.2, −0.8, 1, 0 square to 1.68;
+    # half-width Z·sqrt(1.68/4/5) / (240/5).
+    half = Z * math.sqrt(1.68 / 4 / 5) / 48
+    row = pick(table, "nil_bid_rate")
+    assert (row["low"], row["high"]) == pytest.approx((0.025 - half, 0.025 + half), rel=1e-9)
+    # Contracts made, games as clusters: made 15, 20, 13, 27, 16 of 19, 23, 16, 37, 19.
+    half = cluster_half_width([15, 20, 13, 27, 16], [19, 23, 16, 37, 19])
+    row = pick(table, "make_rate")
+    assert (row["low"], row["high"]) == pytest.approx((91 / 114 - half, 91 / 114 + half),
+                                                      rel=1e-9)
+    assert row["interval"] == "ratio"
+    # A proportion of games takes the Wilson interval of the counts.
+    row = pick(table, "win_rate", 0)
+    assert (row["low"], row["high"]) == wilson_interval(3, 4)
+    assert row["interval"] == "proportion"
 
 
 def test_game_metrics_of_a_solo_table() -> None:
-    table = by_metric(game_metrics(solo_games()))
+    table = game_metrics(solo_games())
     # 3 finished games won by sides 2, 0, 3.
     check(table, {
-        "side 0 win rate": (1 / 3, 3),
-        "side 1 win rate": (0.0, 3),
-        "side 2 win rate": (1 / 3, 3),
-        "side 3 win rate": (1 / 3, 3),
-        "unfinished rate (stopped at the hand cap)": (1 / 4, 4),
-        "hands per game": (57 / 4, 4),  # 9+11+25+12
-        "games decided by a bag penalty (rate)": (1 / 4, 4),  # game 1
-        "games with a bag penalty (rate)": (3 / 4, 4),  # games 1, 2, 3
-        "bag penalty points per game": (300 / 4, 4),
+        ("win_rate", 0): (1 / 3, 3),
+        ("win_rate", 1): (0.0, 3),
+        ("win_rate", 2): (1 / 3, 3),
+        ("win_rate", 3): (1 / 3, 3),
+        "unfinished_rate": (1 / 4, 4),
+        "hands_per_game": (57 / 4, 4),  # 9+11+25+12
+        "decided_by_penalty": (1 / 4, 4),  # game 1
+        "penalised_games": (3 / 16, 16),  # game 1 side 3, game 2 side 1, game 3 side 0
+        "penalty_per_game": (300 / 4, 4),
         # 4 sides × 57 hands = 228 side-hands; scores 1165 + 1600 + 1590 + 1810 = 6165
-        "points per side-hand": (6165 / 228, 228),
+        "points": (6165 / 228, 228),
     })
+    assert pick(table, "win_rate", 3)["metric"] == "side 3 (seat 3) win rate"
     assert side_count(solo_games()) == 4
     assert side_count(partnership_games()) == 2
 
@@ -314,65 +332,72 @@ def test_placed_second() -> None:
 
 
 def test_hand_metrics_pooled() -> None:
-    table = by_metric(hand_metrics(partnership_hands()))
+    table = hand_metrics(partnership_hands())
     check(table, {
         # bids 4,3,0,4 + 5,0,3,5 + 0,1,0,3 = 28 over 12 seat-hands
-        "mean bid per seat-hand": (28 / 12, 12),
-        "nil bid rate (per seat-hand)": (3 / 12, 12),  # hand 0 seat 2, hand 2 seats 0 and 2
-        "nil success rate": (2 / 3, 3),  # hand 2 seat 0 took a trick
-        "blind nil bid rate (per seat-hand)": (1 / 12, 12),
-        "blind nil success rate": (0.0, 1),  # it took a trick
+        "mean_bid": (28 / 12, 12),
+        "nil_bid_rate": (3 / 12, 12),  # hand 0 seat 2, hand 2 seats 0 and 2
+        "nil_success": (2 / 3, 3),  # hand 2 seat 0 took a trick
+        "blind_bid_rate": (1 / 12, 12),
+        "blind_success": (0.0, 1),  # it took a trick
         # side-hands with a contract: 4, 7, 8, 5, 4 (hand 2 side 0 has contract 0 and is out
         # even though its made column is 1); made all but hand 1 side 0
-        "contract make rate": (4 / 5, 5),
-        "contract set rate": (1 / 5, 5),
+        "make_rate": (4 / 5, 5),
+        "set_rate": (1 / 5, 5),
         # contract − count tricks: 4−5, 7−8, 8−6, 5−6, 4−12 = −1, −1, 2, −1, −8 -> sum −9
-        "mean bid minus tricks": (-9 / 5, 5),
-        "mean absolute bid error": (13 / 5, 5),  # 1+1+2+1+8
-        "bags per side-hand": (13 / 6, 6),  # 1, 1, 0, 2, 1, 8
-        "bag penalty rate (per side-hand)": (1 / 6, 6),
-        "points per side-hand": (-67 / 6, 6),  # 141 + 71 − 80 − 148 − 99 + 48
+        "bid_minus_tricks": (-9 / 5, 5),
+        "bid_error": (13 / 5, 5),  # 1+1+2+1+8
+        "bags": (13 / 6, 6),  # 1, 1, 0, 2, 1, 8
+        "penalty_rate": (1 / 6, 6),
+        "penalty_points": (100 / 6, 6),
+        "points": (-67 / 6, 6),  # 141 + 71 − 80 − 148 − 99 + 48
     })
-    # Delta-method interval of the signed error, side-hands as units: y = −1, −1, 2, −1, 0, −8
-    # over x = 1, 1, 1, 1, 0, 1; residuals y + 1.8x = 0.8, 0.8, 3.8, 0.8, 0, −6.2 square to 54.8,
-    # so the half-width is Z·sqrt(54.8/5/6) / (5/6).
-    half = Z * math.sqrt(54.8 / 5 / 6) / (5 / 6)
-    row = table.loc["mean bid minus tricks"]
+    # The sides of one hand share its tricks, so the hand is the unit: contract − tricks per
+    # hand y = −2, 1, −8 over x = 2, 2, 1 contracts, ratio −1.8; residuals y + 1.8x = 1.6, 4.6,
+    # −6.2 square to 62.16, so the half-width is Z·sqrt(62.16/2/3) / (5/3).
+    half = Z * math.sqrt(62.16 / 2 / 3) / (5 / 3)
+    row = pick(table, "bid_minus_tricks")
     assert (row["low"], row["high"]) == pytest.approx((-1.8 - half, -1.8 + half), rel=1e-9)
-    assert (table.loc["nil success rate", "low"], table.loc["nil success rate", "high"]) == \
-        wilson_interval(2, 3)
+    # Nils per hand: 1 made of 1, none, 1 made of 2; ratio 2/3, residuals 1/3, 0, −1/3.
+    half = Z * math.sqrt((2 / 9) / 2 / 3) / 1
+    row = pick(table, "nil_success")
+    assert (row["low"], row["high"]) == pytest.approx((2 / 3 - half, 2 / 3 + half), rel=1e-9)
+    # No blind nil was made: an interval without width would claim too much, so the bounds
+    # are Wilson's for 0 of 1.
+    row = pick(table, "blind_success")
+    assert (row["low"], row["high"]) == wilson_interval(0, 1)
 
 
 def test_hand_metrics_of_each_side() -> None:
     hands = partnership_hands()
-    check(by_metric(hand_metrics(hands, side=0)), {
-        "mean bid per seat-hand": (12 / 6, 6),  # 4, 0, 5, 3, 0, 0
-        "nil bid rate (per seat-hand)": (3 / 6, 6),
-        "nil success rate": (2 / 3, 3),
-        "blind nil bid rate (per seat-hand)": (0.0, 6),
-        "blind nil success rate": (math.nan, 0),
-        "contract make rate": (1 / 2, 2),  # contracts 4 (made), 8 (set); contract 0 left out
-        "contract set rate": (1 / 2, 2),
-        "mean bid minus tricks": (1 / 2, 2),  # −1 + 2
-        "mean absolute bid error": (3 / 2, 2),
-        "bags per side-hand": (2 / 3, 3),  # 1, 0, 1
-        "bag penalty rate (per side-hand)": (1 / 3, 3),
-        "points per side-hand": (-38 / 3, 3),  # 141 − 80 − 99
-    })
-    check(by_metric(hand_metrics(hands, side=1)), {
-        "mean bid per seat-hand": (16 / 6, 6),  # 3, 4, 0, 5, 1, 3
-        "nil bid rate (per seat-hand)": (0.0, 6),
-        "nil success rate": (math.nan, 0),
-        "blind nil bid rate (per seat-hand)": (1 / 6, 6),
-        "blind nil success rate": (0.0, 1),
-        "contract make rate": (1.0, 3),
-        "contract set rate": (0.0, 3),
-        "mean bid minus tricks": (-10 / 3, 3),  # −1, −1, −8
-        "mean absolute bid error": (10 / 3, 3),
-        "bags per side-hand": (11 / 3, 3),  # 1, 2, 8
-        "bag penalty rate (per side-hand)": (0.0, 3),
-        "points per side-hand": (-29 / 3, 3),  # 71 − 148 + 48
-    })
+    check(hand_metrics(hands, side=0), {
+        "mean_bid": (12 / 6, 6),  # 4, 0, 5, 3, 0, 0
+        "nil_bid_rate": (3 / 6, 6),
+        "nil_success": (2 / 3, 3),
+        "blind_bid_rate": (0.0, 6),
+        "blind_success": (math.nan, 0),
+        "make_rate": (1 / 2, 2),  # contracts 4 (made), 8 (set); contract 0 left out
+        "set_rate": (1 / 2, 2),
+        "bid_minus_tricks": (1 / 2, 2),  # −1 + 2
+        "bid_error": (3 / 2, 2),
+        "bags": (2 / 3, 3),  # 1, 0, 1
+        "penalty_rate": (1 / 3, 3),
+        "points": (-38 / 3, 3),  # 141 − 80 − 99
+    }, side=0)
+    check(hand_metrics(hands, side=1), {
+        "mean_bid": (16 / 6, 6),  # 3, 4, 0, 5, 1, 3
+        "nil_bid_rate": (0.0, 6),
+        "nil_success": (math.nan, 0),
+        "blind_bid_rate": (1 / 6, 6),
+        "blind_success": (0.0, 1),
+        "make_rate": (1.0, 3),
+        "set_rate": (0.0, 3),
+        "bid_minus_tricks": (-10 / 3, 3),  # −1, −1, −8
+        "bid_error": (10 / 3, 3),
+        "bags": (11 / 3, 3),  # 1, 2, 8
+        "penalty_rate": (0.0, 3),
+        "points": (-29 / 3, 3),  # 71 − 148 + 48
+    }, side=1)
 
 
 def test_hand_metrics_do_not_depend_on_row_order() -> None:
@@ -433,15 +458,19 @@ def test_wilson_interval_known_case() -> None:
     assert all(math.isnan(x) for x in wilson_interval(0, 0))
 
 
-def test_metric_row_wilson_matches_wilson_interval() -> None:
-    row = Metric("x", np.array([1, 0, 1, 1, 1, 0, 1, 1, 1, 1]), np.ones(10), "wilson").row()
-    assert row["metric"] == "x"
-    assert row["value"] == 0.8
-    assert (row["low"], row["high"]) == wilson_interval(8, 10)
-    assert row["n"] == 10
-    # Numerators and denominators are summed over units: 3 of 4 + 2 of 6 = 5 of 10.
-    row = Metric("y", np.array([3.0, 2.0]), np.array([4.0, 6.0]), "wilson").row()
-    assert (row["value"], row["low"], row["high"], row["n"]) == (0.5, *wilson_interval(5, 10), 10)
+def test_sums_estimate_by_interval_kind() -> None:
+    """A proportion of units takes Wilson's bounds on the counts; a ratio the delta method."""
+    sums = Sums()
+    sums.add(np.array([1, 0, 1, 1, 1, 0, 1, 1, 1, 1], float), np.ones(10))
+    assert sums.estimate("proportion") == (0.8, *wilson_interval(8, 10))
+    # Numerators and denominators are summed over units: 3 of 4 + 2 of 6 = 5 of 10; residuals
+    # 3 − 0.5·4 = 1 and 2 − 0.5·6 = −1, so the half-width is Z·sqrt(2/1/2) / 5.
+    sums = Sums()
+    sums.add(np.array([3.0, 2.0]), np.array([4.0, 6.0]))
+    value, low, high = sums.estimate("ratio")
+    half = Z * math.sqrt(2 / 1 / 2) / 5
+    assert (value, low, high) == pytest.approx((0.5, 0.5 - half, 0.5 + half), rel=EXACT)
+    assert all(math.isnan(v) for v in Sums().estimate("ratio"))
 
 
 def wilson_coverage(n: int, p: float, trials: int, seed: int) -> float:
@@ -564,13 +593,14 @@ def test_compare_game_frames_difference_by_hand() -> None:
     # Run b is run a with every game 2 hands longer: hands per game 14 − 12 = 2, and per game
     # (h + 2 − 14) − (h − 12) = 0, so the paired interval has no width.
     games = partnership_games()
-    longer = games.assign(hands=games["hands"] + 2)
+    longer = games.assign(hands=games["hands"] + 2, seat_hands_0=2 * (games["hands"] + 2),
+                          seat_hands_1=2 * (games["hands"] + 2))
     table = compare_game_frames({"a": games, "b": longer})
-    row = table[(table["run"] == "b") & (table["metric"] == "hands per game")].iloc[0]
+    row = select(table, "hands_per_game").set_index("run").loc["b"]
     assert (row["value"], row["difference"], row["diff_low"], row["diff_high"]) == \
         pytest.approx((14.0, 2.0, 2.0, 2.0), rel=EXACT)
     # bags per side-hand: 82/120 against 82/140
-    row = table[(table["run"] == "b") & (table["metric"] == "bags per side-hand")].iloc[0]
+    row = select(table, "bags").set_index("run").loc["b"]
     assert row["difference"] == pytest.approx(82 / 140 - 82 / 120, rel=EXACT)
     assert row["diff_low"] < row["difference"] < row["diff_high"]
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim.analysis import wilson_interval
+from spades_sim.intervals import wilson_interval
 from spades_sim.nil import FEATURES, feature_values, nil_by_feature
 from spades_sim.simulate import simulate_hands
 

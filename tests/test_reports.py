@@ -15,6 +15,7 @@ import tomli_w
 from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim.bids import bid_profiles
+from spades_sim.catalogue import METRICS, TABLE_COLUMNS, select
 from spades_sim.compare import compare_strategies
 from spades_sim.metrics import compare_game_frames, economics
 from spades_sim.report import DEFAULT_STUDY, Study, run_study
@@ -28,8 +29,7 @@ from spades_sim.variants import (
     compare_rules,
 )
 
-COMPARE_COLUMNS = ["run", "metric", "value", "low", "high", "n", "difference", "diff_low",
-                   "diff_high"]
+COMPARE_COLUMNS = ["run", *TABLE_COLUMNS, "difference", "diff_low", "diff_high"]
 
 
 def _svg_text(path: Path) -> str:
@@ -55,8 +55,7 @@ def test_rule_sets_that_differ_show_a_difference() -> None:
     rules, labels = bag_variants(load_preset("standard"), ["10:100", "10:0"])
     assert labels == ["10 bags -100", "no bag penalty"]
     result = compare_rules(rules, "expert", 200, seed=4, labels=labels)
-    row = result.table.set_index(["run", "metric"]).loc[("no bag penalty",
-                                                          "bag penalty points per game")]
+    row = select(result.table, "penalty_per_game").set_index("run").loc["no bag penalty"]
     assert row["value"] == 0
     assert row["diff_high"] < 0
 
@@ -78,11 +77,11 @@ def test_compare_rules_command_writes_table_data_and_figures(tmp_path: Path) -> 
               for label in ("standard", "classic")}
     pd.testing.assert_frame_equal(written, compare_game_frames(frames), check_dtype=False)
     # Classic has no nil: its nil success is "-" in the table, NaN in the data.
-    assert math.isnan(written.set_index(["run", "metric"]).loc[("classic", "nil success rate"),
-                                                               "value"])
+    assert math.isnan(select(written, "nil_success").set_index("run").loc["classic", "value"])
     assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = _svg_text(tmp_path / "rules.svg")
-    for label in (*RULES_FIGURE_METRICS, "standard", "classic", "95% interval", "n/a"):
+    panels = [METRICS[key].label for key, _ in RULES_FIGURE_METRICS]
+    for label in (*panels, "standard", "classic", "95% interval", "n/a"):
         assert label in svg, label
 
 
@@ -101,12 +100,12 @@ def test_bags_command_compares_bag_rules_on_the_same_deals(tmp_path: Path) -> No
                                                                  (10, 0)]
     expected = compare_rules(variants, "expert", 150, seed=5, labels=labels).table
     pd.testing.assert_frame_equal(written, expected, check_dtype=False)
-    penalty = written[written["metric"] == "bag penalty points per game"].set_index("run")
+    penalty = select(written, "penalty_per_game").set_index("run")
     # Every bag is worth 10 points under "1 bag -10": at least as costly as 10 bags -100.
     assert penalty.loc["1 bag -10", "value"] >= penalty.loc["10 bags -100", "value"]
     assert penalty.loc["no bag penalty", "value"] == 0
     svg = _svg_text(figure)
-    for label in (*BAGS_FIGURE_METRICS, *labels):
+    for label in (*[METRICS[key].label for key, _ in BAGS_FIGURE_METRICS], *labels):
         assert label in svg, label
 
 
@@ -129,10 +128,10 @@ def test_bids_command_profiles_each_strategy(tmp_path: Path) -> None:
         assert mine["key"].tolist() == expected.profile[
             expected.profile["strategy"] == name]["bid"].tolist()
     metrics = written[written["table"] == "metric"].set_index(["strategy", "key"])
-    nil_rate = metrics.loc[("nil-happy", "nil bid rate (per seat-hand)"), "value"]
-    assert nil_rate > metrics.loc[("expert", "nil bid rate (per seat-hand)"), "value"]
-    assert nil_rate == pytest.approx(expected.metrics.set_index(["strategy", "metric"]).loc[
-        ("nil-happy", "nil bid rate (per seat-hand)"), "value"])
+    nil_rate = metrics.loc[("nil-happy", "nil_bid_rate"), "value"]
+    assert nil_rate > metrics.loc[("expert", "nil_bid_rate"), "value"]
+    assert nil_rate == pytest.approx(expected.metrics.set_index(["strategy", "key"]).loc[
+        ("nil-happy", "nil_bid_rate"), "value"])
     svg = _svg_text(tmp_path / "bids.svg")
     for label in ("bidding profile", "bid minus tricks", "share of seat-hands (%)", "expert",
                   "nil-happy", "95% intervals"):
@@ -203,7 +202,7 @@ def test_simulate_economics_in_solo() -> None:
     games = simulate_games("solo", "expert", 200, seed=9, keep_records=True).records()
     expected = economics(games, 100, 0.15, 4)
     for line, row in zip(lines[start + 1:], expected.itertuples(index=False)):
-        assert line.startswith(f"  seat {row.side} (expert)")
+        assert line.startswith(f"  side {row.side} (seat {row.side}, expert)")
         assert f"{row.profit:+.2f} [{row.low:+.2f}, {row.high:+.2f}]" in line
         assert line.endswith(f"break-even win rate {100 * row.break_even:.2f}%")
     # The house keeps 15 of every 100 paid in: the four seats' profits add up to -60 a game.

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spades_sim.analysis import paired_interval
+from spades_sim.catalogue import pick
+from spades_sim.intervals import paired_interval
 from spades_sim.metrics import _side_hands
 from spades_sim.rules import RuleSet
 from spades_sim.simulate import simulate_games, simulate_hands
@@ -19,15 +20,15 @@ SEED = 6_060
 STANDARD = RuleSet()
 
 
-def _row(summary, metric: str) -> tuple[float, float, float]:
-    row = summary.set_index("metric").loc[metric]
+def _row(summary, key: str) -> tuple[float, float, float]:
+    row = pick(summary, key)
     return float(row["value"]), float(row["low"]), float(row["high"])
 
 
 def test_a_bigger_nil_value_brings_more_nils() -> None:
     """Nil bids per seat-hand under nil ±50 < ±100 < ±200, intervals apart (20,000 hands each)."""
     rates = [_row(simulate_hands(STANDARD.replace(nil_value=value), "expert", 20_000,
-                                 seed=SEED).summary(), "nil bid rate (per seat-hand)")
+                                 seed=SEED).summary(), "nil_bid_rate")
              for value in (50, 100, 200)]
     for lower, higher in zip(rates, rates[1:]):
         assert lower[2] < higher[1], rates
@@ -40,7 +41,7 @@ def bags_by_rule() -> dict[str, tuple[float, float, float]]:
              "none": (10, 0)}
     return {label: _row(simulate_games(STANDARD.replace(bag_limit=limit, bag_penalty=penalty),
                                        "expert", 2_000, seed=SEED).summary(),
-                        "bags per side-hand")
+                        "bags")
             for label, (limit, penalty) in rules.items()}
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke, stop_after
 
-from spades_sim.analysis import GameTotals, HandTotals
+from spades_sim.catalogue import Totals
 from spades_sim.simulate import RunError, resume, simulate_games, simulate_hands
 from spades_sim.store import MANIFEST, RunStore, StoreError
 
@@ -23,13 +23,13 @@ def test_totals_round_trip_and_merge() -> None:
     """A block's totals survive the flat row of a shard exactly, and merging blocks gives the
     totals of one pass."""
     run = simulate_games("solo", "expert", 120, seed=3)
-    back = GameTotals.from_row(run.totals.as_row())
+    back = Totals.from_row("games", run.totals.as_row())
     pd.testing.assert_frame_equal(back.summary(), run.summary())
-    merged = GameTotals()
+    merged = back.empty_like()
     merged.merge(back)
     pd.testing.assert_frame_equal(merged.summary(), run.summary())
     hands = simulate_hands("standard", "basic", 3000, seed=3)
-    assert HandTotals.from_row(hands.totals.as_row()) == hands.totals
+    assert Totals.from_row("hands", hands.totals.as_row()).as_row() == hands.totals.as_row()
 
 
 @pytest.mark.usefixtures("small_blocks")
@@ -42,7 +42,7 @@ def test_interrupted_saved_hand_run_resumes_to_the_same_totals(tmp_path: Path) -
     assert shards == [f"block-{start:012d}-00001000.parquet" for start in (0, 1000, 2000)]
     shard = pd.read_parquet(tmp_path / "run" / shards[1])
     assert shard["start"].item() == 1000 and shard["count"].item() == 1000
-    assert shard["seat_hands"].item() == 4 * 1000
+    assert shard["nil_bid_rate.all.x"].item() == 4 * 1000  # seat-hands
     again = resume(tmp_path / "run")
     assert (again.done, again.interrupted, again.seed) == (5500, False, 4)
     pd.testing.assert_frame_equal(again.summary(), full.summary())

@@ -1,0 +1,104 @@
+"""95% confidence intervals: of a proportion (Wilson), a mean, a ratio over independent clusters,
+and of paired differences. Which one a metric takes is the catalogue's business
+(:mod:`spades_sim.catalogue`)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile."""
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (NaNs when there are no trials).
+
+    >>> [round(x, 4) for x in wilson_interval(8, 10)]
+    [0.4902, 0.9433]
+    >>> wilson_interval(0, 300_000)[0]
+    0.0
+    """
+    if trials == 0:
+        return math.nan, math.nan
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    # At 0 or all successes the bound is exactly 0 or 1 (rounding would leave it a hair off).
+    low = 0.0 if successes == 0 else max(centre - half, 0.0)
+    high = 1.0 if successes == trials else min(centre + half, 1.0)
+    return low, high
+
+
+def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """Mean and normal 95% interval from a sum, a sum of squares and a count.
+
+    >>> mean_interval(6.0, 14.0, 3)[0]
+    2.0
+    """
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = total / n
+    variance = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    half = z * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def ratio_interval(sum_y: float, sum_x: float, sum_yy: float, sum_xx: float, sum_xy: float,
+                   n: int, z: float = Z95) -> tuple[float, float, float]:
+    """Ratio Σy/Σx over n independent clusters (games), with its delta-method 95% interval.
+
+    Used wherever what is counted clusters in units: the hands of one game, the sides of one hand.
+
+    >>> [round(v, 3) for v in ratio_interval(6.0, 6.0, 14.0, 14.0, 14.0, 3)]
+    [1.0, 1.0, 1.0]
+    """
+    if n < 2 or sum_x == 0:
+        return math.nan, math.nan, math.nan
+    ratio = sum_y / sum_x
+    residual_sq = max(sum_yy - 2 * ratio * sum_xy + ratio * ratio * sum_xx, 0.0) / (n - 1)
+    half = z * math.sqrt(residual_sq / n) / (sum_x / n)
+    return ratio, ratio - half, ratio + half
+
+
+def paired_interval(differences: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Mean of per-pair values (differences of two runs on the same deals) and its normal 95%
+    interval: the mean ± z standard errors of the pairs (NaN bounds with fewer than 2 pairs).
+
+    >>> [round(v, 3) for v in paired_interval(np.array([1.0, 0.0, 1.0, 0.0]))]
+    [0.5, -0.066, 1.066]
+    """
+    n = differences.size
+    mean = float(differences.mean()) if n else math.nan
+    if n < 2:
+        return mean, math.nan, math.nan
+    half = z * float(differences.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def ratio_difference(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray,
+                     z: float = Z95) -> tuple[float, float, float]:
+    """Σnum_a/Σden_a − Σnum_b/Σden_b over paired units (games on the same deals) and its 95%
+    interval by the delta method: units with no denominator (no nil bid) weigh nothing.
+
+    >>> one = np.array([1.0, 2.0, 3.0])
+    >>> ratio_difference(one, one, one, one)
+    (0.0, 0.0, 0.0)
+    """
+    n = num_a.size
+    if n == 0 or not den_a.sum() or not den_b.sum():
+        return math.nan, math.nan, math.nan
+    ratio_a, ratio_b = num_a.sum() / den_a.sum(), num_b.sum() / den_b.sum()
+    difference = float(ratio_a - ratio_b)
+    if n < 2:
+        return difference, math.nan, math.nan
+    # Linearised per-unit contributions of the difference of two ratio estimators.
+    contributions = (num_a - ratio_a * den_a) / den_a.mean() - (num_b - ratio_b * den_b) / den_b.mean()
+    half = z * float(contributions.std(ddof=1)) / math.sqrt(n)
+    return difference, difference - half, difference + half
+
+
+__all__ = ["Z95", "mean_interval", "paired_interval", "ratio_difference", "ratio_interval",
+           "wilson_interval"]

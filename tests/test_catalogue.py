@@ -1,0 +1,193 @@
+"""The catalogue of metrics: one definition evaluated the same way everywhere, and intervals that
+cover as often as they claim.
+
+The coverage tests cut long seeded runs into 1,000 short runs of consecutive hands or games
+(each hand and each game is dealt from its own counter, so the short runs are independent
+seeded runs) and count how often each short run's 95% interval holds the value of a separate
+run many times longer. With 1,000 runs per kind the share covered by a true 95% interval has a
+standard deviation of 0.7 points, so the band 93–97% is ±2.9 of them; the long run's own error
+is under 3% of a short run's interval.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from spades_sim import simulate_games, simulate_hands
+from spades_sim.catalogue import CATALOGUE, METRICS, RUN_KINDS, Units, frame_units, sums_of
+from spades_sim.intervals import ratio_difference
+from spades_sim.metrics import compare_game_frames, game_metrics, hand_metrics
+from spades_sim.rules import RuleSet
+
+RUNS = 1_000
+"""Short runs per interval kind."""
+STRATEGIES = ["expert", "basic"]
+"""The table of every coverage run: the basic side bids blind nil often enough to measure."""
+
+
+# ---------------------------------------------------------------- the catalogue as data
+
+
+def test_every_metric_reads_columns_its_runs_have() -> None:
+    hands = frame_units(simulate_hands("standard", STRATEGIES, 50, seed=1,
+                                       keep_records=True).records())
+    games = frame_units(simulate_games("standard", STRATEGIES, 5, seed=1,
+                                       keep_records=True).records())
+    units = {"hands": hands, "games": games}
+    assert len({m.key for m in CATALOGUE}) == len(CATALOGUE)
+    for kind in RUN_KINDS:
+        labels = [m.label for m in CATALOGUE if kind in m.runs]
+        assert len(set(labels)) == len(labels), kind
+    for metric in CATALOGUE:
+        assert metric.interval in ("ratio", "proportion") and metric.runs
+        assert metric.shown in ("pooled", "each", "both", "none")
+        for kind in metric.runs:
+            assert {metric.numerator, metric.denominator} <= set(units[kind].columns), metric.key
+
+
+# ---------------------------------------------------------------- streaming = frames
+
+
+@pytest.mark.usefixtures("small_blocks")
+@pytest.mark.parametrize("preset", ["standard", "solo"])
+def test_the_streaming_summary_equals_the_record_frame_metrics(preset: str) -> None:
+    """One seeded run of several blocks: simulate's totals, added block by block, and the
+    catalogue on the run's record frame give the same table, key by key and side by side."""
+    for run, metrics in ((simulate_hands(preset, STRATEGIES, 3_500, seed=21, keep_records=True),
+                          hand_metrics),
+                         (simulate_games(preset, STRATEGIES, 160, seed=21, keep_records=True),
+                          game_metrics)):
+        frame = run.records()
+        sides = run.rules.team_count
+        for side in (None, *range(sides)):
+            streamed, framed = run.summary(side), metrics(frame, side)
+            assert len(streamed) >= 10
+            pd.testing.assert_frame_equal(streamed, framed)
+
+
+# ---------------------------------------------------------------- coverage
+
+
+def _slices(units: Units, runs: int, size: int) -> list[Units]:
+    return [Units(units.kind, units.seats, units.sides,
+                  {name: values[k * size:(k + 1) * size] for name, values in units.columns.items()})
+            for k in range(runs)]
+
+
+def _coverage(short: list[Units], truth: Units, chosen: list[tuple[str, int | None]]
+              ) -> tuple[float, dict[str, float]]:
+    """The share of short runs whose interval holds the long run's value, over every chosen
+    (metric, side), and per metric."""
+    hits, per_metric = [], {}
+    for key, side in chosen:
+        metric = METRICS[key]
+        sides = None if side is None else [side]
+        target = sums_of(truth, metric, sides).estimate(metric.interval, metric.percent)[0]
+        covered = []
+        for units in short:
+            _, low, high = sums_of(units, metric, sides).estimate(metric.interval,
+                                                                  metric.percent)
+            if not math.isnan(low):
+                covered.append(low <= target <= high)
+        assert len(covered) > 0.9 * len(short), key  # nearly every short run has a value
+        per_metric[f"{key}:{side}"] = float(np.mean(covered))
+        hits += covered
+    return float(np.mean(hits)), per_metric
+
+
+def _assert_covers(share: float, per_metric: dict[str, float]) -> None:
+    assert 0.93 <= share <= 0.97, (share, per_metric)
+
+
+SHORT_GAMES = 40
+"""Games of a short run. The delta method's interval is a large-sample one: at 25 games it
+covers about 93.7%, a little short."""
+PROPORTION_GAMES = 50
+"""Games of a short run for proportions (the Wilson interval of a rate near 0 or 1 in 25 trials
+covers less than 95% by its discreteness)."""
+
+
+@pytest.fixture(scope="module")
+def game_runs() -> dict[str, Units]:
+    """The games of two rule sets on the same deals (same seed): the first 40,000 (50,000 for
+    proportions) for the short runs, the rest for the long one."""
+    rules = {"standard": (RuleSet(), 100_000), "nil 50": (RuleSet(nil_value=50), 90_000)}
+    return {label: frame_units(simulate_games(rule_set, STRATEGIES, games, seed=77,
+                                              keep_records=True).records())
+            for label, (rule_set, games) in rules.items()}
+
+
+def _short_and_long(units: Units, size: int, end: int | None = None
+                    ) -> tuple[list[Units], Units]:
+    """``RUNS`` short runs of ``size`` units from the start, and the long run of the units
+    after them (up to ``end``)."""
+    long = Units(units.kind, units.seats, units.sides,
+                 {name: values[RUNS * size:end] for name, values in units.columns.items()})
+    return _slices(units, RUNS, size), long
+
+
+def test_proportions_of_games_cover_95_percent(game_runs: dict[str, Units]) -> None:
+    short, long = _short_and_long(game_runs["standard"], PROPORTION_GAMES)
+    _assert_covers(*_coverage(short, long, [("win_rate", 0), ("win_rate", 1),
+                                            ("decided_by_penalty", None)]))
+
+
+def test_per_hand_figures_of_a_game_run_cover_95_percent(game_runs: dict[str, Units]) -> None:
+    """Blind nils cluster in games (a side far behind bids them hand after hand): the game is
+    the unit, and the blind-nil bid rate covers as the others do."""
+    short, long = _short_and_long(game_runs["standard"], SHORT_GAMES)
+    share, per_metric = _coverage(short, long, [
+        ("nil_bid_rate", None), ("nil_success", None), ("blind_bid_rate", None),
+        ("blind_success", None), ("make_rate", None), ("bid_error", None), ("bags", None),
+        ("points", None), ("blind_bid_rate", 1)])
+    _assert_covers(share, per_metric)
+    assert 0.92 <= per_metric["blind_bid_rate:None"] <= 0.98, per_metric
+
+
+def test_pooled_figures_of_a_hand_run_cover_95_percent() -> None:
+    """The two sides of a hand share its tricks: bags and bid errors of one hand are not two
+    independent draws, and with the hand as the unit their intervals cover 95%."""
+    short_hands = 100
+    units = frame_units(simulate_hands("standard", STRATEGIES, RUNS * short_hands + 300_000,
+                                       seed=78, keep_records=True).records())
+    short, long = _short_and_long(units, short_hands)
+    share, per_metric = _coverage(short, long, [
+        ("bags", None), ("bid_error", None), ("bid_minus_tricks", None), ("make_rate", None),
+        ("points", None), ("nil_bid_rate", None), ("nil_success", None)])
+    _assert_covers(share, per_metric)
+    for key in ("bags:None", "bid_error:None"):
+        assert 0.92 <= per_metric[key] <= 0.98, per_metric
+
+
+def test_paired_differences_cover_95_percent(game_runs: dict[str, Units]) -> None:
+    """Nil worth 50 against 100 on the same deals: the paired interval of each difference,
+    game g against game g, holds the long run's difference 95% of the time."""
+    (short_a, long_a), (short_b, long_b) = (_short_and_long(game_runs[label], SHORT_GAMES, 90_000)
+                                            for label in ("nil 50", "standard"))
+    hits = []
+    for key, side in (("win_rate", 0), ("points", None), ("bags", None), ("nil_bid_rate", None),
+                      ("make_rate", None)):
+        sides = None if side is None else [side]
+        metric = METRICS[key]
+        target = ratio_difference(*long_a.pair(metric, sides), *long_b.pair(metric, sides))[0]
+        assert abs(target) > 0 or key == "win_rate"
+        for a, b in zip(short_a, short_b, strict=True):
+            _, low, high = ratio_difference(*a.pair(metric, sides), *b.pair(metric, sides))
+            if not math.isnan(low):
+                hits.append(low <= target <= high)
+    assert 0.93 <= float(np.mean(hits)) <= 0.97
+
+
+def test_compare_game_frames_uses_the_same_paired_difference() -> None:
+    """The comparison table's differences are those the coverage test measures."""
+    frames = {label: simulate_games(rules, STRATEGIES, 60, seed=5, keep_records=True).records()
+              for label, rules in (("standard", RuleSet()), ("nil 50", RuleSet(nil_value=50)))}
+    table = compare_game_frames(frames)
+    row = table[(table["run"] == "nil 50") & (table["key"] == "points")].iloc[0]
+    a, b = frame_units(frames["nil 50"]), frame_units(frames["standard"])
+    expected = ratio_difference(*a.pair(METRICS["points"]), *b.pair(METRICS["points"]))
+    assert (row["difference"], row["diff_low"], row["diff_high"]) == expected
