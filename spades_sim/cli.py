@@ -838,9 +838,13 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         sys.exit(130)
     click.echo(comparison_text(result.summary()))
     paired, unpaired = result.paired_interval, result.unpaired_interval
-    paired_width = paired[1] - paired[0]
-    narrower = (f"{(unpaired[1] - unpaired[0]) / paired_width:.2f}x narrower than" if paired_width > 0
-                else "of zero width (every pair split evenly: the same play both ways), against")
+    alike = result.pairs_alike
+    if result.pairs < 2:
+        narrower = "undefined with one pair, against"
+    elif alike is not None:
+        narrower = f"of zero width ({alike.value}), against"
+    else:
+        narrower = f"{(unpaired[1] - unpaired[0]) / (paired[1] - paired[0]):.2f}x narrower than"
     click.echo(f"A's win share: paired interval [{100 * paired[0]:.2f}%, {100 * paired[1]:.2f}%]"
                f" is {narrower} the unpaired [{100 * unpaired[0]:.2f}%, "
                f"{100 * unpaired[1]:.2f}%] on the same games")

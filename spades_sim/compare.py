@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import Enum
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,27 @@ from .metrics import Payouts, check_buy_in
 from .rules import RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
 from .strategies import Strategy, get_strategy
+
+
+class PairsAlike(Enum):
+    """How the pairs came out when every pair came out the same for A, which is when the paired
+    interval has zero width; the value is the wording.
+
+    A game counts 1 for its winner and ½ each when unfinished, so a pair's share for A (the
+    mean of its two games) is 1, ¾, ½, ¼ or 0, and ½ is one game to each or both unfinished.
+    """
+
+    SPLIT = "every pair split evenly, one game to each"
+    UNFINISHED = "every game unfinished"
+    SPLIT_OR_UNFINISHED = "every pair split evenly: one game to each, or both unfinished"
+    A_WON = "A won both games of every pair"
+    B_WON = "B won both games of every pair"
+    A_WON_ONE = "A won one game of every pair, the other unfinished"
+    B_WON_ONE = "B won one game of every pair, the other unfinished"
+
+
+_ALIKE_BY_SHARE = {1.0: PairsAlike.A_WON, 0.75: PairsAlike.A_WON_ONE,
+                   0.25: PairsAlike.B_WON_ONE, 0.0: PairsAlike.B_WON}
 
 
 @dataclass
@@ -50,6 +72,19 @@ class Comparison:
     def paired_interval(self) -> tuple[float, float]:
         """95% interval of A's win share from the pairs."""
         return paired_interval(self.share)[1:]
+
+    @property
+    def pairs_alike(self) -> PairsAlike | None:
+        """What every pair came to when all came to the same share for A; None when they differ
+        (or there are none). With two pairs or more the paired interval then has zero width."""
+        if not self.pairs or np.any(self.share != self.share[0]):
+            return None
+        share = float(self.share[0])
+        if share != 0.5:
+            return _ALIKE_BY_SHARE[share]
+        if not self.unfinished.any():
+            return PairsAlike.SPLIT
+        return PairsAlike.UNFINISHED if np.all(self.unfinished == 2) else PairsAlike.SPLIT_OR_UNFINISHED
 
     @property
     def unpaired_interval(self) -> tuple[float, float]:

@@ -11,7 +11,7 @@ from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim.intervals import paired_interval
 from spades_sim.catalogue import METRICS, Units
-from spades_sim.compare import _pair_row, compare_strategies
+from spades_sim.compare import Comparison, PairsAlike, _pair_row, compare_strategies
 from spades_sim.rules import RuleSet
 from spades_sim.simulate import simulate_games
 from spades_sim.strategies import STRATEGIES
@@ -46,6 +46,7 @@ def test_a_strategy_against_itself_scores_exactly_half() -> None:
     low, high = result.paired_interval
     assert low <= 0.5 <= high
     assert np.all(result.share == 0.5)
+    assert result.pairs_alike is PairsAlike.SPLIT
     assert result.summary().set_index("key").loc["points", "difference"] == 0
 
 
@@ -71,6 +72,56 @@ def test_basic_beats_random_and_pairing_sharpens() -> None:
     close = compare_strategies(RuleSet(), "conservative", "basic", 600, SEED)
     paired, unpaired = close.paired_interval, close.unpaired_interval
     assert paired[1] - paired[0] < unpaired[1] - unpaired[0]
+
+
+@pytest.mark.parametrize(("a", "b", "max_hands", "alike"), [
+    ("basic", "random", 1000, PairsAlike.A_WON),
+    ("random", "basic", 1000, PairsAlike.B_WON),
+    ("basic", "random", 1, PairsAlike.UNFINISHED),  # every game stopped after its first hand
+    ("conservative", "basic", 1000, None),
+])
+def test_pairs_alike_says_how_every_pair_came_out(a: str, b: str, max_hands: int,
+                                                  alike: PairsAlike | None) -> None:
+    result = compare_strategies(RuleSet(), a, b, 30, SEED, max_hands=max_hands)
+    assert result.pairs_alike is alike
+    low, high = result.paired_interval
+    assert (low == high) == (alike is not None)
+
+
+def _comparison(share: list[float], unfinished: list[int]) -> Comparison:
+    """A comparison with these pair results and nothing else."""
+    return Comparison(RuleSet(), STRATEGIES["basic"], STRATEGIES["random"], 1, len(share), False,
+                      [], np.array(share), np.array(unfinished, dtype=float))
+
+
+@pytest.mark.parametrize(("share", "unfinished", "alike"), [
+    ([0.75, 0.75], [1, 1], PairsAlike.A_WON_ONE),
+    ([0.25, 0.25, 0.25], [1, 1, 1], PairsAlike.B_WON_ONE),
+    ([0.5, 0.5], [0, 2], PairsAlike.SPLIT_OR_UNFINISHED),
+    ([0.5, 0.5], [2, 2], PairsAlike.UNFINISHED),
+    ([0.5, 0.5], [0, 0], PairsAlike.SPLIT),
+    ([1.0, 0.75], [0, 1], None),
+    ([], [], None),
+])
+def test_pairs_alike_of_constructed_results(share: list[float], unfinished: list[int],
+                                            alike: PairsAlike | None) -> None:
+    assert _comparison(share, unfinished).pairs_alike is alike
+
+
+@pytest.mark.parametrize(("a", "b", "games", "says"), [
+    ("basic", "random", 20, "of zero width (A won both games of every pair), against"),
+    ("random", "basic", 20, "of zero width (B won both games of every pair), against"),
+    ("basic", "basic", 20, "of zero width (every pair split evenly, one game to each), against"),
+    ("basic", "random", 1, "undefined with one pair, against"),
+])
+def test_compare_command_says_why_the_paired_interval_has_no_width(
+        a: str, b: str, games: int, says: str, tmp_path: Path) -> None:
+    result = invoke(["compare-strategies", a, b, "--games", str(games), "--seed", "1", "--quiet",
+                     "--figure", str(tmp_path / "c.png")])
+    assert_ok(result)
+    line = next(line for line in result.output.splitlines() if line.startswith("A's win share"))
+    assert f" is {says} the unpaired " in line
+    assert "narrower" not in line
 
 
 def test_compare_command_prints_and_writes_the_figure(tmp_path: Path) -> None:
