@@ -35,15 +35,13 @@ def frame_columns(frame: pd.DataFrame) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("rules", ["standard", "solo"])
-def test_every_hand_column_is_documented_with_its_type(rules: str) -> None:
-    frame = simulate_hands(rules, "basic", 20, seed=1, keep_records=True).records()
-    assert frame_columns(frame) == documented_columns(HAND_TABLE)
-
-
-@pytest.mark.parametrize("rules", ["standard", "solo"])
-def test_every_game_column_is_documented_with_its_type(rules: str) -> None:
-    frame = simulate_games(rules, "basic", 3, seed=1, keep_records=True).records()
-    assert frame_columns(frame) == documented_columns(GAME_TABLE)
+@pytest.mark.parametrize(("simulate", "size", "heading"), [(simulate_hands, 20, HAND_TABLE),
+                                                           (simulate_games, 3, GAME_TABLE)],
+                         ids=["hands", "games"])
+def test_every_record_column_is_documented_with_its_type(simulate, size: int, heading: str,
+                                                         rules: str) -> None:
+    frame = simulate(rules, "basic", size, seed=1, keep_records=True).records()
+    assert frame_columns(frame) == documented_columns(heading)
 
 
 def test_the_doc_table_is_read() -> None:
