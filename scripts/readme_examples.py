@@ -1,6 +1,6 @@
 """Check, or rewrite, the outputs README.md shows for its ``$ spades-sim ...`` examples.
 
-    python scripts/readme_examples.py               # --check: the examples that differ; exit 1 if any
+    python scripts/readme_examples.py               # --check: what differs; exit 1 if anything
     python scripts/readme_examples.py --write       # rewrite README.md's outputs from fresh runs
     python scripts/readme_examples.py --only bags   # only blocks with a command containing 'bags'
     python scripts/readme_examples.py --in-process  # the same check in one process, about 3x faster
@@ -98,7 +98,7 @@ class Example:
         args = shlex.split(self.command)[1:]
         shell = [arg for arg in args if _SHELL.match(arg)]
         if shell:
-            raise ValueError(f"{self.label()}: {shell[0]!r} needs a shell; list the example in SKIP")
+            raise ValueError(f"{self.label()}: {shell[0]!r} needs a shell; list it in SKIP")
         return args
 
     @property
@@ -213,7 +213,8 @@ def refresh(shown: tuple[str, ...], printed: list[str]) -> tuple[list[str], list
         out += printed[low:high]
         position = high
     # Two elisions in a row say no more than one.
-    out = [line for i, line in enumerate(out) if not (line == ELISION and out[i - 1:i] == [ELISION])]
+    out = [line for i, line in enumerate(out)
+           if not (line == ELISION and out[i - 1:i] == [ELISION])]
     if not matches(out, printed):
         notes.append("the excerpt could not be kept: the whole output is shown")
         return printed, notes
@@ -282,7 +283,8 @@ def _place(segment: list[str], printed: list[str], position: int, anchored_start
         cursor = index + 1
     if not indexes:
         return None, position
-    return (0 if anchored_start else indexes[0]), (len(printed) if anchored_end else indexes[-1] + 1)
+    low = 0 if anchored_start else indexes[0]
+    return low, len(printed) if anchored_end else indexes[-1] + 1
 
 
 @dataclass
@@ -411,8 +413,8 @@ def main(argv: list[str] | None = None) -> int:
     for command in stale:
         print(f"SKIP names no example (update the list): {command}")
     chosen = [block for block in blocks
-              if not options.only
-              or any(word in example.command for word in options.only for example in block.examples)]
+              if not options.only or any(word in example.command for word in options.only
+                                         for example in block.examples)]
     outcomes: list[Outcome] = []
     for block in chosen:
         for example in block.examples:

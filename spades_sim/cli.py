@@ -812,7 +812,8 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
 
     Prints each strategy's win share, points per hand, nil and bag figures, and the
     difference A − B with its paired 95% interval, then how much narrower the paired
-    interval is than an unpaired one on the same games.
+    interval is than an unpaired one on the same games (or, when every pair came out the
+    same, how the pairs came out).
 
     Example:
 

@@ -84,7 +84,9 @@ class Comparison:
             return _ALIKE_BY_SHARE[share]
         if not self.unfinished.any():
             return PairsAlike.SPLIT
-        return PairsAlike.UNFINISHED if np.all(self.unfinished == 2) else PairsAlike.SPLIT_OR_UNFINISHED
+        if np.all(self.unfinished == 2):
+            return PairsAlike.UNFINISHED
+        return PairsAlike.SPLIT_OR_UNFINISHED
 
     @property
     def unpaired_interval(self) -> tuple[float, float]:

@@ -40,7 +40,7 @@ def _block(command: str):
 
 
 @pytest.mark.parametrize("block", RUNNABLE,
-                         ids=[f"line{block.line + 1}-{block.examples[0].args[0]}"
+                         ids=[f"line{block.line + 1}-{block.examples[0].command.split()[1]}"
                               for block in RUNNABLE])
 def test_the_readme_shows_what_its_examples_print(block) -> None:
     """Fix a failure with ``python scripts/readme_examples.py --write`` and read the diff."""
