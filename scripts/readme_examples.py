@@ -329,7 +329,7 @@ def run_in_process(args: list[str], folder: str) -> list[str]:
     """The same lines as :func:`run_command`, from the command run inside this process.
 
     Starting Python, pandas, matplotlib and the kernel's cached machine code costs one to
-    three seconds a command, several times what the README's examples play; in one process
+    five seconds a command, several times what the README's examples play; in one process
     that is paid once, which is what keeps the test cheap. The examples' results depend only
     on their seeds, so they print the same either way.
     """
@@ -378,7 +378,7 @@ def rewrite(text: str, outcomes: list[Outcome]) -> tuple[str, list[str]]:
     """README text with each outcome's example output replaced by its refreshed lines, and the
     notes of each change."""
     lines = text.splitlines()
-    notes = []
+    changes = []
     # From the bottom up, so that the line numbers of the examples above stay valid.
     for outcome in sorted(outcomes, key=lambda o: o.example.line, reverse=True):
         example = outcome.example
@@ -387,9 +387,9 @@ def rewrite(text: str, outcomes: list[Outcome]) -> tuple[str, list[str]]:
             continue
         start = example.line + 1
         lines[start:start + len(example.shown)] = new
-        notes.append(example.label())
-        notes += [f"  {note}" for note in why]
-    return "\n".join(lines) + ("\n" if text.endswith("\n") else ""), notes[::-1]
+        changes.append([example.label(), *(f"  {note}" for note in why)])
+    notes = [line for change in reversed(changes) for line in change]
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else ""), notes
 
 
 def main(argv: list[str] | None = None) -> int:
