@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import operator
 import os
 import re
 import shlex
@@ -168,7 +167,7 @@ def matches(shown: list[str] | tuple[str, ...], printed: list[str]) -> bool:
     if len(segments) == 1:  # no elision: the whole output
         return segments[0] == printed
     first, *middle, last = segments
-    if printed[:len(first)] != first or len(first) + len(last) > len(printed):
+    if len(first) + len(last) > len(printed) or printed[:len(first)] != first:
         return False
     if last and printed[-len(last):] != last:
         return False
@@ -176,7 +175,7 @@ def matches(shown: list[str] | tuple[str, ...], printed: list[str]) -> bool:
     # Placing each run in between as early as it fits leaves the most room for the runs after
     # it, so this finds a placement whenever there is one.
     for segment in middle:
-        found = _find(segment, printed, position, end, operator.eq)
+        found = _find(segment, printed, position, end)
         if found is None:
             return False
         position = found + len(segment)
@@ -194,20 +193,23 @@ def refresh(shown: tuple[str, ...], printed: list[str]) -> tuple[list[str], list
     """
     if matches(shown, printed):
         return list(shown), []
+    shown = [line.rstrip() for line in shown]
     printed = [line.rstrip() for line in printed]
-    segments = _segments([line.rstrip() for line in shown])
-    if len(segments) == 1:
+    if ELISION not in shown:
         return printed, []
+    printed_labels = _labels(printed)
+    segments = _segments(shown)
+    label_segments = _segments(_labels(shown))
     notes: list[str] = []
     out: list[str] = []
     position = 0
-    for number, segment in enumerate(segments):
+    for number, (segment, labels) in enumerate(zip(segments, label_segments)):
         if number:
             out.append(ELISION)
         if not segment:
             continue
-        low, high = _place(segment, printed, position, number == 0, number == len(segments) - 1,
-                           notes)
+        low, high = _place(segment, labels, printed, printed_labels, position, number == 0,
+                           number == len(segments) - 1, notes)
         if low is None:
             continue
         out += printed[low:high]
@@ -221,10 +223,10 @@ def refresh(shown: tuple[str, ...], printed: list[str]) -> tuple[list[str], list
     return out, notes
 
 
-def _segments(shown: list[str]) -> list[list[str]]:
-    """The runs of literal lines between elisions (empty where an elision starts or ends)."""
+def _segments(lines: list[str]) -> list[list[str]]:
+    """The runs of lines between elisions (empty where an elision starts or ends)."""
     segments: list[list[str]] = [[]]
-    for line in shown:
+    for line in lines:
         if line == ELISION:
             segments.append([])
         else:
@@ -232,32 +234,41 @@ def _segments(shown: list[str]) -> list[list[str]]:
     return segments
 
 
-def _label(line: str) -> str:
-    """What names a line whatever its numbers: its indentation and its text up to the first
-    ``": "`` or run of two spaces (the metric, strategy or setting of a table row)."""
-    indent = len(line) - len(line.lstrip())
-    text = line.strip()
-    cut = min((i for i in (text.find(": "), text.find("  ")) if i >= 0), default=len(text))
-    return " " * indent + text[:cut]
+def _labels(lines: list[str]) -> list[str]:
+    """What names each line whatever its numbers: its indentation and its text up to the first
+    ``": "`` or run of two spaces (a metric, a strategy, a setting), and for an indented row
+    also the label of the heading above it, so that ``  expert`` under one metric is not taken
+    for ``  expert`` under another. Elisions stay elisions (and do not end a section)."""
+    labels, heading = [], ""
+    for line in lines:
+        if line == ELISION:
+            labels.append(ELISION)
+            continue
+        indent = len(line) - len(line.lstrip())
+        text = line.strip()
+        cut = min((i for i in (text.find(": "), text.find("  ")) if i >= 0), default=len(text))
+        label = " " * indent + text[:cut]
+        if indent:
+            labels.append(f"{heading}\n{label}")
+        else:
+            heading = label
+            labels.append(label)
+    return labels
 
 
-def _same_label(a: str, b: str) -> bool:
-    return _label(a) == _label(b)
-
-
-def _find(segment: list[str], printed: list[str], low: int, high: int, same) -> int | None:
+def _find(segment: list[str], printed: list[str], low: int, high: int) -> int | None:
     """The first index ``i`` in ``low … high - len(segment)`` where ``printed[i:]`` starts with
-    lines that are ``same`` as the segment's, or None."""
-    for i in range(low, high - len(segment) + 1):
-        if all(same(line, printed[i + k]) for k, line in enumerate(segment)):
-            return i
-    return None
+    the segment, or None."""
+    size = len(segment)
+    return next((i for i in range(low, high - size + 1) if printed[i:i + size] == segment), None)
 
 
-def _place(segment: list[str], printed: list[str], position: int, anchored_start: bool,
-           anchored_end: bool, notes: list[str]) -> tuple[int | None, int]:
-    """Where a shown run of lines stands in the printed output now, at or after ``position``:
-    ``(low, high)``, or ``(None, position)`` when none of its lines is printed any more."""
+def _place(segment: list[str], labels: list[str], printed: list[str], printed_labels: list[str],
+           position: int, anchored_start: bool, anchored_end: bool,
+           notes: list[str]) -> tuple[int | None, int]:
+    """Where a shown run of lines (with its labels) stands in the printed output now, at or
+    after ``position``: ``(low, high)``, or ``(None, position)`` when none of its lines is
+    printed any more."""
     size = len(segment)
     if anchored_start:  # the example's first lines: the output's first lines
         low, high = 0, size
@@ -265,17 +276,16 @@ def _place(segment: list[str], printed: list[str], position: int, anchored_start
         low, high = max(position, len(printed) - size), len(printed)
     else:
         low, high = position, len(printed)
-    for same in (operator.eq, _same_label):
-        found = _find(segment, printed, low, high, same)
+    for shown, now in ((segment, printed), (labels, printed_labels)):
+        found = _find(shown, now, low, high)
         if found is not None:
             return found, found + size
     # Lines added or dropped inside the run: place each line by its label, in order, and let
     # the run cover what is printed between them now.
     indexes = []
     cursor = position
-    for line in segment:
-        index = next((i for i in range(cursor, len(printed)) if _same_label(line, printed[i])),
-                     None)
+    for line, label in zip(segment, labels):
+        index = next((i for i in range(cursor, len(printed)) if printed_labels[i] == label), None)
         if index is None:
             notes.append(f"no longer printed: {line.strip()}")
             continue

@@ -103,3 +103,8 @@ def test_a_refreshed_excerpt_keeps_the_lines_shown() -> None:
                                   ["win rate", "  a      2%", "  b      3%"])
     assert new == ["win rate", "  a      2%", "..."]
     assert notes == ["no longer printed: gone   1%"]
+    # A row belongs to its heading: under a renamed heading it is not taken for another's row.
+    new, notes = examples.refresh(("top", "...", "old name", "  a      1%", "..."),
+                                  ["top", "win rate", "  a      2%", "new name", "  a      3%"])
+    assert new == ["top", "..."]
+    assert notes == ["no longer printed: old name", "no longer printed: a      1%"]
