@@ -443,8 +443,10 @@ def table(units: Units, side: int | None = None,
 
 
 def _table(rows_of, sums_for, sides: int, seats: int) -> pd.DataFrame:
-    return pd.DataFrame([row(m, sums_for(m, s), s, sides, seats) for m, s in rows_of],
-                        columns=TABLE_COLUMNS)
+    frame = pd.DataFrame([row(m, sums_for(m, s), s, sides, seats) for m, s in rows_of],
+                         columns=TABLE_COLUMNS)
+    frame["side"] = frame["side"].astype("Int64")  # a side number, or <NA> for pooled rows
+    return frame
 
 
 def select(frame: pd.DataFrame, key: str, side: int | None = None) -> pd.DataFrame:

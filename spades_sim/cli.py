@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +23,17 @@ from . import __version__
 from . import rules as _rules
 from .cards import CardError
 from .catalogue import side_label
-from .formatting import comparison_text, interval_text, side_by_side_text, summary_text
+from . import export
+from .formatting import (
+    comparison_text,
+    economics_text,
+    nil_text,
+    side_by_side_text,
+    summary_text,
+    tune_text,
+    what_if_text,
+    win_share_text,
+)
 from . import calibrate as _calibrate
 from .audit import ANY, AuditError, audit_file, check_csv_path, seats_label
 from .calibration import CalibrationError, load_family
@@ -33,8 +44,8 @@ from .tune import parse_param_range, plot_tuning, tune
 from .handlog import LogError, rules_reference, write_log
 from .nil import FEATURES, FeatureError, check_feature, nil_by_feature, plot_nil_by_feature
 from .numbers import decimal_number, whole_number
-from .outputs import OutputError, check_folder, shown
-from .records import check_output_path, trace_logs, write_frame
+from .outputs import OutputError, check_file, check_folder, shown
+from .records import trace_logs
 from .deals import DealError, parse_suit_count
 from .referee import IllegalMove, score_file
 from .store import RunStore, StoreError, strategy_spec
@@ -207,20 +218,112 @@ def _figure_paths(path: str, svg: bool) -> list[str]:
     return [path]
 
 
+def _echo(text: str, err: bool = False) -> None:
+    """Print ``text``; a stdout closed early (``| head``) ends the printing quietly, not the
+    command, so that the files it was asked for are still written."""
+    try:
+        click.echo(text, err=err)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nothing more reaches the closed pipe
+        os.close(devnull)
+
+
+def _status(text: str) -> None:
+    """A status line ("wrote …", "note: …"): on stderr, so stdout holds only the results."""
+    click.echo(text, err=True)
+
+
 def _write_figure(draw: Callable[[str], Any], path: str, svg: bool) -> None:
     """Draw the figure to its path (and its SVG twin) and say so; a failed write (a full disk)
     ends in one line, after the results have been printed."""
     for target in _figure_paths(path, svg):
         with _user_errors():
             draw(target)
-        click.echo(f"wrote {target}")
+        _status(f"wrote {target}")
 
 
-def _write_data(frame: pd.DataFrame, out: str) -> None:
-    """Write the ``--out`` table and say so (a failed write as in _write_figure)."""
+def _write_data(frame: pd.DataFrame, out: str, meta: dict[str, Any]) -> None:
+    """Write the ``--out`` table (with its metadata) and say so (a failed write as in
+    _write_figure)."""
     with _user_errors():
-        write_frame(frame, out)
-    click.echo(f"wrote {out}")
+        export.write(frame, out, meta)
+    if out != export.STDOUT:
+        _status(f"wrote {out}")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Outputs:
+    """Where a command's results go: the table's ``--format``, the ``--out`` file and the
+    figure (None: --no-figure, or a command without one) with its --svg twin."""
+
+    fmt: str
+    out: str | None
+    figure: str | None = None
+    svg: bool = False
+
+
+def _outputs(fmt: str, out: str | None, figure: str | None = None, svg: bool = False,
+             no_figure: bool = False) -> _Outputs:
+    """Check every output before the run: the format, the --out path, the figure paths."""
+    export.check_format(fmt)
+    if out is not None:
+        export.check_out(out)
+        if out == export.STDOUT and fmt != "text":
+            raise InputError(f"out='-': allowed with --format text only (--format {fmt} puts "
+                             "the table on stdout already)")
+    if no_figure:
+        figure = None
+    if figure is not None:
+        _check_figure(figure, svg)
+    return _Outputs(fmt, out, figure, svg)
+
+
+def _deliver(outputs: _Outputs, text: str, table: pd.DataFrame, meta: dict[str, Any],
+             draw: Callable[[str], Any] | None = None, data: pd.DataFrame | None = None,
+             extra: dict[str, pd.DataFrame] | None = None) -> None:
+    """The one output path of a command: the table on stdout as text (on stderr when --out -
+    takes stdout) or as JSON or CSV, then the figure, then the --out file (``data``, default
+    the table)."""
+    if outputs.fmt == "text":
+        _echo(text, err=outputs.out == export.STDOUT)
+    else:
+        _echo(export.as_text(table, outputs.fmt, meta, extra))
+    if draw is not None and outputs.figure is not None:
+        _write_figure(draw, outputs.figure, outputs.svg)
+    if outputs.out is not None:
+        _write_data(table if data is None else data, outputs.out, meta)
+
+
+def _format_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--format", "fmt", default="text", show_default=True, metavar="text|json|csv",
+        help="How the table is printed: aligned text, or JSON (with the run's seed, rules, "
+             "strategies and version) or CSV, every value, interval and count.")(command)
+
+
+def _output_options(figure: str | None, named: bool = False,
+                    out_help: str | None = "Write the table: .parquet, .csv or .json (with the "
+                    "run's metadata in Parquet and JSON), or - for CSV on stdout."
+                    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--format``, ``--out`` (unless ``out_help`` is None), and with a ``figure`` name
+    ``--figure``, ``--svg`` and ``--no-figure``; ``named``: the command makes the figure's
+    name from its arguments (``figure`` is the pattern the help shows)."""
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        if figure is not None:
+            command = click.option("--no-figure", is_flag=True,
+                                   help="Draw no figure.")(command)
+            command = _svg_option(command)
+            command = click.option(
+                "--figure", "figure_path", type=click.Path(dir_okay=False),
+                default=None if named else figure, show_default=not named,
+                help="The figure (.png or .svg)." + (f" [default: {figure}]" if named else ""),
+            )(command)
+        if out_help is not None:
+            command = click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
+                                   default=None, help=out_help)(command)
+        return _format_option(command)
+    return decorate
 
 
 def _economics_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -243,21 +346,6 @@ def _parse_economics(buy_in: float | None, rake: str | None) -> tuple[float, flo
         return None
     check_buy_in(buy_in)
     return buy_in, parse_rake(rake if rake is not None else "15%")
-
-
-def _format_economics(table: pd.DataFrame, payouts: Payouts) -> str:
-    """Expected profit per game and break-even win rate, one line per side or strategy."""
-    prize = f"a winning player gets {payouts.first:,.2f}"
-    if payouts.second:
-        prize += f", the second {payouts.second:,.2f}"
-    lines = [f"table economics: buy-in {payouts.buy_in:,.2f}, rake {100 * payouts.rake:g}% "
-             f"(not in the pool); {prize}"]
-    width = max(len(str(label)) for label in table["label"])
-    for row in table.itertuples(index=False):
-        lines.append(f"  {row.label:<{width}}  win rate {100 * row.win_rate:6.2f}%  expected profit"
-                     f" per game {row.profit:+.2f} [{row.low:+.2f}, {row.high:+.2f}]  "
-                     f"break-even win rate {100 * row.break_even:.2f}%")
-    return "\n".join(lines)
 
 
 @click.group(cls=_OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -286,8 +374,9 @@ def cli() -> None:
 @_strategy_options
 @click.option("--max-hands", type=WHOLE, default=1000, show_default=True,
               help="Stop a game that has not ended after this many hands (counted unfinished).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Write the records: .parquet or .csv (one row per seat-hand, or per game).")
+@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write the records (one row per seat-hand, or per game): .parquet, .csv or "
+                   ".json (with the run's metadata in Parquet and JSON), or - for CSV on stdout.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Write hand logs (JSONL) of the deals chosen by --log-deals.")
 @click.option("--log-deals", default="0:10", show_default=True, metavar="START:STOP",
@@ -304,13 +393,14 @@ def cli() -> None:
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="The Dask scheduler for --backend dask, e.g. tcp://10.0.0.5:8786.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@_format_option
 @click.pass_context
 def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...], hands: int | None,
              games: int | None, seed: int | None, threads: int | None,
              strategy_names: tuple[str, ...], param_overrides: tuple[str, ...], max_hands: int,
              out: str | None, log_path: str | None, log_deals: str, buy_in: float | None,
              rake: str | None, save_dir: str | None, resume_dir: str | None, backend: str,
-             scheduler: str | None, quiet: bool) -> None:
+             scheduler: str | None, quiet: bool, fmt: str) -> None:
     """Simulate hands or games and print a summary with 95% intervals.
 
     Example:
@@ -344,12 +434,13 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
             raise InputError(f"save={shown(save_dir)!r}: allowed without --resume (a resumed run "
                              "goes on saving in its own folder)")
         with _user_errors():
+            outputs = _outputs(fmt, None)
             run = _resume(ctx, resume_dir, rules_name, rule_overrides, hands, games, seed,
                           threads, strategy_names, param_overrides, max_hands, backend,
                           scheduler, quiet)
-        click.echo(_run_title(run.rules, (), run) + f" (resumed from {resume_dir})"
-                   + _stopped(run))
-        click.echo(summary_text(run.summary()))
+        title = _run_title(run.rules, (), run) + f" (resumed from {resume_dir})" + _stopped(run)
+        _deliver(outputs, f"{title}\n{summary_text(run.summary())}", run.summary(),
+                 _run_metadata(run, resumed_from=resume_dir))
         _exit_if_not_saved(run)
         if run.interrupted:
             sys.exit(130)
@@ -357,11 +448,10 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
     with _user_errors():
         money = _parse_economics(buy_in, rake)
         rules = _resolve_rules(rules_name, rule_overrides)
-        if out is not None:
-            check_output_path(out)
+        outputs = _outputs(fmt, out)
         if log_path is not None:
             for path in filter(None, (log_path, _log_rules_file(log_path, rules))):
-                check_output_path(path, "log")
+                check_file(path, "log")
         kind = "games" if games is not None else "hands"
         deal_range = _parse_range(log_deals, kind) if log_path else None
         n = games if games is not None else (hands if hands is not None else 100_000)
@@ -374,24 +464,31 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
                                keep_records=out is not None or money is not None,
                                on_block=advance, save=save_dir, backend=backend,
                                scheduler=scheduler, **extra)
-    click.echo(_run_title(rules, rule_overrides, run) + _stopped(run))
-    click.echo(summary_text(run.summary()))
-    _exit_if_not_saved(run)
-    if money is not None and run.done:
+    text = [_run_title(rules, rule_overrides, run) + _stopped(run), summary_text(run.summary())]
+    extra = {}
+    if money is not None and run.done and not run.save_error:
         sides = rules.team_count
         labels = {side: side_label(side, sides, rules.seat_count, strategies[side].name)
                   for side in range(sides)}
-        click.echo(_format_economics(economics(run.records(), *money, rules.seat_count, labels),
-                                     Payouts(*money, rules.seat_count, sides)))
-    if out is not None:
-        _write_data(run.records(), out)
+        extra["economics"] = economics(run.records(), *money, rules.seat_count, labels)
+        text.append(economics_text(extra["economics"], Payouts(*money, rules.seat_count, sides)))
+    _deliver(outputs, "\n".join(text), run.summary(), _run_metadata(run), extra=extra,
+             data=run.records() if out is not None and not run.save_error else None)
+    _exit_if_not_saved(run)
     if log_path is not None and deal_range is not None:
         with _user_errors():
             rules_file = _write_logs(log_path, kind, rules, strategies, run.seed, deal_range,
                                      max_hands)
-        click.echo(f"wrote {log_path}" + (f" (rules in {rules_file})" if rules_file else ""))
+        _status(f"wrote {log_path}" + (f" (rules in {rules_file})" if rules_file else ""))
     if run.interrupted:
         sys.exit(130)
+
+
+def _run_metadata(run: Run, command: str = "simulate", **facts: Any) -> dict[str, Any]:
+    """The metadata of a run's table and records (:func:`spades_sim.export.metadata`)."""
+    return export.metadata(command, run.seed, [run.rules], run.strategies, kind=run.kind,
+                           requested=run.requested, done=run.done, interrupted=run.interrupted,
+                           **facts)
 
 
 def _stopped(run: Run) -> str:
@@ -597,7 +694,7 @@ def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[s
     if out is not None:
         with _user_errors():  # after the results are printed: a full disk does not hide them
             result.write_csv(out)
-        click.echo(f"wrote {out}")
+        _status(f"wrote {out}")
 
 
 @cli.command()
@@ -666,7 +763,7 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
                 "blind_hands": blind_hands, "games": games, "from_shipped": from_shipped,
                 "version": __version__}
             path = _calibrate.write_tables(out_dir, name, arrays, made_by)
-            click.echo(f"wrote {path}")
+            _status(f"wrote {path}")
 
 
 @cli.group()
@@ -798,15 +895,14 @@ _shared_deal_run_options = _game_run_options("counted as unfinished")
               help="Change a parameter of A (side 0) or B (side 1), e.g. --param 1.set_slack=0 "
                    "(repeatable).")
 @_duplicate_run_options
-@click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
-              help="Where to write the figure (.png or .svg). [default: compare-A-vs-B.png]")
-@_svg_option
+@_output_options("compare-A-vs-B.png", named=True)
 @_economics_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str,
                                rule_overrides: tuple[str, ...], games: int, seed: int | None,
                                param_overrides: tuple[str, ...], threads: int | None,
-                               max_hands: int, figure_path: str | None, svg: bool,
+                               max_hands: int, fmt: str, out: str | None,
+                               figure_path: str | None, svg: bool, no_figure: bool,
                                buy_in: float | None, rake: str | None, quiet: bool) -> None:
     """Compare two strategies in duplicate: every deal sequence played with the seats swapped.
 
@@ -824,7 +920,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     figure_path = figure_path or f"compare-{strategy_a}-vs-{strategy_b}.png"
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
-        _check_figure(figure_path, svg)
+        outputs = _outputs(fmt, out, figure_path, svg, no_figure)
         money = _parse_economics(buy_in, rake)
         pair = override_params([get_strategy(strategy_a), get_strategy(strategy_b)],
                                [parse_param_override(text) for text in param_overrides], 2)
@@ -832,27 +928,23 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         with _progress(2 * games, "games", show_bar) as advance:
             result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
                                         max_hands, on_block=advance)
-    click.echo(f"rules {_rules_label(rules, rule_overrides)}, {result.a.name} (A) vs "
-               f"{result.b.name} (B), seed {result.seed}: {result.pairs:,} deal sequences x 2"
-               + (" (interrupted)" if result.interrupted else ""))
+    title = (f"rules {_rules_label(rules, rule_overrides)}, {result.a.name} (A) vs "
+             f"{result.b.name} (B), seed {result.seed}: {result.pairs:,} deal sequences x 2"
+             + (" (interrupted)" if result.interrupted else ""))
     if not result.pairs:
+        _echo(title)
         sys.exit(130)
-    click.echo(comparison_text(result.summary()))
-    paired, unpaired = result.paired_interval, result.unpaired_interval
-    alike = result.pairs_alike
-    if result.pairs < 2:
-        narrower = "undefined with one pair, against"
-    elif alike is not None:
-        narrower = f"of zero width ({alike.value}), against"
-    else:
-        narrower = f"{(unpaired[1] - unpaired[0]) / (paired[1] - paired[0]):.2f}x narrower than"
-    click.echo(f"A's win share: paired interval [{100 * paired[0]:.2f}%, {100 * paired[1]:.2f}%]"
-               f" is {narrower} the unpaired [{100 * unpaired[0]:.2f}%, "
-               f"{100 * unpaired[1]:.2f}%] on the same games")
+    text = [title, comparison_text(result.summary()), win_share_text(result)]
+    extra = {}
     if money is not None:
-        click.echo(_format_economics(result.economics(*money),
-                                     Payouts(*money, rules.seat_count, 2)))
-    _write_figure(lambda path: plot_comparison(result, path), figure_path, svg)
+        extra["economics"] = result.economics(*money)
+        text.append(economics_text(extra["economics"], Payouts(*money, rules.seat_count, 2)))
+    meta = export.metadata(
+        "compare-strategies", result.seed, [rules], [result.a, result.b], pairs=result.pairs,
+        interrupted=result.interrupted, win_share_paired_interval=list(result.paired_interval),
+        win_share_unpaired_interval=list(result.unpaired_interval))
+    _deliver(outputs, "\n".join(text), result.summary(), meta,
+             lambda path: plot_comparison(result, path), extra=extra)
     if result.interrupted:
         sys.exit(130)
 
@@ -869,15 +961,12 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
 @click.option("--seed", type=WHOLE, default=None,
               help="Seed, shared by every setting. [default: random, printed]")
 @_duplicate_run_options
-@click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
-              help="Line plot (one parameter) or heatmap (two): .png or .svg. "
-                   "[default: tune-STRATEGY.png]")
-@_svg_option
+@_output_options("tune-STRATEGY.png", named=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str,
                  rules_name: str, rule_overrides: tuple[str, ...], games: int, seed: int | None,
-                 threads: int | None, max_hands: int, figure_path: str | None, svg: bool,
-                 quiet: bool) -> None:
+                 threads: int | None, max_hands: int, fmt: str, out: str | None,
+                 figure_path: str | None, svg: bool, no_figure: bool, quiet: bool) -> None:
     """Grid-search a strategy's parameters against an opponent, all settings on the same deals.
 
     Prints every setting's win share with its paired 95% interval, best first, and
@@ -892,31 +981,22 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
         ranges = [parse_param_range(text) for text in param_ranges]
-        _check_figure(figure_path, svg)
+        outputs = _outputs(fmt, out, figure_path, svg, no_figure or len(ranges) > 2)
         settings = math.prod(len(values) for _, values in ranges)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(2 * games * settings, "games", show_bar) as advance:
             result = tune(rules, strategy_name, ranges, against, games, seed, threads, max_hands,
                           on_block=advance)
-    click.echo(f"rules {_rules_label(rules, rule_overrides)}, {result.base.name} against "
-               f"{result.against.name}, seed {result.seed}: {len(result.table)} settings x "
-               f"{games:,} deal sequences x 2"
-               + (" (interrupted)" if result.interrupted else ""))
-    table = result.table
-    for row in table.itertuples(index=False):
-        setting = "  ".join(f"{name}={getattr(row, name):g}" for name in result.names)
-        click.echo(f"{setting:<40} win share {100 * row.win_share:6.2f}%  "
-                   f"[{100 * row.low:6.2f}%, {100 * row.high:6.2f}%]  "
-                   f"points/hand {row.points_per_hand_diff:+7.2f}")
-    if not table.empty:
-        best = result.best
-        click.echo("best: " + ", ".join(f"{name}={best[name]:g}" for name in result.names)
-                   + f" wins {100 * best['win_share']:.2f}% [{100 * best['low']:.2f}%, "
-                   f"{100 * best['high']:.2f}%] against {result.against.name}")
-        if len(result.names) <= 2:
-            _write_figure(lambda path: plot_tuning(result, path), figure_path, svg)
-        else:
-            click.echo("no figure: one or two parameters can be drawn")
+    title = (f"rules {_rules_label(rules, rule_overrides)}, {result.base.name} against "
+             f"{result.against.name}, seed {result.seed}: {len(result.table)} settings x "
+             f"{games:,} deal sequences x 2" + (" (interrupted)" if result.interrupted else ""))
+    text = "\n".join(filter(None, [title, tune_text(result)]))
+    meta = export.metadata("tune", result.seed, [rules], [result.base, result.against],
+                           games=games, parameters=result.names, interrupted=result.interrupted)
+    draw = (lambda path: plot_tuning(result, path)) if not result.table.empty else None
+    _deliver(outputs, text, result.table, meta, draw)
+    if len(result.names) > 2 and not result.table.empty:
+        _status("no figure: one or two parameters can be drawn")
     if result.interrupted:
         sys.exit(130)
 
@@ -935,16 +1015,13 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
               help="Blind nils instead of nils. From 0-0 they need rules and a strategy that "
                    "allow them, e.g. --rule blind_nil=anytime --param 0.blind_nil_deficit=0 "
                    "--param 0.blind_nil_near=10000.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Write the table: .parquet or .csv.")
-@click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
-              help="The figure (.png or .svg). [default: nil-by-FEATURE.png]")
-@_svg_option
+@_output_options("nil-by-FEATURE.png", named=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, seed: int | None,
                 threads: int | None, strategy_names: tuple[str, ...],
-                param_overrides: tuple[str, ...], feature: str, blind: bool, out: str | None,
-                figure_path: str | None, svg: bool, quiet: bool) -> None:
+                param_overrides: tuple[str, ...], feature: str, blind: bool, fmt: str,
+                out: str | None, figure_path: str | None, svg: bool, no_figure: bool,
+                quiet: bool) -> None:
     """Nil bids and their success by a feature of the hand, with 95% intervals.
 
     Plays hands from 0-0 and breaks the seats' plain nils (or, with --blind, blind
@@ -962,32 +1039,20 @@ def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, se
     with _user_errors():
         rules = _resolve_rules(rules_name, rule_overrides)
         check_feature(feature)
-        _check_outputs(out, figure_path, svg)
+        outputs = _outputs(fmt, out, figure_path, svg, no_figure)
         strategies = _table_strategies(rules, strategy_names, param_overrides)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(hands, "hands", show_bar) as advance:
             run = simulate_hands(rules, strategies, hands, seed=seed, threads=threads,
                                  keep_records=True, on_block=advance)
-    title = _run_title(rules, rule_overrides, run)
-    click.echo(title + (" (interrupted)" if run.interrupted else ""))
+    title = _run_title(rules, rule_overrides, run) + (" (interrupted)" if run.interrupted else "")
     if not run.done:
+        _echo(title)
         sys.exit(130)
     table = nil_by_feature(run.records(), feature, blind)
-    click.echo(f"{feature:>10}  {'seat-hands':>10}  {'blind nils' if blind else 'nil bids':>10}  "
-               f"{'bid rate':>8}  {'made':>7}  {'success':>8}  {'95% interval':>18}")
-    for row in table.itertuples(index=False):
-        value = getattr(row, feature)
-        success, interval = "-", ""
-        if row.bids:
-            success = f"{100 * row.success:.1f}%"
-            interval = f"[{100 * row.low:.1f}%, {100 * row.high:.1f}%]"
-        click.echo(f"{value:>10g}  {row.seat_hands:>10,}  {row.bids:>10,}  "
-                   f"{100 * row.bid_rate:>7.2f}%  {row.made:>7,}  {success:>8}  "
-                   f"{interval:>18}".rstrip())
-    _write_figure(lambda path: plot_nil_by_feature(table, feature, title, path, blind),
-                  figure_path, svg)
-    if out is not None:
-        _write_data(table, out)
+    _deliver(outputs, f"{title}\n{nil_text(table, feature, blind)}", table,
+             _run_metadata(run, "nil", feature=feature, blind=blind),
+             lambda path: plot_nil_by_feature(table, feature, title, path, blind))
     if run.interrupted:
         sys.exit(130)
 
@@ -998,7 +1063,7 @@ def _check_figure(path: str, svg: bool) -> None:
     if not path.lower().endswith((".png", ".svg")):
         raise OutputError(f"figure={shown(path)!r}: allowed a file ending in .png or .svg")
     for target in _figure_paths(path, svg):
-        check_output_path(target, "figure")
+        check_file(target, "figure")
 
 
 def _rules_label(rules: _rules.RuleSet, rule_overrides: tuple[str, ...]) -> str:
@@ -1013,26 +1078,6 @@ def _run_title(rules: _rules.RuleSet, rule_overrides: tuple[str, ...], run) -> s
             f"{run.done:,} {run.kind}")
 
 
-def _figure_and_data_options(default_figure: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--out`` (the table as data), ``--figure``, ``--svg`` and ``--quiet``."""
-    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
-        command = click.option("--quiet", is_flag=True, help="No progress bar.")(command)
-        command = _svg_option(command)
-        command = click.option("--figure", "figure_path", type=click.Path(dir_okay=False),
-                               default=default_figure, show_default=True,
-                               help="The figure (.png or .svg).")(command)
-        return click.option("--out", type=click.Path(dir_okay=False), default=None,
-                            help="Write the table as data: .parquet or .csv.")(command)
-    return decorate
-
-
-def _check_outputs(out: str | None, figure_path: str, svg: bool) -> None:
-    """Refuse the --out table and the figures before a run (_check_figure)."""
-    if out is not None:
-        check_output_path(out)
-    _check_figure(figure_path, svg)
-
-
 def _play_rule_sets(rule_sets: list, labels: list[str] | None, strategy_names: tuple[str, ...],
                     param_overrides: tuple[str, ...], games: int, seed: int | None,
                     threads: int | None, max_hands: int, quiet: bool):
@@ -1044,20 +1089,20 @@ def _play_rule_sets(rule_sets: list, labels: list[str] | None, strategy_names: t
                              on_block=advance), strategies
 
 
-def _print_rules_comparison(result, strategies: list, what: str, metrics: tuple[str, ...],
-                            out: str | None, figure_path: str, svg: bool) -> None:
+def _print_rules_comparison(command: str, result, strategies: list, what: str,
+                            metrics: tuple, outputs: _Outputs) -> None:
     names = " vs ".join(dict.fromkeys(s.name for s in strategies))
     count = len(result.labels)
     title = (f"{what}, strategy {names}, seed {result.seed}: {result.games:,} games under "
              + (f"each of {count} rule sets" if count > 1 else "1 rule set"))
-    click.echo(title + (" (interrupted)" if result.interrupted else ""))
+    header = title + (" (interrupted)" if result.interrupted else "")
     if not result.games:
+        _echo(header)
         sys.exit(130)
-    click.echo(side_by_side_text(result.table))
-    _write_figure(lambda path: plot_metric_panels(result.table, metrics, title, path),
-                  figure_path, svg)
-    if out is not None:
-        _write_data(result.table, out)
+    meta = export.metadata(command, result.seed, result.rules, strategies, labels=result.labels,
+                           games=result.games, interrupted=result.interrupted)
+    _deliver(outputs, f"{header}\n{side_by_side_text(result.table)}", result.table, meta,
+             lambda path: plot_metric_panels(result.table, metrics, title, path))
     if result.interrupted:
         sys.exit(130)
 
@@ -1070,11 +1115,12 @@ def _print_rules_comparison(result, strategies: list, what: str, metrics: tuple[
               help="Seed, shared by every rule set. [default: random, printed]")
 @_strategy_options
 @_shared_deal_run_options
-@_figure_and_data_options("compare-rules.png")
+@_output_options("compare-rules.png")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare_rules_command(rule_names: tuple[str, ...], games: int, seed: int | None,
                           strategy_names: tuple[str, ...], param_overrides: tuple[str, ...],
-                          threads: int | None, max_hands: int, out: str | None, figure_path: str,
-                          svg: bool, quiet: bool) -> None:
+                          threads: int | None, max_hands: int, fmt: str, out: str | None,
+                          figure_path: str, svg: bool, no_figure: bool, quiet: bool) -> None:
     """Play the same deal sequences under each rule set and compare them side by side.
 
     Prints win rates, game length, contract, nil, bag and penalty figures for every
@@ -1091,11 +1137,11 @@ def compare_rules_command(rule_names: tuple[str, ...], games: int, seed: int | N
         if repeated is not None:
             raise InputError(f"rules={shown(repeated)!r}: allowed each rule set once (given twice)")
         rule_sets = [_rules.resolve_rules(name) for name in rule_names]
-        _check_outputs(out, figure_path, svg)
+        outputs = _outputs(fmt, out, figure_path, svg, no_figure)
         result, strategies = _play_rule_sets(rule_sets, None, strategy_names, param_overrides,
                                              games, seed, threads, max_hands, quiet)
-    _print_rules_comparison(result, strategies, "rules " + ", ".join(result.labels),
-                            RULES_FIGURE_METRICS, out, figure_path, svg)
+    _print_rules_comparison("compare-rules", result, strategies,
+                            "rules " + ", ".join(result.labels), RULES_FIGURE_METRICS, outputs)
 
 
 @cli.command(name="bags")
@@ -1109,11 +1155,13 @@ def compare_rules_command(rule_names: tuple[str, ...], games: int, seed: int | N
               help="Seed, shared by every bag rule. [default: random, printed]")
 @_strategy_options
 @_shared_deal_run_options
-@_figure_and_data_options("bags.png")
+@_output_options("bags.png")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tuple[str, ...],
                  games: int, seed: int | None, strategy_names: tuple[str, ...],
                  param_overrides: tuple[str, ...], threads: int | None, max_hands: int,
-                 out: str | None, figure_path: str, svg: bool, quiet: bool) -> None:
+                 fmt: str, out: str | None, figure_path: str, svg: bool, no_figure: bool,
+                 quiet: bool) -> None:
     """Bag accumulation and bag penalties under different bag rules, on the same deals.
 
     Plays the same games under each bag rule (the rest of the rules as --rules) and
@@ -1128,12 +1176,12 @@ def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tu
     with _user_errors():
         base = _resolve_rules(rules_name, rule_overrides)
         rule_sets, labels = bag_variants(base, bag_rules or BAG_RULES)
-        _check_outputs(out, figure_path, svg)
+        outputs = _outputs(fmt, out, figure_path, svg, no_figure)
         result, strategies = _play_rule_sets(rule_sets, labels, strategy_names, param_overrides,
                                              games, seed, threads, max_hands, quiet)
-    _print_rules_comparison(result, strategies,
+    _print_rules_comparison("bags", result, strategies,
                             f"rules {_rules_label(base, rule_overrides)} by bag rule",
-                            BAGS_FIGURE_METRICS, out, figure_path, svg)
+                            BAGS_FIGURE_METRICS, outputs)
 
 
 @cli.command(name="bids")
@@ -1146,11 +1194,12 @@ def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tu
 @click.option("--seed", type=WHOLE, default=None,
               help="Seed, shared by every strategy. [default: random, printed]")
 @click.option("--threads", type=WHOLE, default=None, help="Threads. [default: all cores]")
-@_figure_and_data_options("bids.png")
+@_output_options("bids.png")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
                  rule_overrides: tuple[str, ...], hands: int, seed: int | None,
-                 threads: int | None, out: str | None, figure_path: str, svg: bool,
-                 quiet: bool) -> None:
+                 threads: int | None, fmt: str, out: str | None, figure_path: str, svg: bool,
+                 no_figure: bool, quiet: bool) -> None:
     """Bid accuracy and bidding profiles of strategies (default: every named strategy).
 
     Each strategy bids on side 0 against --against on the same hands. Prints its
@@ -1167,19 +1216,20 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
         rules = _resolve_rules(rules_name, rule_overrides)
         chosen = [get_strategy(name) for name in strategy_names or STRATEGIES]
         get_strategy(against)  # refused now rather than after the first strategy's run
-        _check_outputs(out, figure_path, svg)
+        outputs = _outputs(fmt, out, figure_path, svg, no_figure)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(hands * len(chosen), "hands", show_bar) as advance:
             result = bid_profiles(rules, chosen, against, hands, seed, threads, on_block=advance)
     title = (f"rules {_rules_label(rules, rule_overrides)}, bids on side 0 against "
              f"{result.against.name}, seed {result.seed}: {hands:,} hands per strategy")
-    click.echo(title + (" (interrupted)" if result.interrupted else ""))
+    header = title + (" (interrupted)" if result.interrupted else "")
     if result.metrics.empty:
+        _echo(header)
         sys.exit(130)
-    click.echo(side_by_side_text(result.metrics, group="strategy"))
-    _write_figure(lambda path: plot_bid_profiles(result, title, path), figure_path, svg)
-    if out is not None:
-        _write_data(result.data(), out)
+    meta = export.metadata("bids", result.seed, [rules], [*chosen, result.against], hands=hands,
+                           interrupted=result.interrupted)
+    _deliver(outputs, f"{header}\n{side_by_side_text(result.metrics, group='strategy')}",
+             result.data(), meta, lambda path: plot_bid_profiles(result, title, path))
     if result.interrupted:
         sys.exit(130)
 
@@ -1207,11 +1257,11 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None) -
     with _user_errors():
         study = load_study(config_path) if config_path else DEFAULT_STUDY
         check_out_dir(out_dir, study.name)
-        click.echo(f"study {study.name!r}, seed {study.seed}")
+        _status(f"study {study.name!r}, seed {study.seed}")
         report = run_study(study, out_dir, threads,
-                           on_progress=lambda name: click.echo(f"  {name} ..."))
-    click.echo(f"wrote {report.index} ({len(report.files)} files)"
-               + (" (interrupted)" if report.interrupted else ""))
+                           on_progress=lambda name: _status(f"  {name} ..."))
+    _status(f"wrote {report.index} ({len(report.files)} files)"
+            + (" (interrupted)" if report.interrupted else ""))
     if report.interrupted:
         sys.exit(130)
 
@@ -1239,13 +1289,14 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None) -
               help="Seed; the same seed gives the same results. [default: random, printed]")
 @click.option("--threads", type=WHOLE, default=None, help="Threads. [default: all cores]")
 @_strategy_options
-@_figure_and_data_options("hand.png")
+@_output_options("hand.png")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[str, ...],
                  score_text: str, bags_text: str, bids_text: str, dealer: int | None,
                  hand_index: int | None, constraint_texts: tuple[str, ...], deals: int,
                  seed: int | None, threads: int | None, strategy_names: tuple[str, ...],
-                 param_overrides: tuple[str, ...], out: str | None, figure_path: str, svg: bool,
-                 quiet: bool) -> None:
+                 param_overrides: tuple[str, ...], fmt: str, out: str | None, figure_path: str,
+                 svg: bool, no_figure: bool, quiet: bool) -> None:
     """Which bid is best with these cards? Plays many random deals of the unknown cards.
 
     Fixes the seat's CARDS and what is known (score, bags, bids already made), deals
@@ -1268,7 +1319,7 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
         bags = parse_side_values(bags_text, "bags", rules, seat) if bags_text else None
         known = parse_bids(bids_text, rules.seat_count)
         constraints = [parse_suit_count(text) for text in constraint_texts]
-        _check_outputs(out, figure_path, svg)
+        outputs = _outputs(fmt, out, figure_path, svg, no_figure)
         strategies = _table_strategies(rules, strategy_names, param_overrides)
         result = what_if(rules, cards, seat, strategies, score, bags, known, dealer, hand_index,
                          deals, seed, threads, constraints)
@@ -1278,33 +1329,14 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
              f"{'/'.join(map(str, result.bags))}, strategy {names}, seed {result.seed}: "
              f"{deals:,} deals")
     played = int(result.table["deals"].iloc[0])
-    click.echo(title + (f" (interrupted after {played:,})" if result.interrupted else ""))
-    click.echo(f"{'bid':<18} {'made':>7} {'95% interval':>14}  {'side pts':>8} "
-               f"{'95% interval':>16}  {'win game':>8} {'95% interval':>14}  "
-               f"{'vs strategy':>11} {'paired 95%':>16}")
-    for row in result.table.itertuples(index=False):
-        change = ("" if row.bid == POLICY_LABEL else
-                  f"{100 * row.win_change:+10.2f}% "
-                  + interval_text(row.change_low, row.change_high, "rate", percent_sign=False).rjust(16))
-        click.echo(f"{row.bid:<18} {100 * row.made:6.2f}% "
-                   f"{interval_text(row.made_low, row.made_high, 'rate', percent_sign=False):>14}  "
-                   f"{row.points:8.1f} "
-                   f"{interval_text(row.points_low, row.points_high, 'points', 1):>16}  "
-                   f"{100 * row.win:7.2f}% {interval_text(row.win_low, row.win_high, 'rate', percent_sign=False):>14}"
-                   f"  {change}".rstrip())
-    choices = ", ".join(f"{bid} ({100 * share:.1f}%)" for bid, share in result.choices.items())
-    click.echo(f"the strategy's own bid: {choices}")
-    if result.refused:
-        click.echo("not allowed here: " + ", ".join(result.refused))
-    best = result.table.set_index("bid").loc[result.best]
-    settled = best["change_low"] > 0 or best["change_high"] < 0
-    click.echo(f"best bid: {result.best}, winning {100 * best['win']:.2f}% "
-               f"[{100 * best['win_low']:.2f}%, {100 * best['win_high']:.2f}%]; made "
-               f"{100 * best['made']:.1f}%, {best['points']:+.1f} side points this hand"
-               + ("" if settled else "; not distinguishable from the strategy's own bid "
-                  "at these deals"))
-    _write_figure(lambda path: plot_what_if(result, title, path), figure_path, svg)
-    if out is not None:
-        _write_data(result.table, out)
+    header = title + (f" (interrupted after {played:,})" if result.interrupted else "")
+    meta = export.metadata(
+        "hand", result.seed, [rules], strategies, cards=cards, seat=seat, dealer=result.dealer,
+        score=list(result.score), bags=list(result.bags), hands_played=result.hand_index,
+        bids={str(k): v for k, v in result.known_bids.items()}, deals=deals, played=played,
+        interrupted=result.interrupted, best=result.best, choices=result.choices.to_dict(),
+        refused=result.refused)
+    _deliver(outputs, f"{header}\n{what_if_text(result, POLICY_LABEL)}", result.table, meta,
+             lambda path: plot_what_if(result, title, path))
     if result.interrupted:
         sys.exit(130)

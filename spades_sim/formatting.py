@@ -84,5 +84,101 @@ def side_by_side_text(table: pd.DataFrame, group: str = "run") -> str:
     return "\n".join(lines)
 
 
-__all__ = ["PERCENT_UNITS", "comparison_text", "interval_text", "side_by_side_text",
-           "summary_text", "value_text"]
+def economics_text(table: pd.DataFrame, payouts) -> str:
+    """Expected profit per game and break-even win rate, one line per side or strategy
+    (``metrics.economics`` or ``Comparison.economics`` with their ``Payouts``)."""
+    prize = f"a winning player gets {payouts.first:,.2f}"
+    if payouts.second:
+        prize += f", the second {payouts.second:,.2f}"
+    lines = [f"table economics: buy-in {payouts.buy_in:,.2f}, rake {100 * payouts.rake:g}% "
+             f"(not in the pool); {prize}"]
+    width = max(len(str(label)) for label in table["label"])
+    for row in table.itertuples(index=False):
+        lines.append(f"  {row.label:<{width}}  win rate {100 * row.win_rate:6.2f}%  expected profit"
+                     f" per game {row.profit:+.2f} [{row.low:+.2f}, {row.high:+.2f}]  "
+                     f"break-even win rate {100 * row.break_even:.2f}%")
+    return "\n".join(lines)
+
+
+def win_share_text(comparison) -> str:
+    """The line after a duplicate comparison: A's paired interval against the unpaired one."""
+    paired, unpaired = comparison.paired_interval, comparison.unpaired_interval
+    alike = comparison.pairs_alike
+    if comparison.pairs < 2:
+        narrower = "undefined with one pair, against"
+    elif alike is not None:
+        narrower = f"of zero width ({alike.value}), against"
+    else:
+        narrower = f"{(unpaired[1] - unpaired[0]) / (paired[1] - paired[0]):.2f}x narrower than"
+    return (f"A's win share: paired interval [{100 * paired[0]:.2f}%, {100 * paired[1]:.2f}%]"
+            f" is {narrower} the unpaired [{100 * unpaired[0]:.2f}%, "
+            f"{100 * unpaired[1]:.2f}%] on the same games")
+
+
+def tune_text(result) -> str:
+    """Every setting of a tuning run (``tune.TuneResult``), best first, and the best one."""
+    lines = []
+    for row in result.table.itertuples(index=False):
+        setting = "  ".join(f"{name}={getattr(row, name):g}" for name in result.names)
+        lines.append(f"{setting:<40} win share {100 * row.win_share:6.2f}%  "
+                     f"[{100 * row.low:6.2f}%, {100 * row.high:6.2f}%]  "
+                     f"points/hand {row.points_per_hand_diff:+7.2f}")
+    if not result.table.empty:
+        best = result.best
+        lines.append("best: " + ", ".join(f"{name}={best[name]:g}" for name in result.names)
+                     + f" wins {100 * best['win_share']:.2f}% [{100 * best['low']:.2f}%, "
+                     f"{100 * best['high']:.2f}%] against {result.against.name}")
+    return "\n".join(lines)
+
+
+def nil_text(table: pd.DataFrame, feature: str, blind: bool) -> str:
+    """Nil bids and success by a hand feature (``nil.nil_by_feature``)."""
+    lines = [f"{feature:>10}  {'seat-hands':>10}  {'blind nils' if blind else 'nil bids':>10}  "
+             f"{'bid rate':>8}  {'made':>7}  {'success':>8}  {'95% interval':>18}"]
+    for row in table.itertuples(index=False):
+        value = getattr(row, feature)
+        success, interval = "-", ""
+        if row.bids:
+            success = value_text(row.success, "rate", 1)
+            interval = interval_text(row.low, row.high, "rate", 1)
+        lines.append(f"{value:>10g}  {row.seat_hands:>10,}  {row.bids:>10,}  "
+                     f"{value_text(row.bid_rate, 'rate'):>8}  {row.made:>7,}  {success:>8}  "
+                     f"{interval:>18}".rstrip())
+    return "\n".join(lines)
+
+
+def what_if_text(result, policy_label: str) -> str:
+    """The table of a what-if (``whatif.WhatIf``) and what it says: the strategy's own bid,
+    the bids not allowed, the best bid."""
+    def plain(low: float, high: float, unit: str = "rate", digits: int | None = None) -> str:
+        return interval_text(low, high, unit, digits, percent_sign=False)
+
+    lines = [f"{'bid':<18} {'made':>7} {'95% interval':>14}  {'side pts':>8} "
+             f"{'95% interval':>16}  {'win game':>8} {'95% interval':>14}  "
+             f"{'vs strategy':>11} {'paired 95%':>16}"]
+    for row in result.table.itertuples(index=False):
+        change = ("" if row.bid == policy_label else
+                  f"{value_text(row.win_change, 'rate', sign='+'):>11} "
+                  + plain(row.change_low, row.change_high).rjust(16))
+        lines.append(f"{row.bid:<18} {value_text(row.made, 'rate'):>7} "
+                     f"{plain(row.made_low, row.made_high):>14}  {row.points:8.1f} "
+                     f"{plain(row.points_low, row.points_high, 'points', 1):>16}  "
+                     f"{value_text(row.win, 'rate'):>8} {plain(row.win_low, row.win_high):>14}"
+                     f"  {change}".rstrip())
+    choices = ", ".join(f"{bid} ({100 * share:.1f}%)" for bid, share in result.choices.items())
+    lines.append(f"the strategy's own bid: {choices}")
+    if result.refused:
+        lines.append("not allowed here: " + ", ".join(result.refused))
+    best = result.table.set_index("bid").loc[result.best]
+    settled = best["change_low"] > 0 or best["change_high"] < 0
+    lines.append(f"best bid: {result.best}, winning {100 * best['win']:.2f}% "
+                 f"[{100 * best['win_low']:.2f}%, {100 * best['win_high']:.2f}%]; made "
+                 f"{100 * best['made']:.1f}%, {best['points']:+.1f} side points this hand"
+                 + ("" if settled else "; not distinguishable from the strategy's own bid "
+                    "at these deals"))
+    return "\n".join(lines)
+
+
+__all__ = ["PERCENT_UNITS", "comparison_text", "economics_text", "interval_text", "nil_text",
+           "side_by_side_text", "summary_text", "tune_text", "value_text", "what_if_text",
+           "win_share_text"]

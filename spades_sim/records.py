@@ -2,13 +2,12 @@
 
 ``hand_frame`` is tidy: one row per seat and hand, with the side's columns
 (contract, points, bags, …) repeated on both partners' rows (in the individual
-modes a seat is its own side). ``game_frame`` has
-one row per game. ``write_frame`` picks Parquet or CSV from the file name.
+modes a seat is its own side). ``game_frame`` has one row per game. Files are
+written by :func:`spades_sim.export.write`.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,14 +15,12 @@ import pandas as pd
 from .cards import format_card
 from .handlog import HandLog, HandResult, Trick
 from .kernel.engine import LEAD_LOWEST_CLUB
-from .outputs import OutputError, atomic_path, check_file
 
 _SEAT_COLUMNS = ("bid", "blind", "tricks", "spades", "top_spade", "aces", "kings", "voids",
                  "nil_risk")
 _SIDE_COLUMNS = ("contract", "made", "points", "bags", "penalty", "score", "bag_total")
 _GAME_SIDE_COLUMNS = ("score", "bag_total", "contracts", "made", "nil_bids", "nil_made",
                       "blind_bids", "blind_made", "bags", "penalty", "bid_error")
-OUTPUT_SUFFIXES = (".parquet", ".csv")
 
 
 def hand_frame(records) -> pd.DataFrame:
@@ -69,33 +66,6 @@ def game_frame(games, seats: int, start: int = 0) -> pd.DataFrame:
     for side in range(sides):
         frame[f"seat_hands_{side}"] = (games.hands * (seats // sides)).astype(np.int32)
     return frame
-
-
-def write_frame(frame: pd.DataFrame, path: str | Path) -> None:
-    """Write a frame as Parquet or CSV, chosen by the file extension, whole or not at all
-    (:func:`spades_sim.outputs.atomic_path`)."""
-    suffix = _suffix(path)
-    with atomic_path(path) as temporary:
-        if suffix == ".parquet":
-            frame.to_parquet(temporary, index=False)
-        else:
-            frame.to_csv(temporary, index=False)
-
-
-def check_output_path(path: str | Path, field: str = "out") -> None:
-    """Refuse an output path before a run rather than after it: for ``out`` a bad extension,
-    for any field a path that cannot be written (:func:`spades_sim.outputs.check_file`)."""
-    if field == "out":
-        _suffix(path)
-    check_file(path, field)
-
-
-def _suffix(path: str | Path) -> str:
-    """The data format of an ``--out`` file: ``.parquet`` or ``.csv``."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in OUTPUT_SUFFIXES:
-        raise OutputError(f"out={str(path)!r}: allowed a file ending in .parquet or .csv")
-    return suffix
 
 
 def _cards(slots, slot_card) -> tuple[int, ...]:

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import tomli_w
 
 from . import __version__
 from .bids import bid_profiles, plot_bid_profiles
@@ -33,7 +34,7 @@ from .formatting import PERCENT_UNITS, interval_text, value_text
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, nil_by_feature, plot_nil_by_feature
 from .outputs import atomic_path, check_folder, shown, write_text
-from .rules import RulesError, resolve_rules, unknown_key
+from .rules import RulesError, preset_names, resolve_rules, unknown_key
 from .simulate import simulate_hands
 from .strategies import StrategyError, get_strategy
 from .variants import (
@@ -151,11 +152,40 @@ def _type_name(kind: type) -> str:
 
 
 def check_out_dir(out_dir: str | Path, name: str | None = None) -> None:
-    """Refuse an output folder that does not exist, or in which the report folder ``name``
-    cannot be made or written (before a study runs, not after)."""
-    if not Path(out_dir).is_dir():
-        raise StudyError(f"out-dir={str(out_dir)!r}: allowed an existing folder")
-    check_folder(Path(out_dir) / name if name else out_dir, "out-dir", new_ok=True)
+    """Refuse, before a study runs rather than after, an output folder that cannot be made or
+    written: the nearest folder that exists must take the new ones (``out_dir`` and the report
+    folder ``name`` in it are made when the study runs)."""
+    target = Path(out_dir) / name if name else Path(out_dir)
+    missing = target
+    while not missing.parent.exists() and missing.parent != missing:
+        missing = missing.parent
+    blocker = missing if missing.exists() else missing.parent
+    if not blocker.is_dir():
+        raise StudyError(f"out-dir={shown(out_dir)!r}: allowed a folder ({shown(blocker)} is a "
+                         "file)")
+    check_folder(missing, "out-dir", new_ok=True)
+
+
+STUDY_FILE = "study.toml"
+"""The study a report ran, written beside its index.html so that it can be run again."""
+
+
+def study_toml(study: Study) -> str:
+    """The study as a TOML file :func:`load_study` reads back to the same study; a rules file
+    is named by its absolute path, so the study runs from any folder."""
+    values: dict[str, Any] = {}
+    for spec in fields(Study):
+        value = getattr(study, spec.name)
+        if spec.name == "rules":
+            value = [str(Path(name).resolve()) if _is_file(name) else name for name in value]
+        values[spec.name] = list(value) if isinstance(value, tuple) else value
+    return ("# The study of this report; run it again with:\n"
+            f"#   spades-sim report --config {STUDY_FILE}\n" + tomli_w.dumps(values))
+
+
+def _is_file(name: str) -> bool:
+    """Whether a study's rules entry names a file rather than a preset."""
+    return name not in preset_names() and Path(name).is_file()
 
 
 class _Markup(str):
@@ -203,8 +233,8 @@ class Section:
     heading: str
     text: str
     figures: list[str] = field(default_factory=list)
-    tables: list[tuple[str, _Markup]] = field(default_factory=list)
-    """(caption, HTML) pairs."""
+    tables: list[tuple[str, _Markup, str]] = field(default_factory=list)
+    """(caption, HTML, the CSV file of its data) triples."""
 
 
 @dataclass
@@ -228,8 +258,10 @@ def run_study(study: Study = DEFAULT_STUDY, out_dir: str | Path = "reports",
     """
     check_out_dir(out_dir, study.name)
     folder = Path(out_dir) / study.name
-    folder.mkdir(exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     writer = _Writer(folder)
+    write_text(folder / STUDY_FILE, study_toml(study), "out-dir")
+    writer.files.append(folder / STUDY_FILE)
     sections: list[Section] = []
     interrupted = False
     steps = [("rule variants", _rules_section), ("bag rules", _bags_section),
@@ -346,7 +378,7 @@ def _comparison_section(writer: _Writer, name: str, result: RulesComparison,
                                                                  path))
     writer.data(name, result.table)
     return Section(heading, text, [figure],
-                   [(f"{name}.csv", _side_by_side_html(result.table))])
+                   [(f"{name}.csv", _side_by_side_html(result.table), f"{name}.csv")])
 
 
 def _sides(study: Study) -> list[str]:
@@ -392,9 +424,9 @@ def _strategies_section(study: Study, writer: _Writer, threads: int | None) -> S
         f"{study.buy_in:g} per player, rake {100 * payouts.rake:g}% of it (paid on entry, not in "
         f"the pool), so a winning player gets {payouts.first:g}: the break-even win rate is "
         f"{100 * payouts.break_even():.2f}%.",
-        [figure], [("Win share of the row strategy against the column strategy (strategies.csv)",
-                    grid), ("Against the field, with table economics (economics.csv)",
-                            money_html)])
+        [figure], [("Win share of the row strategy against the column strategy", grid,
+                    "strategies.csv"),
+                   ("Against the field, with table economics", money_html, "economics.csv")])
 
 
 def _field(table: pd.DataFrame, names: list[str], payouts: Payouts) -> pd.DataFrame:
@@ -495,7 +527,8 @@ def _bids_section(study: Study, writer: _Writer, threads: int | None) -> Section
         f"Each strategy bids on side 0 against {study.strategy} on the same {study.hands:,} hands, "
         "each from 0–0. Bid minus tricks is the side's contract minus the tricks its count "
         "bidders took: above 0 the contract was set, below 0 the side took bags.",
-        [figure], [("bids.csv", _side_by_side_html(result.metrics, group="strategy"))])
+        [figure], [("bids.csv", _side_by_side_html(result.metrics, group="strategy"),
+                    "bids.csv")])
 
 
 def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
@@ -521,7 +554,7 @@ def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section 
         f"{study.strategy} at every seat, {study.hands:,} hands from 0–0: how often a hand bids "
         f"nil and how often those nils are made, by {FEATURES[feature]}. The rates "
         "are of the nils the strategy chose to bid, not of every hand.",
-        [figure], [("nil.csv", grid)])
+        [figure], [("nil.csv", grid, "nil.csv")])
 
 
 _STYLE = """
@@ -552,7 +585,9 @@ def _page(study: Study, sections: list[Section], interrupted: bool) -> str:
         body.append(_fill("<h2>{}</h2><p>{}</p>", section.heading, section.text))
         body += [_fill('<p><img src="{}" alt="{} figure"></p>', name, section.heading)
                  for name in section.figures]
-        body += [_fill("<h3>{}</h3>{}", caption, table) for caption, table in section.tables]
+        body += [_fill('<h3>{} (<a href="{}">{}</a>)</h3>{}', caption, data, data, table)
+                 if caption != data else _fill('<h3><a href="{0}">{0}</a></h3>{1}', data, table)
+                 for caption, table, data in section.tables]
     return _fill(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<title>{title}</title><style>{style}</style></head><body>"
@@ -560,9 +595,11 @@ def _page(study: Study, sections: list[Section], interrupted: bool) -> str:
         "<p>spades-sim {version}. All intervals "
         "are 95%: Wilson for rates, normal for means, paired where runs share their deals. "
         "Every figure and table has its data beside this page as CSV.</p>"
-        "<details><summary>Study settings</summary><table>{settings}</table></details>"
+        "<details><summary>Study settings</summary><table>{settings}</table>"
+        "<p>The study is in <a href=\"{study_file}\">{study_file}</a>: "
+        "<code>spades-sim report --config {study_file}</code> runs it again.</p></details>"
         "{body}</body></html>\n", title=study.title, style=_Markup(_STYLE), version=__version__,
-        settings=settings, body=_join(body))
+        settings=settings, body=_join(body), study_file=STUDY_FILE)
 
 
 def _setting(study: Study, name: str) -> str:

@@ -12,6 +12,7 @@ is under 3% of a short run's interval.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -47,6 +48,12 @@ def test_every_metric_reads_columns_its_runs_have() -> None:
         assert metric.shown in ("pooled", "each", "both", "none")
         for kind in metric.runs:
             assert {metric.numerator, metric.denominator} <= set(units[kind].columns), metric.key
+
+
+def test_the_docs_list_every_metric() -> None:
+    text = (Path(__file__).parent.parent / "docs" / "analysis.md").read_text()
+    for metric in CATALOGUE:
+        assert f"| `{metric.key}` | {metric.label} | {metric.unit} |" in text, metric.key
 
 
 # ---------------------------------------------------------------- streaming = frames

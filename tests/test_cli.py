@@ -283,7 +283,8 @@ BAD_SIMULATE = [
                             f"{rules_module.RULES_FILE_FORMS}"),
     (["--rules", "nosuch.toml"],
      "rules='nosuch.toml': allowed a readable TOML file (No such file or directory)"),
-    (["--out", "x.txt"], "out='x.txt': allowed a file ending in .parquet or .csv"),
+    (["--out", "x.txt"], "out='x.txt': allowed a file ending in .parquet, .csv or .json, or - "
+                         "for stdout"),
     (["--strategy", "nosuch"],
      "strategy='nosuch': allowed random, basic, expert, conservative, aggressive, nil-happy, "
      "bag-averse, expert-v1"),

@@ -81,7 +81,8 @@ def test_nil_command_prints_and_writes_the_table_and_figure(tmp_path: Path) -> N
 @pytest.mark.parametrize(("args", "message"), [
     (["--by", "clubs"], "by='clubs': allowed " + ", ".join(FEATURES)),
     (["--figure", "nil.txt"], "figure='nil.txt': allowed a file ending in .png or .svg"),
-    (["--out", "nil.txt"], "out='nil.txt': allowed a file ending in .parquet or .csv"),
+    (["--out", "nil.txt"], "out='nil.txt': allowed a file ending in .parquet, .csv or .json, "
+                           "or - for stdout"),
     (["--hands", "0"], "hands=0: allowed 1 to 10,000,000,000"),
 ])
 def test_nil_command_bad_input(args: list[str], message: str) -> None:

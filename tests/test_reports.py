@@ -18,7 +18,7 @@ from spades_sim.bids import bid_profiles
 from spades_sim.catalogue import METRICS, TABLE_COLUMNS, select
 from spades_sim.compare import compare_strategies
 from spades_sim.metrics import compare_game_frames, economics
-from spades_sim.report import DEFAULT_STUDY, Study, run_study
+from spades_sim.report import DEFAULT_STUDY, Study, load_study, run_study
 from spades_sim.rules import load_preset
 from spades_sim.simulate import simulate_games
 from spades_sim.variants import (
@@ -239,7 +239,8 @@ def test_report_writes_an_offline_page_with_every_figure_and_table(tmp_path: Pat
     result = invoke(["report", "--config", str(config), "--out-dir", str(tmp_path)])
     assert_ok(result)
     folder = tmp_path / "small"
-    assert result.output.splitlines()[-1] == f"wrote {folder / 'index.html'} (12 files)"
+    assert result.output.splitlines()[-1] == f"wrote {folder / 'index.html'} (13 files)"
+    assert result.stdout == ""  # a report prints status lines only, on stderr
     page = (folder / "index.html").read_text()
     assert "<h1>A small study</h1>" in page
     # Offline: nothing is fetched from elsewhere; every image is a file in the folder.
@@ -264,6 +265,33 @@ def test_report_writes_an_offline_page_with_every_figure_and_table(tmp_path: Pat
     # Buy-in 50, rake 10%: a winner gets 2 × 45 = 90, break-even 50/90.
     assert money["break_even"].tolist() == pytest.approx([50 / 90] * 3)
     assert "the break-even win rate is 55.56%" in page
+    # Every table links its data, and every linked file is beside the page.
+    links = re.findall(r'<a href="([^"]+)"', page)
+    assert {"rules.csv", "bags.csv", "strategies.csv", "economics.csv", "bids.csv", "nil.csv",
+            "study.toml"} == set(links)
+    assert all((folder / name).is_file() for name in links)
+    # The study beside the page is the study that ran.
+    assert load_study(folder / "study.toml") == load_study(config)
+
+
+def test_report_runs_from_any_folder_and_makes_its_folder(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a fresh folder, with an output folder that does not exist yet; a rules file named
+    relative to where the study was started is written into study.toml by its full path."""
+    monkeypatch.chdir(tmp_path)
+    Path("house.toml").write_text(tomli_w.dumps({"name": "house", "nil_value": 50}))
+    Path("study.toml").write_text(tomli_w.dumps({
+        "name": "fresh", "rules": ["standard", "house.toml"], "bag_rules": ["10:100"],
+        "strategies": ["basic", "random"], "strategy": "basic", "opponent": "random",
+        "games": 4, "pairs": 3, "hands": 400}))
+    result = invoke(["report", "--config", "study.toml", "--out-dir", "out/deeper"])
+    assert_ok(result)
+    folder = tmp_path / "out" / "deeper" / "fresh"
+    assert (folder / "index.html").is_file()
+    again = load_study(folder / "study.toml")
+    assert again.rules == ("standard", str(tmp_path / "house.toml"))
+    monkeypatch.chdir(folder)  # the written study runs from its own folder
+    assert_ok(invoke(["report", "--config", "study.toml", "--out-dir", "again"]))
 
 
 HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(1)> $x$ $\\frac$'
@@ -349,10 +377,12 @@ def test_bad_study_files_are_refused_in_one_line(tmp_path: Path, text: str, mess
                           message, prefix_only=True)
 
 
-def test_report_refuses_a_missing_output_folder(tmp_path: Path) -> None:
-    missing = tmp_path / "nowhere"
-    assert_one_line_error(invoke(["report", "--out-dir", str(missing)]),
-                          f"out-dir={str(missing)!r}: allowed an existing folder")
+def test_report_refuses_an_output_folder_it_cannot_make(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    assert_one_line_error(invoke(["report", "--out-dir", str(tmp_path / "file" / "under")]),
+                          f"out-dir={str(tmp_path / 'file' / 'under')!r}: allowed a folder "
+                          f"({tmp_path / 'file'} is a file)")
+    assert not (tmp_path / "file").is_dir()
 
 
 def test_the_committed_example_is_the_default_study() -> None:
@@ -398,4 +428,5 @@ def test_interrupted_report_writes_the_sections_it_finished(
     page = written.index.read_text()
     assert "Interrupted: only the sections below were finished." in page
     assert "<h2>Rule variants</h2>" in page and "<h2>Bag rules</h2>" not in page
-    assert [path.name for path in written.files] == ["index.html", "rules.png", "rules.csv"]
+    assert [path.name for path in written.files] == ["index.html", "study.toml", "rules.png",
+                                                     "rules.csv"]

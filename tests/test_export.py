@@ -1,0 +1,160 @@
+"""Machine-readable output: ``--format json|csv`` on every command with a table, ``--out`` as
+Parquet, CSV or JSON (``-`` for stdout) with the run's metadata, status lines on stderr,
+``--no-figure``, and a closed pipe that still leaves the requested files written."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from clirun import assert_ok, assert_one_line_error, invoke
+
+from spades_sim import __version__, export
+from spades_sim.rules import RuleSet, from_dict
+from spades_sim.strategies import STRATEGIES
+
+# One small run of every command that prints a table, and its table's first column.
+COMMANDS = {
+    "simulate": (["simulate", "--games", "12", "--seed", "3", "--quiet"], "key"),
+    "compare-strategies": (["compare-strategies", "basic", "random", "--games", "8", "--seed",
+                            "3", "--quiet"], "key"),
+    "compare-rules": (["compare-rules", "standard", "classic", "--games", "8", "--seed", "3",
+                       "--quiet"], "run"),
+    "bags": (["bags", "--games", "8", "--seed", "3", "--quiet", "--bag-rule", "10:100",
+              "--bag-rule", "5:50"], "run"),
+    "bids": (["bids", "basic", "--hands", "300", "--seed", "3", "--quiet"], "table"),
+    "nil": (["nil", "--hands", "500", "--seed", "3", "--quiet"], "spades"),
+    "tune": (["tune", "basic", "--param", "bid_offset=0:0.5:0.5", "--against", "basic",
+              "--games", "6", "--seed", "3", "--quiet"], "bid_offset"),
+    "hand": (["hand", "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--deals", "32", "--seed", "3",
+              "--quiet"], "bid"),
+}
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.usefixtures("in_tmp")
+@pytest.mark.parametrize("name", COMMANDS)
+def test_json_and_csv_carry_the_table_and_json_the_run(name: str) -> None:
+    args, first = COMMANDS[name]
+    document = json.loads(_stdout(invoke([*args, "--format", "json", *_no_figure(name)])))
+    meta = document["metadata"]
+    assert (meta["spades_sim"], meta["command"], meta["seed"]) == (__version__, name, 3)
+    assert meta["rules"][0]["name"] == "standard" and "nil_value" in meta["rules"][0]
+    assert all({"name", "bidding", "play", "params"} <= set(s) for s in meta["strategies"])
+    assert meta["interrupted"] is False
+    rows = pd.DataFrame(document["rows"])
+    assert list(rows.columns)[0] == first and len(rows) > 1
+    table = pd.read_csv(io.StringIO(_stdout(invoke([*args, "--format", "csv",
+                                                    *_no_figure(name)]))))
+    assert list(table.columns) == list(rows.columns) and len(table) == len(rows)
+    # The same values, whichever format: CSV's and JSON's numbers agree.
+    numbers = rows.select_dtypes("number").columns
+    pd.testing.assert_frame_equal(table[numbers].astype(float), rows[numbers].astype(float))
+
+
+@pytest.mark.parametrize("suffix", [".json", ".parquet", ".csv"])
+@pytest.mark.parametrize("name", ["compare-strategies", "tune"])
+def test_out_writes_the_table_with_its_metadata(tmp_path: Path, name: str, suffix: str) -> None:
+    args, first = COMMANDS[name]
+    path = tmp_path / f"table{suffix}"
+    result = invoke([*args, "--out", str(path), "--no-figure"])
+    assert_ok(result)
+    assert f"wrote {path}" not in result.stdout and f"wrote {path}" in result.stderr
+    if suffix == ".csv":
+        assert pd.read_csv(path).columns[0] == first
+        return
+    meta = export.read_metadata(path)
+    assert (meta["command"], meta["seed"], meta["spades_sim"]) == (name, 3, __version__)
+    frame = (pd.read_parquet(path) if suffix == ".parquet"
+             else pd.DataFrame(json.loads(path.read_text())["rows"]))
+    assert frame.columns[0] == first
+
+
+def test_simulate_records_carry_the_rules_and_strategies(tmp_path: Path) -> None:
+    path = tmp_path / "games.parquet"
+    assert_ok(invoke(["simulate", "--games", "10", "--seed", "4", "--quiet", "--rule",
+                      "nil_value=50", "--strategy", "expert", "--strategy", "basic", "--out",
+                      str(path)]))
+    meta = export.read_metadata(path)
+    assert from_dict(meta["rules"][0]) == RuleSet().replace(nil_value=50)
+    assert [s["name"] for s in meta["strategies"]] == ["expert", "basic", "expert", "basic"]
+    assert meta["strategies"][0]["params"] == dict(STRATEGIES["expert"].params)
+    assert (meta["kind"], meta["done"]) == ("games", 10)
+    assert len(pd.read_parquet(path)) == 10
+
+
+def test_out_dash_puts_the_data_on_stdout_and_the_table_on_stderr() -> None:
+    result = invoke(["simulate", "--games", "5", "--seed", "4", "--quiet", "--out", "-"])
+    assert_ok(result)
+    records = pd.read_csv(io.StringIO(result.stdout))
+    assert len(records) == 5 and "winner" in records.columns
+    assert "points per side-hand" in result.stderr
+
+
+def test_status_lines_go_to_stderr(in_tmp: Path) -> None:
+    result = invoke(["compare-rules", "standard", "classic", "--games", "6", "--seed", "2",
+                     "--quiet", "--out", "rules.csv"])
+    assert_ok(result)
+    assert "wrote" not in result.stdout
+    assert result.stderr.splitlines() == ["wrote compare-rules.png", "wrote rules.csv"]
+
+
+@pytest.mark.parametrize("name", ["compare-strategies", "compare-rules", "bags", "bids", "nil",
+                                  "tune", "hand"])
+def test_no_figure_draws_nothing(in_tmp: Path, name: str) -> None:
+    assert_ok(invoke([*COMMANDS[name][0], "--no-figure"]))
+    assert list(in_tmp.iterdir()) == []
+
+
+def test_a_closed_pipe_ends_quietly_with_the_files_written(tmp_path: Path) -> None:
+    """``spades-sim bags --out x.csv | head -1``: the reader leaves after one line."""
+    command = [sys.executable, "-m", "spades_sim", "bags", "--games", "30", "--seed", "1",
+               "--quiet", "--no-figure", "--out", "bags.csv"]
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, bufsize=1)
+    process.stdout.readline()
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=120) == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err
+    assert len(pd.read_csv(tmp_path / "bags.csv")) > 10
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--format", "xml"], "format='xml': allowed text, json, csv"),
+    (["--out", "table.txt"], "out='table.txt': allowed a file ending in .parquet, .csv or .json,"
+                             " or - for stdout"),
+    (["--out", "-", "--format", "json"], "out='-': allowed with --format text only (--format "
+                                         "json puts the table on stdout already)"),
+    (["--out", "/proc/table.json"], "out='/proc/table.json': allowed a path in a writable "
+                                      "folder"),
+])
+def test_bad_output_options_are_refused_before_the_run(in_tmp: Path, args: list[str],
+                                                       message: str) -> None:
+    result = invoke([*COMMANDS["compare-strategies"][0], *args])
+    assert_one_line_error(result, message, prefix_only=True)
+    assert list(in_tmp.iterdir()) == []
+
+
+def _no_figure(name: str) -> list[str]:
+    return [] if name == "simulate" else ["--no-figure"]
+
+
+def _stdout(result) -> str:
+    assert_ok(result)
+    return result.stdout
+
+
+def test_format_text_is_the_default() -> None:
+    args, _ = COMMANDS["simulate"]
+    assert invoke(args).stdout == invoke([*args, "--format", "text"]).stdout
