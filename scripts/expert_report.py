@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from spades_sim import compare_strategies, simulate_games, simulate_hands
+from spades_sim.catalogue import pick
 from spades_sim.intervals import paired_interval, wilson_interval
 from spades_sim.audit import audit_file
 from spades_sim.cards import format_cards
@@ -109,11 +110,11 @@ def self_play(hands: int, games: int) -> None:
         sides = sides[sides["contract"] > 0]
         error = (sides["contract"] - sides["count_tricks"]).to_numpy(np.float64)
         made = int(sides["made"].sum())
-        summary = simulate_games("standard", name, games, seed=3).summary().set_index("metric")
-        blind = summary.loc["blind nil success rate"]
+        summary = simulate_games("standard", name, games, seed=3).summary()
+        blind = pick(summary, "blind_success")
         blind_bids = int(blind["n"])
         blind_text = rate(round(blind["value"] * blind_bids), blind_bids) if blind_bids else "–"
-        game_nils = summary.loc["nil success rate"]
+        game_nils = pick(summary, "nil_success")
         game_nil_text = rate(round(game_nils["value"] * game_nils["n"]), int(game_nils["n"]))
         print(f"| `{name}` | {rate(int(nil.sum()), len(records))} | "
               f"{rate(nil_made, int(nil.sum()))} | {mean(error)} | "
@@ -174,8 +175,8 @@ def rule_response(hands: int, games: int) -> None:
     print("|---|---:|---|")
     for value in (50, 100, 200):
         summary = simulate_hands(standard.replace(nil_value=value), NEW, hands,
-                                 seed=13).summary().set_index("metric")
-        row = summary.loc["nil bid rate (per seat-hand)"]
+                                 seed=13).summary()
+        row = pick(summary, "nil_bid_rate")
         print(f"| ±{value} | {pct(row['value'], 2)} | {span(row['low'], row['high'], digits=2)} |")
     print(f"\nBag rule ({games:,} games to 500 each, seed 13):\n")
     print("| bag rule | bags per side-hand | 95% interval |")
@@ -183,8 +184,8 @@ def rule_response(hands: int, games: int) -> None:
     for label, limit, penalty in (("10 bags −100", 10, 100), ("5 bags −50", 5, 50),
                                   ("−10 a bag", 1, 10), ("no penalty", 10, 0)):
         summary = simulate_games(standard.replace(bag_limit=limit, bag_penalty=penalty), NEW,
-                                 games, seed=13).summary().set_index("metric")
-        row = summary.loc["bags per side-hand"]
+                                 games, seed=13).summary()
+        row = pick(summary, "bags")
         print(f"| {label} | {row['value']:.3f} | {span(row['low'], row['high'], 1, '', 3)} |")
     print(f"\nScoring of a set and of overtricks ({hands:,} hands from 0–0 each, seed 13; the mean "
           "contract is over side-hands with a contract):\n")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from spades_sim import compare_strategies, simulate_hands
+from spades_sim.catalogue import pick
 from spades_sim.intervals import wilson_interval
 from spades_sim.strategies import DEFAULT_STRATEGY, STRATEGIES
 
@@ -48,24 +49,24 @@ def main() -> None:
     print("|---|---:|---:|---|---:|---|")
     for name in ("basic", "expert", "expert-v1", "conservative", "aggressive", "nil-happy",
                  "bag-averse"):
-        table = simulate_hands(rules, name, hands, seed=1).summary().set_index("metric")
-        nil, error = table.loc["nil success rate"], table.loc["mean absolute bid error"]
+        table = simulate_hands(rules, name, hands, seed=1).summary()
+        nil, error = pick(table, "nil_success"), pick(table, "bid_error")
         default = " (default)" if name == DEFAULT_STRATEGY else ""
         print(f"| `{name}`{default} | {int(nil['n']):,} | {pct(nil['value'])} | "
               f"{interval(nil['low'], nil['high'])} | {error['value']:.3f} | "
               f"{interval(error['low'], error['high'], 1, '', 3)} |")
 
-    mixed = simulate_hands(rules, ["expert", "basic"], hands, seed=1).summary().set_index("metric")
-    print(f"\nMean absolute bid error per team, `expert` (side 0) against `basic` (side 1), {hands:,} "
+    mixed = simulate_hands(rules, ["expert", "basic"], hands, seed=1).summary()
+    print(f"\nMean absolute bid error per side, `expert` (side 0) against `basic` (side 1), {hands:,} "
           "hands; the error is |contract − tricks of the side's count bidders| per side-hand with "
           "a contract:\n")
-    print("| team | mean absolute bid error | 95% interval | side-hands |")
+    print("| side | mean absolute bid error | 95% interval | side-hands |")
     print("|---|---:|---|---:|")
-    for metric in mixed.index[mixed.index.str.startswith("mean absolute bid error, ")]:
-        row = mixed.loc[metric]
-        print(f"| {metric.split(', ', 1)[1]} | {row['value']:.3f} | "
+    for side in (0, 1):
+        row = pick(mixed, "bid_error", side)
+        print(f"| {row['metric'].removesuffix(' mean absolute bid error')} | {row['value']:.3f} | "
               f"{interval(row['low'], row['high'], 1, '', 3)} | {int(row['n']):,} |")
-    nil = mixed.loc["nil success rate"]
+    nil = pick(mixed, "nil_success")
 
     print(f"\n## Every named strategy in duplicate ({pairs:,} deal sequences × 2, seed 21)\n")
     print("Win share: a win 1, a game stopped at the hand cap ½; paired 95% interval.\n")

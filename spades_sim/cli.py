@@ -27,6 +27,7 @@ from . import export
 from .formatting import (
     comparison_text,
     economics_text,
+    rules_economics_text,
     nil_text,
     side_by_side_text,
     summary_text,
@@ -83,7 +84,9 @@ from .variants import (
     RULES_FIGURE_METRICS,
     bag_variants,
     compare_rules,
+    parse_variant,
     plot_metric_panels,
+    rule_sets_of,
 )
 
 
@@ -1089,8 +1092,16 @@ def _play_rule_sets(rule_sets: list, labels: list[str] | None, strategy_names: t
                              on_block=advance), strategies
 
 
+def _variant_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--variant", "variants", multiple=True, metavar="LABEL:FIELD=VALUE,…",
+        help="Add a rule set: the first one with these fields changed, e.g. "
+             "--variant 'nil 50:nil_value=50' (repeatable).")(command)
+
+
 def _print_rules_comparison(command: str, result, strategies: list, what: str,
-                            metrics: tuple, outputs: _Outputs) -> None:
+                            metrics: tuple, outputs: _Outputs,
+                            money: tuple[float, float] | None) -> None:
     names = " vs ".join(dict.fromkeys(s.name for s in strategies))
     count = len(result.labels)
     title = (f"{what}, strategy {names}, seed {result.seed}: {result.games:,} games under "
@@ -1101,14 +1112,25 @@ def _print_rules_comparison(command: str, result, strategies: list, what: str,
         sys.exit(130)
     meta = export.metadata(command, result.seed, result.rules, strategies, labels=result.labels,
                            games=result.games, interrupted=result.interrupted)
-    _deliver(outputs, f"{header}\n{side_by_side_text(result.table)}", result.table, meta,
-             lambda path: plot_metric_panels(result.table, metrics, title, path))
+    text, extra = [header, side_by_side_text(result.table)], {}
+    if money is not None:
+        seats, sides = result.rules[0].seat_count, result.rules[0].team_count
+        labels = {side: side_label(side, sides, seats, strategies[side].name)
+                  for side in range(sides)}
+        extra["economics"] = result.economics(*money, labels)
+        text.append(rules_economics_text(extra["economics"], Payouts(*money, seats, sides)))
+    _deliver(outputs, "\n".join(text), result.table, meta,
+             lambda path: plot_metric_panels(result.table, metrics, title, path), extra=extra)
     if result.interrupted:
         sys.exit(130)
 
 
 @cli.command(name="compare-rules")
 @click.argument("rule_names", nargs=-1, required=True, metavar="PRESET|FILE...")
+@click.option("--rule", "rule_overrides", multiple=True, metavar="[NAME:]FIELD=VALUE",
+              help="Change a rule field of the rule set NAME, or of every rule set, e.g. "
+                   "--rule classic:target=300 (repeatable).")
+@_variant_option
 @click.option("--games", type=WHOLE, default=2000, show_default=True,
               help="Games under each rule set (the same deal sequences).")
 @click.option("--seed", type=WHOLE, default=None,
@@ -1116,11 +1138,14 @@ def _print_rules_comparison(command: str, result, strategies: list, what: str,
 @_strategy_options
 @_shared_deal_run_options
 @_output_options("compare-rules.png")
+@_economics_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def compare_rules_command(rule_names: tuple[str, ...], games: int, seed: int | None,
+def compare_rules_command(rule_names: tuple[str, ...], rule_overrides: tuple[str, ...],
+                          variants: tuple[str, ...], games: int, seed: int | None,
                           strategy_names: tuple[str, ...], param_overrides: tuple[str, ...],
                           threads: int | None, max_hands: int, fmt: str, out: str | None,
-                          figure_path: str, svg: bool, no_figure: bool, quiet: bool) -> None:
+                          figure_path: str, svg: bool, no_figure: bool, buy_in: float | None,
+                          rake: str | None, quiet: bool) -> None:
     """Play the same deal sequences under each rule set and compare them side by side.
 
     Prints win rates, game length, contract, nil, bag and penalty figures for every
@@ -1136,12 +1161,14 @@ def compare_rules_command(rule_names: tuple[str, ...], games: int, seed: int | N
         repeated = next((name for i, name in enumerate(rule_names) if name in rule_names[:i]), None)
         if repeated is not None:
             raise InputError(f"rules={shown(repeated)!r}: allowed each rule set once (given twice)")
-        rule_sets = [_rules.resolve_rules(name) for name in rule_names]
+        rule_sets, labels = rule_sets_of(rule_names, rule_overrides, variants)
         outputs = _outputs(fmt, out, figure_path, svg, no_figure)
-        result, strategies = _play_rule_sets(rule_sets, None, strategy_names, param_overrides,
+        money = _parse_economics(buy_in, rake)
+        result, strategies = _play_rule_sets(rule_sets, labels, strategy_names, param_overrides,
                                              games, seed, threads, max_hands, quiet)
     _print_rules_comparison("compare-rules", result, strategies,
-                            "rules " + ", ".join(result.labels), RULES_FIGURE_METRICS, outputs)
+                            "rules " + ", ".join(result.labels), RULES_FIGURE_METRICS, outputs,
+                            money)
 
 
 @cli.command(name="bags")
@@ -1155,13 +1182,14 @@ def compare_rules_command(rule_names: tuple[str, ...], games: int, seed: int | N
               help="Seed, shared by every bag rule. [default: random, printed]")
 @_strategy_options
 @_shared_deal_run_options
+@_variant_option
 @_output_options("bags.png")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tuple[str, ...],
                  games: int, seed: int | None, strategy_names: tuple[str, ...],
                  param_overrides: tuple[str, ...], threads: int | None, max_hands: int,
-                 fmt: str, out: str | None, figure_path: str, svg: bool, no_figure: bool,
-                 quiet: bool) -> None:
+                 variants: tuple[str, ...], fmt: str, out: str | None, figure_path: str,
+                 svg: bool, no_figure: bool, quiet: bool) -> None:
     """Bag accumulation and bag penalties under different bag rules, on the same deals.
 
     Plays the same games under each bag rule (the rest of the rules as --rules) and
@@ -1176,12 +1204,16 @@ def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tu
     with _user_errors():
         base = _resolve_rules(rules_name, rule_overrides)
         rule_sets, labels = bag_variants(base, bag_rules or BAG_RULES)
+        for text in variants:
+            label, changes = parse_variant(text)
+            rule_sets.append(_rules.resolve_rules(base, changes))
+            labels.append(label)
         outputs = _outputs(fmt, out, figure_path, svg, no_figure)
         result, strategies = _play_rule_sets(rule_sets, labels, strategy_names, param_overrides,
                                              games, seed, threads, max_hands, quiet)
     _print_rules_comparison("bags", result, strategies,
                             f"rules {_rules_label(base, rule_overrides)} by bag rule",
-                            BAGS_FIGURE_METRICS, outputs)
+                            BAGS_FIGURE_METRICS, outputs, None)
 
 
 @cli.command(name="bids")
@@ -1240,7 +1272,9 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
 @click.option("--out-dir", default="reports", show_default=True, type=click.Path(file_okay=False),
               help="The report is written to OUT_DIR/<study name>/index.html.")
 @click.option("--threads", type=WHOLE, default=None, help="Threads. [default: all cores]")
-def report_command(config_path: str | None, out_dir: str, threads: int | None) -> None:
+@_variant_option
+def report_command(config_path: str | None, out_dir: str, threads: int | None,
+                   variants: tuple[str, ...]) -> None:
     """Run a study and write it up as an HTML report with its figures and data.
 
     With no --config, the default study: standard rules against the main variants,
@@ -1256,6 +1290,8 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None) -
     """
     with _user_errors():
         study = load_study(config_path) if config_path else DEFAULT_STUDY
+        if variants:  # checked with the study's other fields
+            study = dataclasses.replace(study, variants=study.variants + variants)
         check_out_dir(out_dir, study.name)
         _status(f"study {study.name!r}, seed {study.seed}")
         report = run_study(study, out_dir, threads,

@@ -43,7 +43,7 @@ METADATA_KEY = b"spades_sim"
 def check_format(value: str) -> str:
     """``value`` if it is one of :data:`FORMATS`, else a one-line :class:`OutputError`."""
     if value not in FORMATS:
-        raise OutputError(f"format={shown(value, 40)!r}: allowed " + ", ".join(FORMATS))
+        raise OutputError(f"format={shown(value)!r}: allowed " + ", ".join(FORMATS))
     return value
 
 
@@ -52,7 +52,7 @@ def check_out(path: str, field: str = "out") -> None:
     that cannot be written (``-``, stdout, is always fine)."""
     if path == STDOUT:
         return
-    if Path(path).suffix.lower() not in SUFFIXES:
+    if path.endswith(("/", "\\")) or Path(path).suffix.lower() not in SUFFIXES:
         raise OutputError(f"{field}={shown(path)!r}: allowed a file ending in .parquet, .csv or "
                           ".json, or - for stdout")
     check_file(path, field)

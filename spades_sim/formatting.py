@@ -84,19 +84,37 @@ def side_by_side_text(table: pd.DataFrame, group: str = "run") -> str:
     return "\n".join(lines)
 
 
-def economics_text(table: pd.DataFrame, payouts) -> str:
-    """Expected profit per game and break-even win rate, one line per side or strategy
-    (``metrics.economics`` or ``Comparison.economics`` with their ``Payouts``)."""
+def _economics_header(payouts) -> str:
     prize = f"a winning player gets {payouts.first:,.2f}"
     if payouts.second:
         prize += f", the second {payouts.second:,.2f}"
-    lines = [f"table economics: buy-in {payouts.buy_in:,.2f}, rake {100 * payouts.rake:g}% "
-             f"(not in the pool); {prize}"]
+    return (f"table economics: buy-in {payouts.buy_in:,.2f}, rake {100 * payouts.rake:g}% "
+            f"(not in the pool); {prize}")
+
+
+def _economics_rows(table: pd.DataFrame, indent: str = "  ") -> list[str]:
     width = max(len(str(label)) for label in table["label"])
-    for row in table.itertuples(index=False):
-        lines.append(f"  {row.label:<{width}}  win rate {100 * row.win_rate:6.2f}%  expected profit"
-                     f" per game {row.profit:+.2f} [{row.low:+.2f}, {row.high:+.2f}]  "
-                     f"break-even win rate {100 * row.break_even:.2f}%")
+    return [f"{indent}{row.label:<{width}}  win rate {100 * row.win_rate:6.2f}%  expected profit"
+            f" per game {row.profit:+.2f} [{row.low:+.2f}, {row.high:+.2f}]  "
+            f"break-even win rate {100 * row.break_even:.2f}%"
+            for row in table.itertuples(index=False)]
+
+
+def economics_text(table: pd.DataFrame, payouts) -> str:
+    """Expected profit per game and break-even win rate, one line per side or strategy
+    (``metrics.economics`` or ``Comparison.economics`` with their ``Payouts``)."""
+    return "\n".join([_economics_header(payouts), *_economics_rows(table)])
+
+
+def rules_economics_text(table: pd.DataFrame, payouts) -> str:
+    """Table economics under each rule set (``RulesComparison.economics``): what the house
+    takes a game and a hand, then each side's expected profit."""
+    lines = [_economics_header(payouts)]
+    for run, part in table.groupby("run", sort=False):
+        first = part.iloc[0]
+        lines.append(f"  {run}: the house takes {first['rake_per_game']:,.2f} a game, "
+                     f"{first['rake_per_hand']:,.2f} a hand")
+        lines += _economics_rows(part, "    ")
     return "\n".join(lines)
 
 
@@ -180,5 +198,6 @@ def what_if_text(result, policy_label: str) -> str:
 
 
 __all__ = ["PERCENT_UNITS", "comparison_text", "economics_text", "interval_text", "nil_text",
+           "rules_economics_text",
            "side_by_side_text", "summary_text", "tune_text", "value_text", "what_if_text",
            "win_share_text"]

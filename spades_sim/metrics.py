@@ -108,7 +108,9 @@ def compare_game_frames(frames: Mapping[str, pd.DataFrame], side: int | None = N
                                           *first.pair(metric, sides))
             rows.append({"run": label, **record, "difference": difference[0],
                          "diff_low": difference[1], "diff_high": difference[2]})
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    frame["side"] = frame["side"].astype("Int64")
+    return frame
 
 
 # ---------------------------------------------------------------- seat-hand frames

@@ -46,6 +46,7 @@ from .variants import (
     check_same_table,
     compare_rules,
     plot_metric_panels,
+    rule_sets_of,
 )
 
 
@@ -63,6 +64,9 @@ class Study:
     seed: int = 1
     rules: tuple[str, ...] = ("standard", "classic", "online-table", "app-settings", "jokers")
     """Presets or rules files; the first is the baseline of every comparison."""
+    variants: tuple[str, ...] = ()
+    """More rule sets for the rule-variant section, ``LABEL:FIELD=VALUE,…``: the first rule set
+    with those fields changed (``spades_sim.variants.parse_variant``)."""
     bag_rules: tuple[str, ...] = BAG_RULES
     """LIMIT:PENALTY bag rules applied to the baseline rules."""
     strategies: tuple[str, ...] = ("expert", "expert-v1", "bag-averse", "basic", "conservative",
@@ -92,9 +96,9 @@ class Study:
                                  f"to {high}")
         if not self.name or any(c in self.name for c in "/\\") or self.name.startswith("."):
             raise StudyError(f"name={self.name!r}: allowed a folder name (no slashes)")
-        for name in ("rules", "strategies", "bag_rules"):
+        for name in ("rules", "strategies", "bag_rules", "variants"):
             value = getattr(self, name)
-            if not isinstance(value, tuple) or not value or not all(
+            if not isinstance(value, tuple) or not (value or name == "variants") or not all(
                     isinstance(item, str) for item in value):
                 raise StudyError(f"{name}={shown(repr(value))}: allowed a non-empty list of names")
         if len(self.strategies) < 2:
@@ -106,7 +110,7 @@ class Study:
                 get_strategy(name)
             check_buy_in(self.buy_in)
             parse_rake(self.rake)
-            check_same_table(self.rules)
+            check_same_table(rule_sets_of(self.rules, (), self.variants)[0])
             bag_variants(resolve_rules(self.rules[0]), self.bag_rules)
         except (StrategyError, EconomicsError, RulesError) as error:
             raise StudyError(str(error)) from None
@@ -344,7 +348,9 @@ def _value_text(unit: str, value: float, low: float, high: float, sign: str = ""
 
 
 def _rules_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
-    result = compare_rules(study.rules, _sides(study), study.games, study.seed, threads)
+    rule_sets, labels = rule_sets_of(study.rules, (), study.variants)
+    result = compare_rules(rule_sets, _sides(study), study.games, study.seed, threads,
+                           labels=labels)
     return _comparison_section(
         writer, "rules", result, RULES_FIGURE_METRICS,
         f"{_sides_text(study)}: {study.games:,} games under each rule set", "Rule variants",

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .catalogue import METRICS, select
 from .figures import plain_text, pyplot, save
-from .metrics import compare_game_frames
+from .metrics import compare_game_frames, economics
 from .numbers import whole_number
-from .rules import RuleSet, RulesError, resolve_rules
+from .rules import RuleSet, RulesError, parse_override, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
 
 
@@ -35,6 +36,22 @@ class RulesComparison:
     interrupted: bool
     frames: dict[str, pd.DataFrame]
     table: pd.DataFrame
+
+    def economics(self, buy_in: float, rake: float,
+                  labels: dict[int, str] | None = None) -> pd.DataFrame:
+        """Under each rule set: the expected profit per game of a player on each side
+        (:func:`spades_sim.metrics.economics`, ``labels`` naming the sides), and what the house
+        takes: ``rake_per_game`` (every seat's share of its buy-in) and ``rake_per_hand`` (that
+        over the hands a game lasts under these rules, which is what the rule set changes)."""
+        parts = []
+        for label, rules in zip(self.labels, self.rules, strict=True):
+            frame = self.frames[label]
+            per_game = rules.seat_count * buy_in * rake
+            parts.append(economics(frame, buy_in, rake, rules.seat_count, labels).assign(
+                run=label, rake_per_game=per_game,
+                rake_per_hand=per_game / float(frame["hands"].mean())))
+        table = pd.concat(parts, ignore_index=True)
+        return table[["run", *[c for c in table.columns if c != "run"]]]
 
 
 def compare_rules(rule_sets: Sequence[str | RuleSet], strategies, games: int,
@@ -70,6 +87,60 @@ def compare_rules(rule_sets: Sequence[str | RuleSet], strategies, games: int,
     table = compare_game_frames(frames) if done else pd.DataFrame()
     return RulesComparison(list(frames), resolved[:len(frames)], seed, done, interrupted, frames,
                            table)
+
+
+def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
+    """``LABEL:FIELD=VALUE,…`` as the variant's label and its rule overrides.
+
+    >>> parse_variant("nil 50:nil_value=50,target=300")
+    ('nil 50', {'nil_value': 50, 'target': 300})
+    """
+    label, sep, rest = text.partition(":")
+    label = label.strip()
+    parts = [part for part in rest.split(",") if part.strip()]
+    if not sep or not label or not parts or not all("=" in part for part in parts):
+        raise RulesError("variant", text, "LABEL:FIELD=VALUE,…, e.g. nil50:nil_value=50,"
+                         "target=300")
+    return label, dict(parse_override(part) for part in parts)
+
+
+def scoped_override(text: str) -> tuple[str | None, str]:
+    """A ``--rule`` of a comparison: ``NAME:FIELD=VALUE`` for the rule set NAME only, or
+    ``FIELD=VALUE`` for every rule set (a field name has no colon, a value may).
+
+    >>> scoped_override("classic:target=300"), scoped_override("nil_value=50")
+    (('classic', 'target=300'), (None, 'nil_value=50'))
+    """
+    head, sep, rest = text.partition(":")
+    if sep and "=" not in head:
+        return head.strip(), rest
+    return None, text
+
+
+def rule_sets_of(names: Sequence[str], overrides: Sequence[str] = (),
+                 variants: Sequence[str] = ()) -> tuple[list[RuleSet], list[str]]:
+    """The rule sets of a comparison and their labels: each of ``names`` (a preset or a rules
+    file) with the ``--rule`` ``overrides`` meant for it (:func:`scoped_override`; the label
+    shows them after the rule set's name), then each ``LABEL:FIELD=VALUE,…`` of ``variants``:
+    the first rule set, as the overrides meant for every rule set leave it, with the
+    variant's own."""
+    scoped = [scoped_override(text) for text in overrides]
+    unknown = next((name for name, _ in scoped if name is not None and name not in names), None)
+    if unknown is not None:
+        raise RulesError("rule", unknown, "the name of a rule set of the comparison: "
+                         + ", ".join(names))
+    every = dict(parse_override(text) for name, text in scoped if name is None)
+    rule_sets, labels = [], []
+    for name in names:
+        own = [text for scope, text in scoped if scope == name]
+        rule_sets.append(resolve_rules(name, {**every, **dict(map(parse_override, own))}))
+        labels.append(" ".join([rule_sets[-1].name, *own]))
+    labels = _unique_labels(labels)
+    for text in variants:
+        label, changes = parse_variant(text)
+        rule_sets.append(resolve_rules(rule_sets[0] if rule_sets else "standard", changes))
+        labels.append(label)
+    return rule_sets, labels
 
 
 def check_same_table(rule_sets: Sequence[str | RuleSet]) -> list[RuleSet]:

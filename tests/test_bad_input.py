@@ -411,7 +411,44 @@ def _other_cases() -> list:
     return cases
 
 
-CASES = (_whole_cases() + _range_cases() + _toml_cases() + _log_cases() + _text_cases()
+def _output_cases() -> list:
+    """--format, --out, --variant and scoped --rule: the options of machine-readable output and
+    of rule sets per comparison."""
+    tables = (("simulate", "--hands", "10"), ("nil",), ("bids",), ("hand", CARDS), ("bags",),
+              ("compare-rules", "standard", "classic"), ("compare-strategies", "basic", "random"),
+              ("tune", "basic", "--param", "bid_offset=0:1:0.5"))
+    cases = []
+    for command in tables:
+        for fmt in ("xml", "JSON", "", LONG):
+            cases.append(([*command, "--format", fmt], {}, f"format={_shown(fmt)}: allowed text, "
+                                                           "json, csv"))
+        cases.append(([*command, "--out", "-", "--format", "csv"], {},
+                      "out='-': allowed with --format text only"))
+        cases.append(([*command, "--out", "table.json/"], {}, "out='table.json/': allowed"))
+    variant = "allowed LABEL:FIELD=VALUE,…, e.g. nil50:nil_value=50,target=300"
+    for command in (("compare-rules", "standard"), ("bags",), ("report",)):
+        for text in ("nil50", "nil50:", ":nil_value=50", "nil50:nil_value", "nil50:,"):
+            cases.append(([*command, "--variant", text], {}, f"variant={_shown(text)}: {variant}"))
+        cases.append(([*command, "--variant", "x:nosuch=1"], {},
+                      "unknown key 'nosuch': allowed a RuleSet field"))
+        cases.append(([*command, "--variant", "x:nil_value=-5"], {}, "nil_value=-5: allowed"))
+    cases += [
+        (["compare-rules", "standard", "classic", "--rule", "jokers:target=300"], {},
+         "rule='jokers': allowed the name of a rule set of the comparison: standard, classic"),
+        (["compare-rules", "standard", "--rule", "standard:target=-1"], {}, "target=-1: allowed"),
+        (["compare-rules", "standard", "--rule", "target"], {}, "rule='target': allowed"),
+        (["compare-rules", "standard", "--variant", "standard:nil_value=50"], {},
+         "labels='standard': allowed a different label for each rule set"),
+        (["compare-rules", "standard", "--buy-in", "-5"], {}, "buy-in=-5.0: allowed a positive"),
+        (["compare-rules", "standard", "--rake", "15%"], {},
+         "rake='15%': allowed only together with --buy-in"),
+        (["report", "--out-dir", "study.toml/under"], {"study.toml": b"name = 'x'\n"},
+         "out-dir='study.toml/under': allowed a folder (study.toml is a file)"),
+    ]
+    return cases
+
+
+CASES = (_output_cases() + _whole_cases() + _range_cases() + _toml_cases() + _log_cases() + _text_cases()
          + _tune_cases() + _economics_cases() + _log_deals_cases() + _hand_cases()
          + _other_cases())
 

@@ -4,6 +4,7 @@ tables for the same seed, and the figures must carry the expected titles, axes a
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from html.parser import HTMLParser
@@ -430,3 +431,42 @@ def test_interrupted_report_writes_the_sections_it_finished(
     assert "<h2>Rule variants</h2>" in page and "<h2>Bag rules</h2>" not in page
     assert [path.name for path in written.files] == ["index.html", "study.toml", "rules.png",
                                                      "rules.csv"]
+
+
+def test_compare_rules_takes_overrides_per_rule_set_and_variants() -> None:
+    """``--rule classic:target=300`` changes classic only, ``--rule nil_value=50`` every rule set,
+    and a ``--variant`` is the first rule set (as the overrides for all leave it) with its own
+    changes: the table is the library's for those rule sets."""
+    result = invoke(["compare-rules", "standard", "classic", "--rule", "classic:target=300",
+                     "--rule", "nil_value=50", "--variant", "late:blind_nil=off",
+                     "--games", "40", "--seed", "8", "--quiet", "--no-figure",
+                     "--format", "csv"])
+    assert_ok(result)
+    written = pd.read_csv(io.StringIO(result.stdout))
+    labels = ["standard", "classic target=300", "late"]
+    assert list(dict.fromkeys(written["run"])) == labels
+    standard = load_preset("standard").replace(nil_value=50)
+    rule_sets = [standard, load_preset("classic").replace(nil_value=50, target=300),
+                 standard.replace(blind_nil="off")]
+    expected = compare_rules(rule_sets, "expert", 40, seed=8, labels=labels).table
+    pd.testing.assert_frame_equal(written, expected, check_dtype=False)
+
+
+def test_compare_rules_prints_the_house_rake_beside_each_side() -> None:
+    """Buy-in 100, rake 15%: the house takes 4 × 15 = 60 a game under every rule set, and 60
+    over the hands a game lasts under each."""
+    result = invoke(["compare-rules", "standard", "classic", "--games", "30", "--seed", "2",
+                     "--quiet", "--no-figure", "--buy-in", "100"])
+    assert_ok(result)
+    comparison = compare_rules(["standard", "classic"], "expert", 30, seed=2)
+    table = comparison.economics(100, 0.15)
+    lines = result.stdout.splitlines()
+    start = lines.index("table economics: buy-in 100.00, rake 15% (not in the pool); a winning "
+                        "player gets 170.00")
+    for label in ("standard", "classic"):
+        hands = comparison.frames[label]["hands"].mean()
+        line = f"  {label}: the house takes 60.00 a game, {60 / hands:,.2f} a hand"
+        assert line in lines[start:], line
+        rows = table[table["run"] == label]
+        assert rows["profit"].sum() == pytest.approx(-30)  # a player of each side: 15 rake each
+    assert (table["rake_per_game"] == 60).all()
