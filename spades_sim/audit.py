@@ -267,10 +267,10 @@ class PlayView:
             Whether the sum of the side's count bids exceeds the tricks its count bidders
             have taken so far (never for a side of nil bidders only).
         """
-        side = self.rules.seat_team(seat)
+        side = self.rules.seat_side(seat)
         bidders = [
             other for other in range(len(self.bids))
-            if self.rules.seat_team(other) == side and not is_nil(self.bids[other])
+            if self.rules.seat_side(other) == side and not is_nil(self.bids[other])
         ]  # fmt: skip
         return sum(int(self.bids[other]) for other in bidders) > sum(self.tricks_taken[o] for o in bidders)
 

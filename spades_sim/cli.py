@@ -206,7 +206,7 @@ def _table_strategies(rules: _rules.RuleSet, strategy_names: tuple[str, ...],
     """One strategy per seat from ``--strategy`` names and ``--param`` overrides."""
     return override_params(
         seat_strategies(list(strategy_names) or [DEFAULT_STRATEGY], rules.seat_count),
-        [parse_param_override(text) for text in param_overrides], rules.team_count)
+        [parse_param_override(text) for text in param_overrides], rules.side_count)
 
 
 def _svg_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -470,7 +470,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
     text = [_run_title(rules, rule_overrides, run) + _stopped(run), summary_text(run.summary())]
     extra = {}
     if money is not None and run.done and not run.save_error:
-        sides = rules.team_count
+        sides = rules.side_count
         labels = {side: side_label(side, sides, rules.seat_count, strategies[side].name)
                   for side in range(sides)}
         extra["economics"] = economics(run.records(), *money, rules.seat_count, labels)
@@ -1114,7 +1114,7 @@ def _print_rules_comparison(command: str, result, strategies: list, what: str,
                            games=result.games, interrupted=result.interrupted)
     text, extra = [header, side_by_side_text(result.table)], {}
     if money is not None:
-        seats, sides = result.rules[0].seat_count, result.rules[0].team_count
+        seats, sides = result.rules[0].seat_count, result.rules[0].side_count
         labels = {side: side_label(side, sides, seats, strategies[side].name)
                   for side in range(sides)}
         extra["economics"] = result.economics(*money, labels)

@@ -136,7 +136,7 @@ def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Str
     runs report progress game by game (2 × ``games`` in all).
     """
     rules = resolve_rules(raw_rules)
-    if rules.team_count != 2:
+    if rules.side_count != 2:
         raise RunError(f"rules mode={str(rules.mode)!r}: allowed a two-sided table (partnership or"
                        " two-player) for a duplicate comparison")
     first, second = get_strategy(a), get_strategy(b)

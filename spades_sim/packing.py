@@ -160,7 +160,7 @@ class PackedRules(NamedTuple):
     forbid_double_nil: bool
     forced_mode: int
     """FORCED_NONE, FORCED_SUICIDE, FORCED_MIRROR or FORCED_WHIZ."""
-    team_min_bid: int
+    side_min_bid: int
     sum_not_hand_size: bool
     """The last bidder may not make the bids add up to the hand size."""
     ten_for_two_hundred: bool
@@ -210,7 +210,7 @@ def pack_rules(rules: RuleSet) -> PackedRules:
     partner = [(seat + 2) % n if rules.partnership else -1 for seat in range(n)]
     return PackedRules(
         seat_count=n,
-        side_count=rules.team_count,
+        side_count=rules.side_count,
         partner=np.array(partner, dtype=np.int64),
         hand_size=rules.hand_size,
         draw_deal=rules.mode == Mode.TWO_PLAYER,
@@ -241,7 +241,7 @@ def pack_rules(rules: RuleSet) -> PackedRules:
         nil_counts_for_partner=rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER,
         forbid_double_nil=rules.both_partners_nil == BothPartnersNil.FORBIDDEN,
         forced_mode=_FORCED[rules.forced_mode],
-        team_min_bid=rules.team_min_bid,
+        side_min_bid=rules.side_min_bid,
         sum_not_hand_size=rules.sum_of_bids_not_hand_size,
         ten_for_two_hundred=rules.ten_for_two_hundred,
         thirteen_points=_BID_THIRTEEN[rules.bid_thirteen],

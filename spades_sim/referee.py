@@ -245,7 +245,7 @@ STANDARD_DECK = _deck_table(Deck.STANDARD, JokerDeuces.CLUBS_DIAMONDS, False)
 
 def side_of(seat_index: int) -> int:
     """Return the side of a seat at a partnership table: partners sit opposite (seats 0+2 are
-    side 0, 1+3 side 1). Any mode: :meth:`RuleSet.seat_team <spades_sim.rules.RuleSet.seat_team>`.
+    side 0, 1+3 side 1). Any mode: :meth:`RuleSet.seat_side <spades_sim.rules.RuleSet.seat_side>`.
 
     >>> [side_of(seat) for seat in range(4)]
     [0, 1, 0, 1]
@@ -264,7 +264,7 @@ def partner_of(rules: RuleSet, seat_index: int) -> int | None:
 
 def _zeros(rules: RuleSet) -> tuple[int, ...]:
     """A per-side list of zeros: the score and bags a game starts from."""
-    return (0,) * rules.team_count
+    return (0,) * rules.side_count
 
 
 def trick_winner_index(trick_cards: Sequence[int], rules: RuleSet | None = None) -> int:
@@ -348,8 +348,8 @@ def score_hand(
     score_before = _zeros(rules) if score_before is None else score_before
     bags_before = _zeros(rules) if bags_before is None else bags_before
     nil: list[NilOutcome] = [None] * len(bids)
-    points, bags, penalty, score, bag_total = ([0] * rules.team_count for _ in range(5))
-    for side in range(rules.team_count):
+    points, bags, penalty, score, bag_total = ([0] * rules.side_count for _ in range(5))
+    for side in range(rules.side_count):
         contract, contract_tricks, nil_seats = side_contract(rules, bids, tricks_taken, side)
         # Step 1: the contract (a contract of 0, both partners nil, is always made).
         made = contract_tricks >= contract
@@ -408,7 +408,7 @@ def side_contract(
     >>> side_contract(RuleSet(mode="three-player", blind_nil="off"), (5, 0, 9), (6, 2, 9), 1)
     (0, 0, [1])
     """
-    seats = [seat for seat in range(len(bids)) if rules.seat_team(seat) == side]
+    seats = [seat for seat in range(len(bids)) if rules.seat_side(seat) == side]
     nil_seats = [seat for seat in seats if is_nil(bids[seat])]
     contract_seats = [seat for seat in seats if not is_nil(bids[seat])]
     contract = sum(int(bids[seat]) for seat in contract_seats)
@@ -437,7 +437,7 @@ def thirteen_winner(rules: RuleSet, bids: Sequence[BidValue], tricks_taken: Sequ
     """
     if rules.bid_thirteen != BidThirteen.WINS_GAME:
         return None
-    for side in range(rules.team_count):
+    for side in range(rules.side_count):
         contract, contract_tricks, _ = side_contract(rules, bids, tricks_taken, side)
         if contract == MAX_BID and contract_tricks >= contract:
             return side
@@ -700,11 +700,11 @@ class Hand:
             self._verify_nil_constraints(seat, "nil")
             return
         partner, partner_bid = self._partner_bid(seat)
-        minimum = self.rules.team_min_bid
+        minimum = self.rules.side_min_bid
         if partner_bid is not None and tricks + _count(partner_bid) < minimum:
             raise IllegalMove(
-                f"seat {seat} bid {tricks}: side {self.rules.seat_team(seat)} needs at least {minimum} "
-                f"(team_min_bid={minimum}; partner seat {partner} bid {_bid_name(partner_bid)})"
+                f"seat {seat} bid {tricks}: side {self.rules.seat_side(seat)} needs at least {minimum} "
+                f"(side_min_bid={minimum}; partner seat {partner} bid {_bid_name(partner_bid)})"
             )
         if self._sum_would_be_hand_size(seat, tricks):
             raise IllegalMove(f"seat {seat} bid {tricks}: {self._sum_rule_text()}")
@@ -724,7 +724,7 @@ class Hand:
             if partner_bid is None:
                 if tricks == 0 or tricks >= 4:
                     return
-                allowed, why = f"nil or 4-{top}", f"first of side {self.rules.seat_team(seat)} to bid"
+                allowed, why = f"nil or 4-{top}", f"first of side {self.rules.seat_side(seat)} to bid"
             elif is_nil(partner_bid):
                 if tricks >= 4:
                     return
@@ -747,13 +747,13 @@ class Hand:
         raise IllegalMove(f"seat {seat} bid {tricks}: allowed {allowed} ({mode}: holds {held} {noun})")
 
     def _verify_nil_constraints(self, seat: int, what: str) -> None:
-        """``team_min_bid`` and ``sum_of_bids_not_hand_size`` for a nil or blind nil (counted 0)."""
+        """``side_min_bid`` and ``sum_of_bids_not_hand_size`` for a nil or blind nil (counted 0)."""
         partner, partner_bid = self._partner_bid(seat)
-        minimum = self.rules.team_min_bid
+        minimum = self.rules.side_min_bid
         if partner_bid is not None and _count(partner_bid) < minimum:
             raise IllegalMove(
                 f"seat {seat} may not bid {what}: partner seat {partner} bid {_bid_name(partner_bid)}, "
-                f"below team_min_bid={minimum}"
+                f"below side_min_bid={minimum}"
             )
         if self._sum_would_be_hand_size(seat, 0):
             raise IllegalMove(f"seat {seat} may not bid {what}: {self._sum_rule_text()}")
@@ -796,7 +796,7 @@ class Hand:
     def verify_blind_nil(self, seat: int) -> None:
         """Raise :class:`IllegalMove` unless seat ``seat`` may bid blind nil now."""
         self._verify_bidder(seat, "bid blind nil")
-        side = self.rules.seat_team(seat)
+        side = self.rules.seat_side(seat)
         refusal = blind_nil_refusal(self.rules, side, self.score_before, self.hand_index)
         if refusal is not None:
             raise IllegalMove(f"seat {seat} bid blind nil but {refusal}")
@@ -842,7 +842,7 @@ class Hand:
             return order
         for offset in range(self.seat_count):
             seat = (self.first_bidder_index + offset) % self.seat_count
-            side = self.rules.seat_team(seat)
+            side = self.rules.seat_side(seat)
             if self._bids[seat] == BLIND_NIL and side not in served:
                 partner = partner_of(self.rules, seat)
                 assert partner is not None, "blind_nil_pass needs partners (the rule set refuses it alone)"
@@ -1077,7 +1077,7 @@ def _check_sides(
     """One whole number per side of the rules' table (all 0 if None), each ``minimum`` or more."""
     if values is None:
         return _zeros(rules)
-    count = rules.team_count
+    count = rules.side_count
     if (
         len(values) != count
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)

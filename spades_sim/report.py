@@ -397,7 +397,7 @@ def _sides_text(study: Study) -> str:
 
 def _strategies_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
     rules = resolve_rules(study.rules[0])
-    if rules.team_count != 2:
+    if rules.side_count != 2:
         return Section("Strategies", f"Not played: {rules.name} is not a two-sided table.")
     names = list(study.strategies)
     payouts = Payouts(study.buy_in, parse_rake(study.rake), rules.seat_count, 2)

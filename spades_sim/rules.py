@@ -260,7 +260,7 @@ class RuleSet:
     forced_mode: ForcedMode = ForcedMode.NONE
     """Forced bidding [none], suicide, mirror or whiz; see docs/scoring.md."""
 
-    team_min_bid: int = 0
+    side_min_bid: int = 0
     """A side's bids must add up to at least this ("board"), 0 [none] to 4; see docs/scoring.md."""
 
     sum_of_bids_not_hand_size: bool = False
@@ -319,7 +319,7 @@ class RuleSet:
         _check_range("bag_limit", self.bag_limit, 1, 100)
         _check_range("bag_penalty", self.bag_penalty, 0, MAX_POINTS, " (0 = no penalty)")
         _check_range("target", self.target, 1, MAX_TARGET)
-        _check_range("team_min_bid", self.team_min_bid, 0, 4)
+        _check_range("side_min_bid", self.side_min_bid, 0, 4)
         if self.elimination is not None:
             _check_range("elimination", self.elimination, -MAX_TARGET, self.target - 1,
                          " (below the target)")
@@ -328,7 +328,7 @@ class RuleSet:
         if self.forced_mode != ForcedMode.NONE:
             _require_defaults((
                 ("min_bid", self.min_bid, 0), ("blind_nil", self.blind_nil, BlindNil.OFF),
-                ("team_min_bid", self.team_min_bid, 0),
+                ("side_min_bid", self.side_min_bid, 0),
                 ("sum_of_bids_not_hand_size", self.sum_of_bids_not_hand_size, False),
                 ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
             ), f" with forced_mode={str(self.forced_mode)!r} (a forced mode sets every bid itself)")
@@ -373,7 +373,7 @@ class RuleSet:
                                  "false with mode='partnership' (an individual-mode option)")
             return
         _require_defaults((
-            ("team_min_bid", self.team_min_bid, 0),
+            ("side_min_bid", self.side_min_bid, 0),
             ("nil_tricks", self.nil_tricks, NilTricks.BAGS_ONLY),
             ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
             ("blind_nil_pass", self.blind_nil_pass, 0),
@@ -426,19 +426,19 @@ class RuleSet:
         return self.deck_size // self.seat_count
 
     @property
-    def team_count(self) -> int:
+    def side_count(self) -> int:
         """Number of scoring sides: 2 in partnership, else one per seat."""
         return 2 if self.partnership else self.seat_count
 
-    def seat_team(self, seat_index: int) -> int:
+    def seat_side(self, seat_index: int) -> int:
         """Return the side of a seat: partners sit opposite; alone, a seat is its own side.
 
-        >>> [RuleSet().seat_team(s) for s in range(4)]
+        >>> [RuleSet().seat_side(s) for s in range(4)]
         [0, 1, 0, 1]
-        >>> RuleSet(mode="solo", blind_nil="off").seat_team(3)
+        >>> RuleSet(mode="solo", blind_nil="off").seat_side(3)
         3
         """
-        return seat_index % self.team_count
+        return seat_index % self.side_count
 
     def replace(self, **changes: Any) -> RuleSet:
         """Return a copy with some fields changed (and validated).
@@ -536,7 +536,14 @@ def from_dict(raw_rules: dict[str, Any], *, base: RuleSet | None = None) -> Rule
     >>> from_dict({"target": 300}).target
     300
     """
-    return (base or RuleSet()).replace(**raw_rules)
+    # A file written before a field was renamed still loads (both names at once: refused).
+    renamed = {(RENAMED[key] if key in RENAMED and RENAMED[key] not in raw_rules else key): value
+               for key, value in raw_rules.items()}
+    return (base or RuleSet()).replace(**renamed)
+
+
+RENAMED = {"team_min_bid": "side_min_bid"}
+"""Old names of rule fields that files may still use: old name → field."""
 
 
 def loads(text: str, *, source: str = "<string>") -> RuleSet:

@@ -151,10 +151,10 @@ def check_same_table(rule_sets: Sequence[str | RuleSet]) -> list[RuleSet]:
         raise RulesError("rules", "", "one or more presets or rules files")
     first = resolved[0]
     for rules in resolved[1:]:
-        if (rules.seat_count, rules.team_count) != (first.seat_count, first.team_count):
+        if (rules.seat_count, rules.side_count) != (first.seat_count, first.side_count):
             raise RulesError("mode", str(rules.mode),
                              f"the table of {first.name} ({first.seat_count} seats, "
-                             f"{first.team_count} sides) for every rule set of one comparison")
+                             f"{first.side_count} sides) for every rule set of one comparison")
     return resolved
 
 

@@ -115,7 +115,7 @@ def parse_bids(text: str, seats: int) -> dict[int, int]:
 
 def parse_side_values(text: str, field: str, rules: RuleSet, seat: int) -> tuple[int, ...]:
     """``us=240,them=310`` (two sides) or ``SIDE=N,…`` as one value per side (others 0)."""
-    sides = rules.team_count
+    sides = rules.side_count
     own = seat % sides
     values = [0] * sides
     names = {"us": own, **({"them": 1 - own} if sides == 2 else {})}
@@ -173,7 +173,7 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
     ``hand_index`` is the number of hands already played (default: 0 at 0–0, else 1).
     """
     rules = resolve_rules(raw_rules)
-    n, sides = rules.seat_count, rules.team_count
+    n, sides = rules.seat_count, rules.side_count
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise WhatIfError(f"seat={seat!r}: allowed 0 to {n - 1}")
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)

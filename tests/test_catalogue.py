@@ -69,7 +69,7 @@ def test_the_streaming_summary_equals_the_record_frame_metrics(preset: str) -> N
                          (simulate_games(preset, STRATEGIES, 160, seed=21, keep_records=True),
                           game_metrics)):
         frame = run.records()
-        sides = run.rules.team_count
+        sides = run.rules.side_count
         for side in (None, *range(sides)):
             streamed, framed = run.summary(side), metrics(frame, side)
             assert len(streamed) >= 10

@@ -127,7 +127,7 @@ def compare_hands(rules: RuleSet, out, scored: list[ScoredHand], tally: Tally) -
     nil = np.where(bids == 0, np.where(tricks == 0, "made", "set"), "none")
     np.testing.assert_array_equal(nil, [[v or "none" for v in s.result.nil] for s in scored])
     # Contract and made, recomputed from the referee's bids and tricks (docs/scoring.md step 1).
-    sides = rules.team_count
+    sides = rules.side_count
     for side in range(sides):
         side_bids, side_tricks = bids[:, side::sides], tricks[:, side::sides]
         contract = side_bids.sum(axis=1)
@@ -177,8 +177,8 @@ def compare_games(rules: RuleSet, games, out, scored: list[ScoredHand], tally: T
         else:
             tally.finished += 1
         # The game record's counts, recomputed from the referee's hands.
-        for side in range(rules.team_count):
-            seats = range(side, rules.seat_count, rules.team_count)
+        for side in range(rules.side_count):
+            seats = range(side, rules.seat_count, rules.side_count)
             nil = [(h, s) for h in hands for s in seats if h.bids[s] == 0]
             blind = [(h, s) for h in hands for s in seats if h.bids[s] == "bn"]
             contracts = [h for h in hands if sum(h.bids[s] for s in seats if h.bids[s] != "bn") > 0]
@@ -299,9 +299,9 @@ OPTION_SETS = {
                          blind_nil="anytime"),
     "options-c": RuleSet(name="options-c", deck="deuce-high", spades_lead="any_time",
                          bid_thirteen="scores_200", ten_for_two_hundred=True, target=300),
-    "options-d": RuleSet(name="options-d", team_min_bid=4, sum_of_bids_not_hand_size=True,
+    "options-d": RuleSet(name="options-d", side_min_bid=4, sum_of_bids_not_hand_size=True,
                          blind_nil="anytime", both_partners_nil="forbidden"),
-    "options-e": RuleSet(name="options-e", team_min_bid=2, sum_of_bids_not_hand_size=True,
+    "options-e": RuleSet(name="options-e", side_min_bid=2, sum_of_bids_not_hand_size=True,
                          first_bidder="dealer_right", blind_nil="after_first_hand",
                          blind_nil_threshold=0),
     # Table modes and the blind-nil exchange (docs/scoring.md, fourth part).

@@ -321,8 +321,8 @@ def test_allowed_bids_baseline_and_min_bid() -> None:
     assert _allowed(RuleSet(min_bid=1, blind_nil="off"), [-1, -1, -1, -1], 1, 0) == set(range(1, 14))
 
 
-def test_allowed_bids_team_min_4() -> None:
-    rules = RuleSet(team_min_bid=4)
+def test_allowed_bids_side_min_4() -> None:
+    rules = RuleSet(side_min_bid=4)
     assert _allowed(rules, [-1, -1, -1, -1], 1, 0) == set(range(14))      # first partner: free
     assert _allowed(rules, [2, -1, -1, -1], 2, 1) == set(range(2, 14))    # 2 + 2 reaches 4; no nil
     assert _allowed(rules, [0, -1, -1, -1], 2, 1) == set(range(4, 14))    # partner nil: at least 4

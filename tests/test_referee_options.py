@@ -841,43 +841,43 @@ def test_score_file_online_table_elimination_ends_game(tmp_path: Path) -> None:
     assert str(raised.value) == 'line 1: game_over: log says {"winner": 0}, referee computes {"winner": 1}'
 
 
-# --- bidding constraints: team_min_bid and sum_of_bids_not_hand_size -----------------------------
+# --- bidding constraints: side_min_bid and sum_of_bids_not_hand_size -----------------------------
 # docs/scoring.md "Bidding constraints (issue 3, second part)". DEAL_C throughout; with dealer 3
 # the bid order is 0, 1, 2, 3 (seats 2 and 3 are their sides' second partners), with dealer 0
 # it is 1, 2, 3, 0 (seat 0 bids last).
 
-TEAM4 = RuleSet(team_min_bid=4, blind_nil="anytime")
+SIDE_MIN4 = RuleSet(side_min_bid=4, blind_nil="anytime")
 SUM13 = RuleSet(sum_of_bids_not_hand_size=True, blind_nil="anytime")
 
 
-def test_team_min_bid_second_partner_must_reach_the_minimum() -> None:
-    hand = Hand(TEAM4, 3, DEAL_C)
+def test_side_min_bid_second_partner_must_reach_the_minimum() -> None:
+    hand = Hand(SIDE_MIN4, 3, DEAL_C)
     hand.bid(0, 2)
     hand.bid(1, 2)
     # Seat 2: 2 + 2 = 4 reaches the minimum; 1 + 2 = 3 does not; nil would leave the side at 2.
     expect_illegal(
         lambda: hand.bid(2, 1),
-        "seat 2 bid 1: side 0 needs at least 4 (team_min_bid=4; partner seat 0 bid 2)",
+        "seat 2 bid 1: side 0 needs at least 4 (side_min_bid=4; partner seat 0 bid 2)",
     )
     expect_illegal(
         lambda: hand.bid(2, 0),
-        "seat 2 may not bid nil: partner seat 0 bid 2, below team_min_bid=4",
+        "seat 2 may not bid nil: partner seat 0 bid 2, below side_min_bid=4",
     )
     expect_illegal(
-        lambda: hand.blind_nil(2), "seat 2 may not bid blind nil: partner seat 0 bid 2, below team_min_bid=4"
+        lambda: hand.blind_nil(2), "seat 2 may not bid blind nil: partner seat 0 bid 2, below side_min_bid=4"
     )
     assert [t for t in range(14) if hand.can_bid(2, t)] == list(range(2, 14))
     hand.bid(2, 2)
     expect_illegal(
         lambda: hand.bid(3, 1),
-        "seat 3 bid 1: side 1 needs at least 4 (team_min_bid=4; partner seat 1 bid 2)",
+        "seat 3 bid 1: side 1 needs at least 4 (side_min_bid=4; partner seat 1 bid 2)",
     )
     hand.bid(3, 3)  # 2 + 3 = 5
     assert hand.bids == (2, 2, 2, 3) and hand.phase is Phase.PLAY
 
 
-def test_team_min_bid_nil_allowed_beside_partner_at_the_minimum() -> None:
-    hand = Hand(TEAM4, 3, DEAL_C)
+def test_side_min_bid_nil_allowed_beside_partner_at_the_minimum() -> None:
+    hand = Hand(SIDE_MIN4, 3, DEAL_C)
     hand.bid(0, 4)
     hand.bid(1, 5)
     assert hand.can_bid(2, 0) and hand.can_blind_nil(2) and hand.can_bid(2, 1)
@@ -887,8 +887,8 @@ def test_team_min_bid_nil_allowed_beside_partner_at_the_minimum() -> None:
     assert hand.bids == (4, 5, 0, "bn")
 
 
-def test_team_min_bid_first_partner_bids_freely() -> None:
-    hand = Hand(TEAM4, 3, DEAL_C)
+def test_side_min_bid_first_partner_bids_freely() -> None:
+    hand = Hand(SIDE_MIN4, 3, DEAL_C)
     assert all(hand.can_bid(0, t) for t in range(14)) and hand.can_blind_nil(0)
     hand.bid(0, 0)
     assert all(hand.can_bid(1, t) for t in range(14)) and hand.can_blind_nil(1)
@@ -896,65 +896,65 @@ def test_team_min_bid_first_partner_bids_freely() -> None:
     # Both first partners bid nil, so seats 2 and 3 must bid 4 or more on their own.
     expect_illegal(
         lambda: hand.bid(2, 3),
-        "seat 2 bid 3: side 0 needs at least 4 (team_min_bid=4; partner seat 0 bid nil)",
+        "seat 2 bid 3: side 0 needs at least 4 (side_min_bid=4; partner seat 0 bid nil)",
     )
     expect_illegal(
         lambda: hand.bid(2, 0),
-        "seat 2 may not bid nil: partner seat 0 bid nil, below team_min_bid=4",
+        "seat 2 may not bid nil: partner seat 0 bid nil, below side_min_bid=4",
     )
     hand.bid(2, 4)
     expect_illegal(
         lambda: hand.bid(3, 3),
-        "seat 3 bid 3: side 1 needs at least 4 (team_min_bid=4; partner seat 1 bid blind nil)",
+        "seat 3 bid 3: side 1 needs at least 4 (side_min_bid=4; partner seat 1 bid blind nil)",
     )
     expect_illegal(
         lambda: hand.blind_nil(3),
-        "seat 3 may not bid blind nil: partner seat 1 bid blind nil, below team_min_bid=4"
+        "seat 3 may not bid blind nil: partner seat 1 bid blind nil, below side_min_bid=4"
     )
     hand.bid(3, 4)
     assert hand.bids == (0, "bn", 4, 4)
 
 
-def test_team_min_bid_zero_default_no_constraint() -> None:
+def test_side_min_bid_zero_default_no_constraint() -> None:
     hand = Hand(RuleSet(blind_nil="anytime"), 3, DEAL_C)
     hand.bid(0, 0)
     hand.bid(1, 1)
     assert hand.can_bid(2, 0) and hand.can_bid(2, 1) and hand.can_blind_nil(2)
 
 
-def test_team_min_bid_follows_bid_order_dealer_right() -> None:
+def test_side_min_bid_follows_bid_order_dealer_right() -> None:
     # Dealer 0, dealer_right: the order is 3, 0, 1, 2, so seat 3 and seat 0 bid first for their sides.
-    hand = Hand(TEAM4.replace(first_bidder="dealer_right"), 0, DEAL_C)
+    hand = Hand(SIDE_MIN4.replace(first_bidder="dealer_right"), 0, DEAL_C)
     hand.bid(3, 1)
     hand.bid(0, 0)
     expect_illegal(
         lambda: hand.bid(1, 2),
-        "seat 1 bid 2: side 1 needs at least 4 (team_min_bid=4; partner seat 3 bid 1)",
+        "seat 1 bid 2: side 1 needs at least 4 (side_min_bid=4; partner seat 3 bid 1)",
     )
     expect_illegal(
         lambda: hand.bid(1, 0),
-        "seat 1 may not bid nil: partner seat 3 bid 1, below team_min_bid=4",
+        "seat 1 may not bid nil: partner seat 3 bid 1, below side_min_bid=4",
     )
     hand.bid(1, 3)  # 1 + 3 = 4
     expect_illegal(
         lambda: hand.bid(2, 3),
-        "seat 2 bid 3: side 0 needs at least 4 (team_min_bid=4; partner seat 0 bid nil)",
+        "seat 2 bid 3: side 0 needs at least 4 (side_min_bid=4; partner seat 0 bid nil)",
     )
     hand.bid(2, 4)
     assert hand.bids == (0, 3, 4, 1)
     # Dealer 0, dealer_left: the order is 1, 2, 3, 0, so seat 1 bids first for its side and is free.
-    left = Hand(TEAM4, 0, DEAL_C)
+    left = Hand(SIDE_MIN4, 0, DEAL_C)
     assert left.can_bid(1, 1) and left.can_bid(1, 0)
     left.bid(1, 1)
     left.bid(2, 0)
     expect_illegal(
         lambda: left.bid(3, 2),
-        "seat 3 bid 2: side 1 needs at least 4 (team_min_bid=4; partner seat 1 bid 1)",
+        "seat 3 bid 2: side 1 needs at least 4 (side_min_bid=4; partner seat 1 bid 1)",
     )
     left.bid(3, 3)
     expect_illegal(
         lambda: left.bid(0, 3),
-        "seat 0 bid 3: side 0 needs at least 4 (team_min_bid=4; partner seat 2 bid nil)",
+        "seat 0 bid 3: side 0 needs at least 4 (side_min_bid=4; partner seat 2 bid nil)",
     )
     left.bid(0, 4)
 
@@ -1027,20 +1027,20 @@ def test_sum_of_bids_off_default_allows_13() -> None:
     assert hand.can_bid(0, 4)
 
 
-def test_team_min_bid_and_sum_of_bids_combine() -> None:
-    hand = Hand(TEAM4.replace(sum_of_bids_not_hand_size=True), 0, DEAL_C)
+def test_side_min_bid_and_sum_of_bids_combine() -> None:
+    hand = Hand(SIDE_MIN4.replace(sum_of_bids_not_hand_size=True), 0, DEAL_C)
     hand.bid(1, 3)
     hand.bid(2, 4)
     hand.bid(3, 2)  # side 1: 3 + 2 = 5
-    # Seat 0 (partner seat 2 bid 4): team_min_bid allows anything; the sum rule refuses 4.
+    # Seat 0 (partner seat 2 bid 4): side_min_bid allows anything; the sum rule refuses 4.
     expect_illegal(
         lambda: hand.bid(0, 4),
         "seat 0 bid 4: the four bids would add up to 13 (sum_of_bids_not_hand_size)",
     )
     assert [t for t in range(14) if not hand.can_bid(0, t)] == [4]
     assert hand.can_blind_nil(0)
-    # With partner seat 2 at 1 instead, both rules bite: 0-2 by team_min_bid, 7 by the sum rule.
-    other = Hand(TEAM4.replace(sum_of_bids_not_hand_size=True), 0, DEAL_C)
+    # With partner seat 2 at 1 instead, both rules bite: 0-2 by side_min_bid, 7 by the sum rule.
+    other = Hand(SIDE_MIN4.replace(sum_of_bids_not_hand_size=True), 0, DEAL_C)
     other.bid(1, 3)
     other.bid(2, 1)
     other.bid(3, 2)

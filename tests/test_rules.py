@@ -53,8 +53,8 @@ def test_defaults_are_rules_md_baseline() -> None:
         0, 100, BlindNil.WHEN_BEHIND, 100, 200)
     assert r.failed_contract is FailedContract.MINUS_TEN_PER_BID
     assert (r.overtrick_points, r.bag_limit, r.bag_penalty, r.target) == (1, 10, 100, 500)
-    assert (r.seat_count, r.hand_size, r.team_count) == (4, 13, 2)
-    assert [r.seat_team(s) for s in range(4)] == [0, 1, 0, 1]
+    assert (r.seat_count, r.hand_size, r.side_count) == (4, 13, 2)
+    assert [r.seat_side(s) for s in range(4)] == [0, 1, 0, 1]
 
 
 def test_defaults_equal_standard_preset() -> None:
@@ -361,12 +361,12 @@ def test_override_then_validate() -> None:
     ({"forced_mode": "mirror"},
      "blind_nil='when_behind': allowed 'off' with forced_mode='mirror' "
      "(a forced mode sets every bid itself)"),
-    ({"forced_mode": "suicide", "blind_nil": "off", "team_min_bid": 4},
-     "team_min_bid=4: allowed 0 with forced_mode='suicide' (a forced mode sets every bid itself)"),
+    ({"forced_mode": "suicide", "blind_nil": "off", "side_min_bid": 4},
+     "side_min_bid=4: allowed 0 with forced_mode='suicide' (a forced mode sets every bid itself)"),
     ({"forced_mode": "whiz", "blind_nil": "off", "sum_of_bids_not_hand_size": True},
      "sum_of_bids_not_hand_size=True: allowed False with forced_mode='whiz' "
      "(a forced mode sets every bid itself)"),
-    ({"team_min_bid": 5}, "team_min_bid=5: allowed 0 to 4"),
+    ({"side_min_bid": 5}, "side_min_bid=5: allowed 0 to 4"),
 ])
 def test_impossible_bidding_combinations_refused(changes: dict, message: str) -> None:
     with pytest.raises(RulesError) as raised:
@@ -400,8 +400,8 @@ ALONE = {"blind_nil": "off"}
     ({"mode": "three-player", "deck": "joker-joker-deuce-deuce", **ALONE},
      "deck='joker-joker-deuce-deuce': allowed 'standard' or 'jokers' or 'deuce-high'"
      " with mode='three-player'"),
-    ({"mode": "solo", "team_min_bid": 2, **ALONE},
-     "team_min_bid=2: allowed 0 with mode='solo' (no partners)"),
+    ({"mode": "solo", "side_min_bid": 2, **ALONE},
+     "side_min_bid=2: allowed 0 with mode='solo' (no partners)"),
     ({"mode": "two-player", "nil_tricks": "count_for_partner", **ALONE},
      "nil_tricks='count_for_partner': allowed 'bags_only' with mode='two-player' (no partners)"),
     ({"mode": "solo", "both_partners_nil": "forbidden", **ALONE},
@@ -453,7 +453,7 @@ def test_mode_refusals(changes: dict[str, Any], message: str) -> None:
 def test_mode_table_shape(changes: dict[str, Any], shape: tuple[int, int, int, int]) -> None:
     """(seats, hand size, sides, cards in the deck), counted by hand from RULES.md."""
     rules = RuleSet(**changes)
-    assert (rules.seat_count, rules.hand_size, rules.team_count, rules.deck_size) == shape
+    assert (rules.seat_count, rules.hand_size, rules.side_count, rules.deck_size) == shape
 
 
 def test_new_presets_say_what_rules_md_asks() -> None:
@@ -470,3 +470,11 @@ def test_new_presets_say_what_rules_md_asks() -> None:
     assert (app.blind_nil, app.blind_nil_threshold, app.blind_nil_pass) == ("when_behind", 200, 1)
     assert {"solo", "head-to-head", "three-player", "five-player", "app-settings"} <= set(
         preset_names())
+
+
+def test_a_file_with_the_old_name_of_a_field_still_loads() -> None:
+    """side_min_bid was team_min_bid: files written then still load; both names at once are
+    refused."""
+    assert loads("team_min_bid = 3").side_min_bid == 3
+    with pytest.raises(RulesError, match="unknown key .team_min_bid."):
+        loads("team_min_bid = 3\nside_min_bid = 2")

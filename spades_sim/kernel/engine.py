@@ -264,7 +264,7 @@ def _exchange(rules, play_policy, dealer, s):
 def _allowed_bids(rules, bids, seat, position, trumps_held):
     """Bit b set when ``seat``, bidding ``position``-th (from 0), may bid b (0 = nil) now.
 
-    A forced mode decides alone; otherwise min_bid, both_partners_nil, team_min_bid and
+    A forced mode decides alone; otherwise min_bid, both_partners_nil, side_min_bid and
     sum_of_bids_not_hand_size together (docs/scoring.md "Bidding constraints", "Forced-bid modes").
     """
     n = rules.seat_count
@@ -283,9 +283,9 @@ def _allowed_bids(rules, bids, seat, position, trumps_held):
     allowed = all_bids
     if rules.min_bid > 0 or (rules.forbid_double_nil and partner_bid == 0):
         allowed &= ~1
-    if partner_bid >= 0 and rules.team_min_bid > 0:
-        if partner_bid < rules.team_min_bid:
-            allowed &= ~((1 << (rules.team_min_bid - partner_bid)) - 1)  # nil and counts too low
+    if partner_bid >= 0 and rules.side_min_bid > 0:
+        if partner_bid < rules.side_min_bid:
+            allowed &= ~((1 << (rules.side_min_bid - partner_bid)) - 1)  # nil and counts too low
     if position == n - 1 and rules.sum_not_hand_size:
         others = 0
         for other in range(n):

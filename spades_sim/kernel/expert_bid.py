@@ -539,7 +539,7 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
 def _restricted_best_count(rules, tables, params, partner, partner_bid, position, sbin, allowed,
                            horizon, bag_row):
     """(bid, value) of :func:`_best_count` when the rules allow only some count bids (a forced
-    mode, a team minimum, the sum rule), so the precomputed choice does not apply."""
+    mode, a side minimum, the sum rule), so the precomputed choice does not apply."""
     dist, base = _distribution(tables, partner, partner_bid, position, sbin)
     shift = params[P_BID_OFFSET] + (params[P_COVER_BONUS] if partner_bid == 0 else 0.0)
     return _best_count(rules, dist, base, allowed, shift, tables.bag_steps[horizon, bag_row],
