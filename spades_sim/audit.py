@@ -58,11 +58,14 @@ This module is plain Python: it needs the referee and the log reader, not the ke
 from __future__ import annotations
 
 import csv
+import dataclasses
 import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import pandas as pd
 
 from spades_sim import cards
 from spades_sim.intervals import wilson_interval
@@ -515,6 +518,16 @@ class AuditResult:
             if row.pattern == pattern:
                 return row
         raise KeyError(pattern)
+
+    def table(self) -> pd.DataFrame:
+        """The audit table: one row per pattern (then ``any``) with ``hands``, ``share``,
+        ``low``, ``high`` and ``instances``."""
+        return pd.DataFrame([dataclasses.asdict(row) for row in self.counts])
+
+    def instance_table(self) -> pd.DataFrame:
+        """Every instance, one row each, in the columns of the ``--out`` CSV."""
+        return pd.DataFrame([instance.row() for instance in self.instances],
+                            columns=list(CSV_FIELDS))
 
     def write_csv(self, path: str | Path) -> None:
         """Write every instance as CSV, all or nothing (:func:`write_instances_csv`).

@@ -48,7 +48,7 @@ from .numbers import decimal_number, whole_number
 from .outputs import OutputError, check_file, check_folder, shown
 from .records import trace_logs
 from .deals import DealError, parse_suit_count
-from .referee import IllegalMove, score_file
+from .referee import IllegalMove, score_file, scored_frame
 from .store import RunStore, StoreError, strategy_spec
 from .report import DEFAULT_STUDY, StudyError, check_out_dir, load_study, run_study
 from .simulate import (
@@ -603,7 +603,9 @@ def _progress(total: int, unit: str, show: bool) -> Iterator[Callable[[int], Non
               help="Score with these rules instead of each line's own.")
 @click.option("--rule", "rule_overrides", multiple=True, metavar="FIELD=VALUE",
               help="Override one rule field (repeatable; needs --rules).")
-def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]) -> None:
+@_output_options(None)
+def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...], fmt: str,
+          out: str | None) -> None:
     """Validate and score a hand log (JSONL) with the referee; print each hand's result.
 
     Any log will do: one written by ``simulate --log``, by hand or by another
@@ -618,9 +620,10 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
         rules = _resolve_rules(rules_name, rule_overrides) if rules_name else None
         if rule_overrides and rules is None:
             raise InputError("rule: allowed only together with --rules")
+        outputs = _outputs(fmt, out)
         scored = score_file(log_file, rules)
-    click.echo(f"{'line':>5} {'game':>5} {'hand':>4}  {'bids (by seat)':<18} "
-               f"{'tricks':<12} {'points':>11} {'score':>11} {'bags':>6}")
+    lines = [f"{'line':>5} {'game':>5} {'hand':>4}  {'bids (by seat)':<18} "
+             f"{'tricks':<12} {'points':>11} {'score':>11} {'bags':>6}"]
     for hand in scored:
         bids = " ".join(str(b) for b in hand.bids)
         tricks = " ".join(str(t) for t in hand.result.tricks)
@@ -630,9 +633,12 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
         game = "-" if hand.game is None else str(hand.game)
         hand_index = "-" if hand.hand is None else str(hand.hand)
         end = f"  side {hand.game_winner} wins" if hand.game_winner is not None else ""
-        click.echo(f"{hand.line_number:>5} {game:>5} {hand_index:>4}  {bids:<18} {tricks:<12} "
-                   f"{points:>11} {total:>11} {bags:>6}{end}")
-    click.echo(f"{len(scored)} hands scored, all moves legal, every recorded result agrees")
+        lines.append(f"{hand.line_number:>5} {game:>5} {hand_index:>4}  {bids:<18} {tricks:<12} "
+                     f"{points:>11} {total:>11} {bags:>6}{end}")
+    lines.append(f"{len(scored)} hands scored, all moves legal, every recorded result agrees")
+    meta = export.metadata("score", None, [rules] if rules else [], [], log=log_file,
+                           hands=len(scored))
+    _deliver(outputs, "\n".join(lines), scored_frame(scored), meta)
 
 
 @cli.command(name="audit")
@@ -647,8 +653,9 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
               help="How many instances to list; 0 for none.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.csv",
               help="Write every instance as CSV.")
+@_format_option
 def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...],
-                  seats: tuple[int, ...], list_count: int, out: str | None) -> None:
+                  seats: tuple[int, ...], list_count: int, out: str | None, fmt: str) -> None:
     """Audit the card play of a hand log (JSONL) for five technique errors.
 
     Replays every hand with the referee, as score does, and at every card play
@@ -672,28 +679,33 @@ def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[s
             raise InputError("rule: allowed only together with --rules")
         if out is not None:
             check_csv_path(out)
+        outputs = _outputs(fmt, None)
         result = audit_file(log_file, rules, seats or None)
-    click.echo(f"{'pattern':<20} {'hands':>7} {'share':>7} {'95% interval':>17} {'instances':>9}")
+    lines = [f"{'pattern':<20} {'hands':>7} {'share':>7} {'95% interval':>17} {'instances':>9}"]
     for row in result.counts:
         if row.pattern == ANY:
-            click.echo("-" * 64)
+            lines.append("-" * 64)
         share = "-" if math.isnan(row.share) else f"{100 * row.share:.2f}%"
         interval = ("" if math.isnan(row.low)
                     else f"[{100 * row.low:.2f}%, {100 * row.high:.2f}%]")
-        click.echo(f"{row.pattern:<20} {row.hands:>7,} {share:>7} {interval:>17} "
-                   f"{row.instances:>9,}")
-    click.echo(f"{result.hands_audited:,} hands audited ({seats_label(result.seats)})")
+        lines.append(f"{row.pattern:<20} {row.hands:>7,} {share:>7} {interval:>17} "
+                     f"{row.instances:>9,}")
+    lines.append(f"{result.hands_audited:,} hands audited ({seats_label(result.seats)})")
     shown = result.instances[:list_count]
     if shown:
-        click.echo(f"first {len(shown):,} of {len(result.instances):,} instances:")
-        click.echo(f"{'line':>6} {'game':>5} {'hand':>4} {'trick':>5} {'seat':>4}  "
-                   f"{'pattern':<20} {'played':>6} {'sound':>5}  trick so far")
+        lines.append(f"first {len(shown):,} of {len(result.instances):,} instances:")
+        lines.append(f"{'line':>6} {'game':>5} {'hand':>4} {'trick':>5} {'seat':>4}  "
+                     f"{'pattern':<20} {'played':>6} {'sound':>5}  trick so far")
         for instance in shown:
             row = instance.row()
-            click.echo(f"{row['line']:>6} {row['game'] if row['game'] != '' else '-':>5} "
-                       f"{row['hand'] if row['hand'] != '' else '-':>4} {row['trick']:>5} "
-                       f"{row['seat']:>4}  {row['pattern']:<20} {row['played']:>6} "
-                       f"{row['sound'] or '-':>5}  {row['trick_so_far']}")
+            lines.append(f"{row['line']:>6} {row['game'] if row['game'] != '' else '-':>5} "
+                         f"{row['hand'] if row['hand'] != '' else '-':>4} {row['trick']:>5} "
+                         f"{row['seat']:>4}  {row['pattern']:<20} {row['played']:>6} "
+                         f"{row['sound'] or '-':>5}  {row['trick_so_far']}")
+    meta = export.metadata("audit", None, [rules] if rules else [], [], log=log_file,
+                           hands=result.hands_audited, seats=list(result.seats))
+    _deliver(outputs, "\n".join(lines), result.table(), meta,
+             extra={"instances": result.instance_table().head(list_count)})
     if out is not None:
         with _user_errors():  # after the results are printed: a full disk does not hide them
             result.write_csv(out)
@@ -781,7 +793,8 @@ def rules() -> None:
 
 
 @rules.command(name="list")
-def rules_list() -> None:
+@_format_option
+def rules_list(fmt: str) -> None:
     """List the shipped presets.
 
     Example:
@@ -789,8 +802,13 @@ def rules_list() -> None:
     \b
         spades-sim rules list
     """
-    for name in _rules.preset_names():
-        click.echo(f"{name:<24} {_rules.load_preset(name).description}")
+    with _user_errors():
+        outputs = _outputs(fmt, None)
+    presets = [_rules.load_preset(name) for name in _rules.preset_names()]
+    table = pd.DataFrame({"name": [r.name for r in presets],
+                          "description": [r.description for r in presets]})
+    _deliver(outputs, "\n".join(f"{r.name:<24} {r.description}" for r in presets), table,
+             export.metadata("rules list", None, presets, []))
 
 
 @rules.command(name="show")
@@ -834,7 +852,8 @@ def strategies() -> None:
 
 
 @strategies.command(name="list")
-def strategies_list() -> None:
+@_format_option
+def strategies_list(fmt: str) -> None:
     """List the named strategies.
 
     Example:
@@ -842,13 +861,18 @@ def strategies_list() -> None:
     \b
         spades-sim strategies list
     """
-    for name, strategy in STRATEGIES.items():
-        click.echo(f"{name:<14} {strategy.description}")
+    with _user_errors():
+        outputs = _outputs(fmt, None)
+    table = pd.DataFrame({"name": list(STRATEGIES),
+                          "description": [s.description for s in STRATEGIES.values()]})
+    _deliver(outputs, "\n".join(f"{name:<14} {s.description}" for name, s in STRATEGIES.items()),
+             table, export.metadata("strategies list", None, [], list(STRATEGIES.values())))
 
 
 @strategies.command(name="show")
 @click.argument("name")
-def strategies_show(name: str) -> None:
+@_format_option
+def strategies_show(name: str, fmt: str) -> None:
     """Print a strategy's policies and the parameters they read: value, default, range, meaning.
 
     Example:
@@ -857,16 +881,26 @@ def strategies_show(name: str) -> None:
         spades-sim strategies show conservative
     """
     with _user_errors():
+        outputs = _outputs(fmt, None)
         strategy = get_strategy(name)
-    click.echo(f"{strategy.name}: {strategy.description}")
-    click.echo(f"bidding policy {strategy.bidding}, card-play policy {strategy.play}")
-    click.echo(f"{'parameter':<20} {'value':>8} {'default':>8}  {'range':<15} meaning"
-               "  (* = set by this strategy)")
-    for spec in strategy.params_read():
-        value = strategy.param(spec.name)
-        mark = "*" if spec.name in strategy.params else " "
-        click.echo(f"{spec.name:<20} {value:>8g}{mark}{spec.default:>8g}  "
-                   f"{f'{spec.low:g} to {spec.high:g}':<15} {spec.meaning}")
+    specs = strategy.params_read()
+    table = pd.DataFrame({
+        "parameter": [spec.name for spec in specs],
+        "value": [strategy.param(spec.name) for spec in specs],
+        "default": [spec.default for spec in specs],
+        "low": [spec.low for spec in specs], "high": [spec.high for spec in specs],
+        "set_by_strategy": [spec.name in strategy.params for spec in specs],
+        "meaning": [spec.meaning for spec in specs]})
+    lines = [f"{strategy.name}: {strategy.description}",
+             f"bidding policy {strategy.bidding}, card-play policy {strategy.play}",
+             f"{'parameter':<20} {'value':>8} {'default':>8}  {'range':<15} meaning"
+             "  (* = set by this strategy)"]
+    for row in table.itertuples(index=False):
+        mark = "*" if row.set_by_strategy else " "
+        lines.append(f"{row.parameter:<20} {row.value:>8g}{mark}{row.default:>8g}  "
+                     f"{f'{row.low:g} to {row.high:g}':<15} {row.meaning}")
+    _deliver(outputs, "\n".join(lines), table,
+             export.metadata("strategies show", None, [], [strategy]))
 
 
 def _game_run_options(unfinished: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

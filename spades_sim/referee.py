@@ -36,9 +36,12 @@ import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from spades_sim import cards
+
+if TYPE_CHECKING:  # pandas only for the table of scored hands, imported when it is made
+    import pandas as pd
 from spades_sim.handlog import (
     BLIND_NIL,
     NIL_MADE,
@@ -1404,6 +1407,31 @@ class _GameTrack:
     rules_text: str
     game: Game
     closed_note: str | None = None  # why no further hand may follow, once it may not
+
+
+def scored_frame(scored: list[ScoredHand]) -> pd.DataFrame:
+    """The hands :func:`score_file` scored as a table: ``line``, ``game``, ``hand``,
+    ``dealer``, per seat ``bid_k`` (``nil``, ``blind nil`` or the number) and ``tricks_k``, per side
+    ``points_k``, ``score_k`` and ``bags_k`` (the bag total after the hand), and
+    ``game_winner`` (empty while the game goes on)."""
+    import pandas as pd
+
+    rows = []
+    for hand in scored:
+        row: dict[str, object] = {"line": hand.line_number, "game": hand.game,
+                                  "hand": hand.hand, "dealer": hand.dealer}
+        row.update({f"bid_{k}": _bid_name(bid) for k, bid in enumerate(hand.bids)})
+        row.update({f"tricks_{k}": t for k, t in enumerate(hand.result.tricks)})
+        for name, values in (("points", hand.result.points), ("score", hand.result.score),
+                             ("bags", hand.result.bag_total)):
+            row.update({f"{name}_{k}": v for k, v in enumerate(values)})
+        row["game_winner"] = hand.game_winner
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    for column in ("game", "game_winner"):
+        if column in frame:
+            frame[column] = frame[column].astype("Int64")
+    return frame
 
 
 def score_file(path: str | Path, rules: RuleSet | None = None) -> list[ScoredHand]:

@@ -158,3 +158,19 @@ def _stdout(result) -> str:
 def test_format_text_is_the_default() -> None:
     args, _ = COMMANDS["simulate"]
     assert invoke(args).stdout == invoke([*args, "--format", "text"]).stdout
+
+
+@pytest.mark.parametrize(("args", "first"), [
+    (["rules", "list"], "name"), (["strategies", "list"], "name"),
+    (["strategies", "show", "expert"], "parameter"), (["score", "hands.jsonl"], "line"),
+    (["audit", "hands.jsonl"], "pattern")])
+def test_the_other_tables_print_as_json_and_csv(in_tmp: Path, args: list[str],
+                                                first: str) -> None:
+    assert_ok(invoke(["simulate", "--hands", "300", "--seed", "5", "--quiet", "--log",
+                      "hands.jsonl", "--log-deals", "0:4"]))
+    table = pd.read_csv(io.StringIO(_stdout(invoke([*args, "--format", "csv"]))))
+    assert table.columns[0] == first and len(table) >= 4
+    document = json.loads(_stdout(invoke([*args, "--format", "json"])))
+    assert document["metadata"]["command"] == " ".join(args[:2] if args[0] in (
+        "rules", "strategies") else args[:1])
+    assert len(document["rows"]) == len(table)
