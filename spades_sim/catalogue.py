@@ -159,11 +159,6 @@ class Units:
     sides: int
     columns: dict[str, np.ndarray]
 
-    @property
-    def count(self) -> int:
-        """The number of units (hands or games)."""
-        return len(next(iter(self.columns.values())))
-
     def column(self, name: str, sides: Sequence[int] | None = None) -> np.ndarray:
         """Column ``name`` per unit, summed over ``sides`` (None: every side)."""
         values = self.columns[name]
@@ -177,10 +172,10 @@ class Units:
         return (self.column(metric.numerator, sides).astype(np.float64),
                 self.column(metric.denominator, sides).astype(np.float64))
 
-    def head(self, count: int) -> Units:
-        """The first ``count`` units."""
+    def rows(self, start: int, stop: int | None = None) -> Units:
+        """Units ``start … stop - 1`` (to the end with ``stop`` None): a shorter run."""
         return Units(self.kind, self.seats, self.sides,
-                     {name: values[:count] for name, values in self.columns.items()})
+                     {name: values[start:stop] for name, values in self.columns.items()})
 
 
 def _side_sums(seat_values: np.ndarray, sides: int) -> np.ndarray:
@@ -495,11 +490,6 @@ class Totals:
     def empty_like(self) -> Totals:
         """Zero totals for the same run."""
         return Totals(self.kind, self.seats, self.sides)
-
-    @property
-    def units(self) -> int:
-        """Hands or games added so far."""
-        return self.sums[(of_run(self.kind)[0].key, None)].units
 
     def get(self, key: str, side: int | None = None) -> Sums:
         """The sums of metric ``key`` for ``side`` (None: pooled)."""

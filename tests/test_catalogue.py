@@ -79,12 +79,6 @@ def test_the_streaming_summary_equals_the_record_frame_metrics(preset: str) -> N
 # ---------------------------------------------------------------- coverage
 
 
-def _slices(units: Units, runs: int, size: int) -> list[Units]:
-    return [Units(units.kind, units.seats, units.sides,
-                  {name: values[k * size:(k + 1) * size] for name, values in units.columns.items()})
-            for k in range(runs)]
-
-
 def _coverage(short: list[Units], truth: Units, chosen: list[tuple[str, int | None]]
               ) -> tuple[float, dict[str, float]]:
     """The share of short runs whose interval holds the long run's value, over every chosen
@@ -132,9 +126,8 @@ def _short_and_long(units: Units, size: int, end: int | None = None
                     ) -> tuple[list[Units], Units]:
     """``RUNS`` short runs of ``size`` units from the start, and the long run of the units
     after them (up to ``end``)."""
-    long = Units(units.kind, units.seats, units.sides,
-                 {name: values[RUNS * size:end] for name, values in units.columns.items()})
-    return _slices(units, RUNS, size), long
+    short = [units.rows(k * size, (k + 1) * size) for k in range(RUNS)]
+    return short, units.rows(RUNS * size, end)
 
 
 def test_proportions_of_games_cover_95_percent(game_runs: dict[str, Units]) -> None:
