@@ -180,43 +180,45 @@ class Units:
 
 def _side_sums(seat_values: np.ndarray, sides: int) -> np.ndarray:
     """(units, seats) → (units, sides): the sum over each side's seats (seat s is on side
-    s % sides)."""
-    units, seats = seat_values.shape
-    return seat_values.reshape(units, seats // sides, sides).sum(axis=1)
+    s % sides), as int32."""
+    seats = seat_values.shape[1]
+    total = seat_values[:, :sides].astype(np.int32)
+    for first in range(sides, seats, sides):  # slices add faster than a reduce over 2 seats
+        total += seat_values[:, first:first + sides]
+    return total
 
 
 def _hand_units(bid, blind, tricks, contract, made, points, bags, penalty) -> Units:
     """The unit table of a hand run from its seat columns (units, seats) and side columns
-    (units, sides)."""
+    (units, sides), every column int32 (the streaming totals read it once per block)."""
     units, seats = bid.shape
     sides = contract.shape[1]
-    bid, tricks = bid.astype(np.int64), tricks.astype(np.int64)
     blind = blind.astype(bool)
     nil = (bid == 0) & ~blind
     none_taken = tricks == 0
-    contract = contract.astype(np.int64)
+    contract = contract.astype(np.int32)
     has_contract = contract > 0
     count_tricks = _side_sums(np.where(bid > 0, tricks, 0), sides)
-    bid_minus = np.where(has_contract, contract - count_tricks, 0)
-    made_contracts = has_contract & (made.astype(np.int64) == 1)
-    penalty = penalty.astype(np.int64)
+    bid_minus = np.where(has_contract, contract - count_tricks, 0).astype(np.int32)
+    made_contracts = has_contract & (made == 1)
+    penalty = penalty.astype(np.int32)
     return Units("hands", seats, sides, {
-        "seat_hands": np.full((units, sides), seats // sides, np.int64),
-        "side_hands": np.ones((units, sides), np.int64),
+        "seat_hands": np.full((units, sides), seats // sides, np.int32),
+        "side_hands": np.ones((units, sides), np.int32),
         "bid_sum": _side_sums(np.where(blind, 0, bid), sides),
-        "nil_bids": _side_sums(nil.astype(np.int64), sides),
-        "nil_made": _side_sums((nil & none_taken).astype(np.int64), sides),
-        "blind_bids": _side_sums(blind.astype(np.int64), sides),
-        "blind_made": _side_sums((blind & none_taken).astype(np.int64), sides),
-        "contracts": has_contract.astype(np.int64),
-        "made": made_contracts.astype(np.int64),
-        "set": (has_contract & ~made_contracts).astype(np.int64),
+        "nil_bids": _side_sums(nil, sides),
+        "nil_made": _side_sums(nil & none_taken, sides),
+        "blind_bids": _side_sums(blind, sides),
+        "blind_made": _side_sums(blind & none_taken, sides),
+        "contracts": has_contract.astype(np.int32),
+        "made": made_contracts.astype(np.int32),
+        "set": (has_contract & ~made_contracts).astype(np.int32),
         "bid_minus": bid_minus,
         "bid_error": np.abs(bid_minus),
-        "bags": bags.astype(np.int64),
+        "bags": bags.astype(np.int32),
         "penalty": penalty,
-        "penalised": (penalty > 0).astype(np.int64),
-        "points": points.astype(np.int64),
+        "penalised": (penalty > 0).astype(np.int32),
+        "points": points.astype(np.int32),
     })
 
 
@@ -354,12 +356,16 @@ class Sums:
 
     def add(self, y: np.ndarray, x: np.ndarray) -> None:
         """Add the units with numerators ``y`` and denominators ``x``."""
-        self.y += float(y.sum())
-        self.yy += float(y @ y)
-        self.x += float(x.sum())
-        self.xx += float(x @ x)
-        self.xy += float(x @ y)
-        self.units += int(y.size)
+        self.add_sums(y.sum(), (y * y).sum(), x.sum(), (x * x).sum(), (x * y).sum(), y.size)
+
+    def add_sums(self, y: float, yy: float, x: float, xx: float, xy: float, units: int) -> None:
+        """Add sums already taken over ``units`` units."""
+        self.y += float(y)
+        self.yy += float(yy)
+        self.x += float(x)
+        self.xx += float(xx)
+        self.xy += float(xy)
+        self.units += int(units)
 
     def merge(self, other: Sums) -> None:
         for spec in fields(self):
@@ -479,8 +485,20 @@ class Totals:
     def add(self, records) -> None:
         """Add one block of ``HandRecords`` or ``GameRecords``."""
         units = hand_units(records) if self.kind == "hands" else game_units(records, self.seats)
-        for (key, side), sums in self.sums.items():
-            sums.add(*units.pair(METRICS[key], None if side is None else [side]))
+        metrics = of_run(self.kind)
+        for side in (None, *range(self.sides)):
+            # Every metric's numerator and denominator as the columns of two matrices, each unit
+            # table column summed over the side's seats once: one pass per sum, not per metric.
+            columns: dict[str, np.ndarray] = {}
+            for name in {name for m in metrics for name in (m.numerator, m.denominator)}:
+                columns[name] = units.column(name, None if side is None else [side])
+            y = np.column_stack([columns[m.numerator] for m in metrics]).astype(np.float64)
+            x = np.column_stack([columns[m.denominator] for m in metrics]).astype(np.float64)
+            products = (np.einsum("ij,ij->j", y, y), np.einsum("ij,ij->j", x, x),
+                        np.einsum("ij,ij->j", x, y))  # without the temporary products
+            for metric, *sums in zip(metrics, y.sum(0), products[0], x.sum(0), products[1],
+                                     products[2], strict=True):
+                self.sums[(metric.key, side)].add_sums(*sums, units=y.shape[0])
 
     def merge(self, other: Totals) -> None:
         """Add ``other`` (the totals of later blocks of the same run) into these."""
