@@ -1,4 +1,4 @@
-"""Nil attempts and success broken down by a feature of the hand as dealt (issue 5, part).
+"""Nil attempts and success broken down by a feature of the hand as dealt.
 
 Works on the tidy seat-hand frame of :func:`spades_sim.records.hand_frame` (one row
 per seat and hand, with the hand features ``spades``, ``top_spade``, ``voids``,

@@ -1,6 +1,8 @@
-"""Pack a RuleSet and a Strategy into the plain numbers and tables the kernel reads.
+"""Pack a RuleSet into the plain numbers and tables the kernel reads.
 
-This is the one place where Python objects become kernel input (DESIGN.md).
+A rule set becomes kernel input only here, as the seats' strategies do only in
+:func:`spades_sim.strategies.pack_strategies` (docs/architecture.md, "Kernel conventions").
+
 The kernel works in *slots*: bit positions of a ``uint64`` hand mask laid out so
 that each effective suit occupies a contiguous run of bits in trick-power
 order, with the trump suit highest. Then "does card a beat card b" and "lowest

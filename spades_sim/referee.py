@@ -1,4 +1,4 @@
-"""The referee: plain-Python Spades, written from RULES.md and docs/scoring.md alone.
+"""The referee: plain-Python Spades, written from docs/rules.md and docs/scoring.md alone.
 
 This module is the test oracle for the numba kernel, so it shares no code with
 it and uses no numpy. A :class:`Hand` is an explicit state machine in the
@@ -87,7 +87,7 @@ MAX_BID = HAND_SIZE
 """The highest bid with 13 cards a seat: every trick (bids run up to the rules' hand size)."""
 
 TRUMP_SUIT = cards.SPADES
-"""Spades are always trump (RULES.md baseline); jokers and promoted deuces join them."""
+"""Spades are always trump (docs/rules.md baseline); jokers and promoted deuces join them."""
 
 DECK_SIZE = SEAT_COUNT * HAND_SIZE
 """Cards of every four-seat (and two-player) deck: 52. Three players play 51 or 54, five 50."""
@@ -201,12 +201,12 @@ _JOKER_DEUCES_REMOVED = {
     JokerDeuces.ALL: "2C 2D 2H 2S",  # five players: 50 cards
     JokerDeuces.NONE: "",  # three players: 54 cards
 }
-"""The deuces the ``jokers`` deck removes (RULES.md "deck")."""
+"""The deuces the ``jokers`` deck removes (``joker_deuces`` in docs/rules.md)."""
 
 
 @functools.cache
 def _deck_table(deck: Deck, joker_deuces: JokerDeuces, three_player: bool) -> DeckSpec:
-    # Three players without jokers play 51 cards: 2C is removed (RULES.md "Table and deck").
+    # Three players without jokers play 51 cards: 2C is removed (docs/rules.md "Table modes").
     short = "2C" if three_player else ""
     match deck:
         case Deck.STANDARD:

@@ -1,4 +1,4 @@
-"""Rule sets: the options of RULES.md as frozen, validated data.
+"""Rule sets: the options of docs/rules.md as frozen, validated data.
 
 A :class:`RuleSet` is a plain value. Presets live as TOML files in ``data/rules/``
 (installed as the ``spades_sim.presets`` package); :func:`load_preset` reads
@@ -80,7 +80,7 @@ def unknown_key(key: str, limit: int = 40) -> str:
 
 
 class Mode(enum.StrEnum):
-    """Table mode (RULES.md "mode"); docs/scoring.md "Table modes" has the details."""
+    """Table mode (docs/rules.md "Table modes"); docs/scoring.md "Table modes" has the details."""
 
     PARTNERSHIP = "partnership"
     SOLO = "solo"
@@ -94,7 +94,7 @@ _MODE_SEATS = {Mode.PARTNERSHIP: 4, Mode.SOLO: 4, Mode.TWO_PLAYER: 2, Mode.THREE
 
 
 class Deck(enum.StrEnum):
-    """Deck and trump order (RULES.md "deck"); docs/scoring.md lists each deck's cards."""
+    """Deck and trump order (docs/rules.md "Decks and trump orders" lists each deck's cards)."""
 
     STANDARD = "standard"
     JOKERS = "jokers"
@@ -120,14 +120,14 @@ class TwoPlayerFirst(enum.StrEnum):
 
 
 class FirstBidder(enum.StrEnum):
-    """Who bids first (RULES.md "first_bidder"); bidding then goes clockwise."""
+    """Who bids first (docs/rules.md "Bidding"); bidding then goes clockwise."""
 
     DEALER_LEFT = "dealer_left"
     DEALER_RIGHT = "dealer_right"
 
 
 class FirstLead(enum.StrEnum):
-    """Who leads the first trick, and with what (RULES.md "first_lead")."""
+    """Who leads the first trick, and with what (docs/rules.md "Play")."""
 
     DEALER_LEFT_NO_SPADE = "dealer_left_no_spade"
     TWO_OF_CLUBS = "two_of_clubs"
@@ -135,28 +135,28 @@ class FirstLead(enum.StrEnum):
 
 
 class SpadesLead(enum.StrEnum):
-    """When trumps may be led (RULES.md "spades_lead")."""
+    """When trumps may be led (docs/rules.md "Play")."""
 
     MUST_BREAK = "must_break"
     ANY_TIME = "any_time"
 
 
 class NilTricks(enum.StrEnum):
-    """What a nil bidder's tricks do for the side (RULES.md "nil_tricks")."""
+    """What a nil bidder's tricks do for the side (docs/rules.md "Scoring")."""
 
     BAGS_ONLY = "bags_only"
     COUNT_FOR_PARTNER = "count_for_partner"
 
 
 class BothPartnersNil(enum.StrEnum):
-    """Whether both partners may bid nil in one hand (RULES.md "both_partners_nil")."""
+    """Whether both partners may bid nil in one hand (docs/rules.md "Bidding")."""
 
     ALLOWED = "allowed"
     FORBIDDEN = "forbidden"
 
 
 class ForcedMode(enum.StrEnum):
-    """A forced-bid mode that replaces free bidding (RULES.md "forced_mode")."""
+    """A forced-bid mode that replaces free bidding (docs/rules.md "Forced-bid modes")."""
 
     NONE = "none"
     SUICIDE = "suicide"
@@ -165,7 +165,7 @@ class ForcedMode(enum.StrEnum):
 
 
 class BidThirteen(enum.StrEnum):
-    """What a side's made contract of 13 does (RULES.md "bid_thirteen")."""
+    """What a side's made contract of 13 does (docs/rules.md "Scoring")."""
 
     OFF = "off"
     WINS_GAME = "wins_game"
@@ -174,7 +174,7 @@ class BidThirteen(enum.StrEnum):
 
 
 class BlindNil(enum.StrEnum):
-    """When a player may bid blind nil (RULES.md "blind_nil")."""
+    """When a player may bid blind nil (docs/rules.md "Blind nil")."""
 
     OFF = "off"
     ANYTIME = "anytime"
@@ -183,7 +183,7 @@ class BlindNil(enum.StrEnum):
 
 
 class FailedContract(enum.StrEnum):
-    """What a set (failed) contract scores (RULES.md "failed_contract")."""
+    """What a set (failed) contract scores (docs/rules.md "Scoring")."""
 
     MINUS_TEN_PER_BID = "minus_ten_per_bid"
     ZERO = "zero"
@@ -191,7 +191,7 @@ class FailedContract(enum.StrEnum):
 
 @dataclass(frozen=True)
 class RuleSet:
-    """One complete set of Spades rules; every field has the RULES.md default.
+    """One complete set of Spades rules; every field defaults to docs/rules.md's baseline.
 
     >>> RuleSet().target, RuleSet(nil_value=50).nil_value
     (500, 50)
@@ -264,7 +264,7 @@ class RuleSet:
     """A side's bids must add up to at least this ("board"), 0 [none] to 4; see docs/scoring.md."""
 
     sum_of_bids_not_hand_size: bool = False
-    """The last bidder may not make the four bids add up to the hand size [off]."""
+    """The last bidder may not make all the bids add up to the hand size [off]."""
 
     both_partners_nil: BothPartnersNil = BothPartnersNil.ALLOWED
     """Both partners may bid nil, each scored on its own [allowed], or forbidden."""
@@ -487,7 +487,7 @@ _MODE_JOKER_DEUCES: dict[Mode, tuple[JokerDeuces, ...]] = {
     Mode.PARTNERSHIP: _TWO_DEUCES, Mode.SOLO: _TWO_DEUCES, Mode.TWO_PLAYER: _TWO_DEUCES,
     Mode.THREE_PLAYER: (JokerDeuces.NONE,), Mode.FIVE_PLAYER: (JokerDeuces.ALL,),
 }
-"""The deuces the jokers deck removes at each table size (RULES.md "deck")."""
+"""The deuces the jokers deck removes at each table size (``joker_deuces`` in docs/rules.md)."""
 
 _JOKER_REMOVALS = {JokerDeuces.CLUBS_DIAMONDS: 2, JokerDeuces.CLUBS_HEARTS: 2,
                    JokerDeuces.ALL: 4, JokerDeuces.NONE: 0}

@@ -1,7 +1,7 @@
 """Orchestration: seeds, threads, blocks, progress and interruption.
 
-Python validates, packs and allocates; the kernel loops and writes
-(STYLE.md §5.2). A run goes block by block (``BLOCK_HANDS`` hands or
+Python validates, packs and allocates; the kernel loops and writes (docs/architecture.md,
+"Kernel conventions"). A run goes block by block (``BLOCK_HANDS`` hands or
 ``BLOCK_GAMES`` games a call) so that a progress bar can move, totals are
 folded in as each block finishes (memory stays flat unless records are kept),
 and Ctrl-C keeps every finished block. A saved run writes each block's totals

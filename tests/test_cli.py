@@ -2,7 +2,7 @@
 
 Help on every command, the summary a run prints (checked against the library),
 the files ``--out`` and ``--log`` write, and bad input: exit code 2, one
-``Error: field=value: allowed ...`` line and never a traceback (STYLE.md §5.15).
+``Error: field=value: allowed ...`` line and never a traceback (docs/guarantees.md, "Bad input").
 """
 
 from __future__ import annotations

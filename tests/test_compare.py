@@ -1,4 +1,4 @@
-"""Duplicate comparison of strategies (issue 4, item 4)."""
+"""Duplicate comparison of strategies: every deal sequence played twice, the seats swapped."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deals against exact combinatorics (DESIGN.md "Correctness strategy", item 3).
+"""Deals against exact combinatorics (docs/architecture.md, "How correctness is checked").
 
 Every expected frequency below is an exact count of card combinations. The
 tolerances come from the sampling distribution, never from the observed data:

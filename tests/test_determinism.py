@@ -1,4 +1,4 @@
-"""Results are a pure function of (rules, strategies, seed, index) — STYLE.md §5.4.
+"""Results are a pure function of (rules, strategies, seed, index) (docs/guarantees.md).
 
 Counter-based randomness means that neither the thread count nor the block and
 chunk sizes may change a single record; hand ``i`` of a hand run is the first
@@ -264,7 +264,7 @@ def test_set_threads_sets_the_drivers_thread_count() -> None:
     assert drivers.threads() == numba.config.NUMBA_NUM_THREADS
 
 
-# --- an interrupted run keeps the blocks that finished (DESIGN.md) ---
+# --- an interrupted run keeps the blocks that finished (docs/guarantees.md, "Interrupts") ---
 
 
 def test_interrupted_run_keeps_finished_blocks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,4 +1,4 @@
-"""Differential test: the numba kernel against the plain-Python referee (DESIGN.md item 2).
+"""Differential test: the numba kernel against the plain-Python referee (docs/architecture.md).
 
 The kernel plays hands and games; ``records.trace_logs`` turns its traces into
 hand logs (docs/hand-log.md) carrying the kernel's bids, every card played, the
@@ -11,7 +11,7 @@ On top of that, this module compares the referee's results with the kernel's
 record arrays field by field, and the kernel's per-game records with the sums
 over the referee's hands.
 
-Sizes (issue): 20,000 hands and 500 games for each policy, plus mixed sides.
+Sizes: 20,000 hands and 500 games for each policy, plus mixed sides.
 The referee is plain Python (about 1 ms a hand), so the logs are scored by two
 worker processes while this process traces the next chunk; the workers run
 only the library function ``score_file`` (spawned, so nothing of numba's state
@@ -235,7 +235,7 @@ def test_basic_games(pool, tmp_path: Path) -> None:
     tally = differential(pool, tmp_path, STANDARD, "basic", "games", 500, seed=2_001)
     c = tally.counts
     assert tally.games == 500 and tally.finished == 500
-    # The branches the issue names must actually have been compared.
+    # Blind nils made and set, and bag penalties, must actually have been compared.
     assert c["blind nil made"] + c["blind nil set"] > 0, "no blind nil in the basic games"
     assert c["penalties"] > 0, "no bag penalty in the basic games"
     assert c["blind nil made"] > 0 and c["blind nil set"] > 0
@@ -286,7 +286,7 @@ def test_rule_variants(pool, tmp_path: Path, name: str) -> None:
     assert games.counts["penalties"] > 0 or rules.bag_penalty == 0
 
 
-# --- the rule options of RULES.md (issue 3): every shipped preset and option combinations ---
+# --- the rule options of docs/rules.md: every shipped preset and option combinations ---
 
 OPTION_SETS = {
     "options-a": RuleSet(name="options-a", deck="jokers", joker_deuces="clubs_hearts",
@@ -304,7 +304,7 @@ OPTION_SETS = {
     "options-e": RuleSet(name="options-e", side_min_bid=2, sum_of_bids_not_hand_size=True,
                          first_bidder="dealer_right", blind_nil="after_first_hand",
                          blind_nil_threshold=0),
-    # Table modes and the blind-nil exchange (docs/scoring.md, fourth part).
+    # Table modes and the blind-nil exchange (docs/scoring.md, the section of that name).
     "options-f": RuleSet(name="options-f", mode="solo", deck="jokers", joker_deuces="clubs_hearts",
                          blind_nil="anytime", blind_nil_solo=True, sum_of_bids_not_hand_size=True,
                          first_lead="two_of_clubs", nil_value=50),

@@ -1,4 +1,4 @@
-"""The kernel's own rule steps on hand-computed cases from RULES.md and docs/scoring.md.
+"""The kernel's own rule steps on hand-computed cases from docs/rules.md and docs/scoring.md.
 
 ``_score_side`` (scoring), ``_game_over`` (end of game), ``_blind_nil_allowed``
 (blind-nil eligibility) and the trick helpers ``_lead_mask``, ``_follow_mask``
@@ -26,7 +26,7 @@ from spades_sim.packing import (
 )
 from spades_sim.rules import RuleSet
 
-# Standard rule numbers (RULES.md baseline): −10 per bid when set, +1 per bag,
+# Standard rule numbers (docs/rules.md baseline): −10 per bid when set, +1 per bag,
 # 10 bags cost 100.
 STD = {"failed_per_bid": 10, "overtrick_points": 1, "bag_limit": 10, "bag_penalty": 100}
 
@@ -41,7 +41,7 @@ def score(contract: int, contract_tricks: int, nil_tricks: int = 0, nil_made: in
     return tuple(int(x) for x in result)
 
 
-# --- pagat's bag example (RULES.md baseline, docs/scoring.md step 5) ---
+# --- pagat's bag example (docs/rules.md "Scoring", docs/scoring.md step 5) ---
 
 
 def test_pagat_bags_337_bid5_took7_ends_389() -> None:
@@ -157,7 +157,7 @@ def test_rules_exactly_ten_bags_costs_100_and_leaves_zero() -> None:
     assert score(3, 4, bags_before=9) == (31 - 100, 1, 100, 0, 1)
 
 
-# --- end of game (RULES.md: game to 500; both over: higher wins; exact tie plays on) ---
+# --- end of game (docs/rules.md: game to 500; both over: higher wins; exact tie plays on) ---
 
 
 @pytest.mark.parametrize(("scores", "winner"), [
@@ -232,7 +232,7 @@ def test_pack_rules_blind_nil_codes(option: str, code: int) -> None:
     assert pack_rules(RuleSet(blind_nil=option)).blind_mode == code
 
 
-# --- legal cards and trick power (RULES.md: follow suit; spades not led before broken) ---
+# --- legal cards and trick power (docs/rules.md: follow suit; spades not led before broken) ---
 
 SUIT_MASKS = pack_rules(RuleSet()).suit_masks
 TRUMP = 3

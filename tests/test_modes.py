@@ -1,7 +1,8 @@
 """Table modes in the kernel: decks and deals per mode, the two-player draw, the blind-nil
-exchange and the basic policy's bids at every table size (docs/scoring.md, fourth part).
+exchange and the basic policy's bids at every table size (docs/scoring.md, "Table modes and the
+blind-nil exchange").
 
-Expected deck contents are counted by hand from RULES.md; statistical tolerances follow
+Expected deck contents are counted by hand from docs/rules.md; statistical tolerances follow
 tests/test_deals.py (4 standard errors, or the 1e-4 point of a chi-square).
 """
 

@@ -1,4 +1,4 @@
-"""Nil success by hand feature: the table on hand-made frames, and ``spades-sim nil`` (issue 5, part)."""
+"""Nil success by hand feature: the table on hand-made frames, and ``spades-sim nil``."""
 
 from __future__ import annotations
 

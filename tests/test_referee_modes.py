@@ -1,4 +1,5 @@
-"""The referee at every table mode, and the blind-nil exchange (docs/scoring.md, issue 3 fourth part).
+"""The referee at every table mode, and the blind-nil exchange (docs/scoring.md, "Table modes
+and the blind-nil exchange").
 
 Each test names the docs/scoring.md reading it checks: "Seats and sides" (decks and hand sizes per
 mode, individual scoring), "Who deals, bids and leads", "Blind nil in the individual modes", "The

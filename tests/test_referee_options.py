@@ -1,4 +1,4 @@
-"""The referee under every rule option of docs/scoring.md "Rule options (issue 3, first part)".
+"""The referee under every rule option of docs/scoring.md "Rule options".
 
 Each test is named after the option it checks, and every expected value is worked out by hand
 in the test: trick winners and following under each deck, the deck check, bid order, the first
@@ -842,7 +842,7 @@ def test_score_file_online_table_elimination_ends_game(tmp_path: Path) -> None:
 
 
 # --- bidding constraints: side_min_bid and sum_of_bids_not_hand_size -----------------------------
-# docs/scoring.md "Bidding constraints (issue 3, second part)". DEAL_C throughout; with dealer 3
+# docs/scoring.md "Bidding constraints". DEAL_C throughout; with dealer 3
 # the bid order is 0, 1, 2, 3 (seats 2 and 3 are their sides' second partners), with dealer 0
 # it is 1, 2, 3, 0 (seat 0 bids last).
 
@@ -1048,7 +1048,7 @@ def test_side_min_bid_and_sum_of_bids_combine() -> None:
     assert not other.can_blind_nil(0)
 
 
-# --- forced-bid modes (forced_mode, issue 3, third part) ------------------------------------------
+# --- forced-bid modes (forced_mode) ---------------------------------------------------------------
 
 SUICIDE = RuleSet(forced_mode="suicide", blind_nil="off")
 MIRROR = RuleSet(forced_mode="mirror", blind_nil="off")

@@ -1,6 +1,6 @@
 """Legal moves, trick winners and IllegalMove messages of the referee.
 
-Each test names the RULES.md baseline line (or docs/scoring.md "Play" reading) it checks.
+Each test names the docs/rules.md baseline rule (or docs/scoring.md "Play" reading) it checks.
 The deals are written out card by card so that every void and every holding is visible.
 """
 

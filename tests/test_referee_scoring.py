@@ -1,6 +1,6 @@
 """Scoring and game-end tests of the referee, each a full hand played through the real API.
 
-Sources: RULES.md (baseline and options), docs/scoring.md (steps 1-5, the pagat and MSN
+Sources: docs/rules.md (baseline and options), docs/scoring.md (steps 1-5, the pagat and MSN
 examples, the end of a game) and docs/hand-log.md (its example). Every expected number is
 worked out by hand in the test from the bids and tricks.
 
@@ -30,7 +30,7 @@ def test_stacked_deal_is_a_full_deck() -> None:
     assert plays[0][0] == 0  # the dealer's left leads
 
 
-# --- pagat's example (RULES.md baseline, docs/scoring.md step 5) ---
+# --- pagat's example (docs/rules.md "Scoring", docs/scoring.md step 5) ---
 # Side 0 (seats 0+2) is on 337 with 7 bags and bids 5 (3 + 2); side 1 bids 6 (3 + 3) from 200.
 
 
@@ -66,7 +66,7 @@ def test_pagat_bags_337_bid5_took9_ends_291() -> None:
     assert result.bag_total == (1, 0)
 
 
-# --- nil (RULES.md baseline "Nil", docs/scoring.md steps 1-4) ---
+# --- nil (docs/rules.md "Scoring", docs/scoring.md steps 1-4) ---
 
 
 def test_docs_hand_log_example_nil_made_beside_made_contract() -> None:
@@ -122,7 +122,7 @@ def test_scoring_md_both_partners_nil_one_set() -> None:
     assert result.bags == (2, 0)
 
 
-# --- blind nil (RULES.md "blind_nil", docs/scoring.md "Bidding") ---
+# --- blind nil (docs/rules.md "Blind nil", docs/scoring.md "Bidding") ---
 
 
 def test_scoring_md_blind_nil_exactly_100_behind_allowed_and_scores_200() -> None:
@@ -187,7 +187,7 @@ def test_blind_nil_threshold_option() -> None:
     assert hand_at(rules, score_before=(300, 100)).can_blind_nil(1)
 
 
-# --- contract and bag options (RULES.md "Contract and bags") ---
+# --- contract and bag options (docs/rules.md "Scoring") ---
 
 
 def test_failed_contract_zero() -> None:
@@ -235,7 +235,7 @@ def test_bag_limit_reached_twice_in_one_hand() -> None:
     assert result.bag_total == (3, 0)
 
 
-# --- end of a game (RULES.md baseline, docs/scoring.md "End of a game") ---
+# --- end of a game (docs/rules.md "End of a game", docs/scoring.md "End of a game") ---
 
 
 def test_game_one_side_over_target_wins() -> None:

@@ -1,4 +1,4 @@
-"""The analysis commands (issue 5): ``bags``, ``bids``, ``compare-rules``, ``report``, ``--svg``
+"""The analysis commands: ``bags``, ``bids``, ``compare-rules``, ``report``, ``--svg``
 and table economics. Each writes its data and figures; the data must equal the library's
 tables for the same seed, and the figures must carry the expected titles, axes and series."""
 

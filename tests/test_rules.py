@@ -1,6 +1,6 @@
 """RuleSet: defaults, the shipped preset, TOML round trips and every validation message.
 
-Messages are compared exactly: STYLE.md §5.15 promises ``field=value: allowed ...``.
+Messages are compared exactly: docs/rules.md promises ``field=value: allowed ...``.
 """
 
 from __future__ import annotations
@@ -374,7 +374,7 @@ def test_impossible_bidding_combinations_refused(changes: dict, message: str) ->
     assert str(raised.value) == message
 
 
-# --- table modes (docs/scoring.md, fourth part): what each mode cannot play ---
+# --- table modes (docs/scoring.md "Table modes and the blind-nil exchange"): what each refuses ---
 
 ALONE = {"blind_nil": "off"}
 
@@ -451,7 +451,7 @@ def test_mode_refusals(changes: dict[str, Any], message: str) -> None:
     ({"mode": "solo", "blind_nil": "when_behind", "blind_nil_solo": True}, (4, 13, 4, 52)),
 ])
 def test_mode_table_shape(changes: dict[str, Any], shape: tuple[int, int, int, int]) -> None:
-    """(seats, hand size, sides, cards in the deck), counted by hand from RULES.md."""
+    """(seats, hand size, sides, cards in the deck), counted by hand from docs/rules.md."""
     rules = RuleSet(**changes)
     assert (rules.seat_count, rules.hand_size, rules.side_count, rules.deck_size) == shape
 

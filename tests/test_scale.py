@@ -1,4 +1,4 @@
-"""Scale (issue 7): saved runs that resume after Ctrl-C or a kill, and the Dask backend."""
+"""Scale: saved runs that resume after Ctrl-C or a kill, and the Dask backend."""
 
 from __future__ import annotations
 

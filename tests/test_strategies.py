@@ -1,4 +1,4 @@
-"""Named strategies, per-side parameter overrides and the ``strategies`` commands (issue 4, part)."""
+"""Named strategies, per-side parameter overrides and the ``strategies`` commands."""
 
 from __future__ import annotations
 

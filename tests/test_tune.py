@@ -1,4 +1,4 @@
-"""Tuning strategy parameters on common random numbers (issue 4, item 5)."""
+"""Tuning strategy parameters on common random numbers."""
 
 from __future__ import annotations
 

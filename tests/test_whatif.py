@@ -1,4 +1,4 @@
-"""What-if for one hand (issue 6): constrained deals and ``spades-sim hand``."""
+"""What-if for one hand: constrained deals and ``spades-sim hand``."""
 
 from __future__ import annotations
 

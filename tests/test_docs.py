@@ -1,0 +1,141 @@
+"""The documents: links that resolve, no pointers outside the repository, and docs/rules.md's table
+of rule fields against the code.
+
+Links are Markdown links ``[text](path)`` in README.md and docs/*.md, outside code; a link to a
+web address or to an anchor of the same page is not checked, and ``path#anchor`` checks the path.
+The repository must carry its own specification, so README.md, docs/ and spades_sim/ may not
+point at documents kept elsewhere, nor at issue numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from pathlib import Path
+
+import pytest
+
+from spades_sim.rules import RuleSet, RulesError, preset_names
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+SCANNED = [*DOCUMENTS, *sorted((ROOT / "spades_sim").rglob("*.py")),
+           *sorted((ROOT / "data" / "rules").glob("*.toml"))]
+
+FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+LINK = re.compile(r"\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+ELSEWHERE = re.compile(r"RULES\.md|DESIGN\.md|STYLE\.md|research/variants\.md")
+ISSUE = re.compile(r"\bissues?\s*#?\d+", re.IGNORECASE)
+
+
+def links(text: str) -> list[str]:
+    """The targets of the Markdown links in ``text``, leaving out fenced code and code spans.
+
+    >>> links("[a](docs/x.md#top) `[b](no.md)` [c](https://example.org) [d](#here)")
+    ['docs/x.md#top', 'https://example.org', '#here']
+    """
+    return LINK.findall(CODE_SPAN.sub("", FENCE.sub("", text)))
+
+
+def broken_links(text: str, folder: Path) -> list[str]:
+    """The links of a document in ``folder`` whose file is not in the repository."""
+    broken = []
+    for target in links(text):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target, re.IGNORECASE) or target.startswith("#"):
+            continue  # a web address (or mail) or an anchor of this page
+        path = target.split("#", 1)[0]
+        resolved = (ROOT / path.lstrip("/") if path.startswith("/") else folder / path).resolve()
+        if not resolved.exists() or not resolved.is_relative_to(ROOT):
+            broken.append(target)
+    return broken
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_link_points_at_a_file_in_the_repository(document: Path) -> None:
+    assert broken_links(document.read_text(encoding="utf-8"), document.parent) == []
+
+
+def test_a_link_to_a_missing_file_is_found() -> None:
+    text = "[rules](rules.md#sources) [gone](missing.md#x) [up](../../elsewhere.md) [web](http://x.org)"
+    assert broken_links(text, ROOT / "docs") == ["missing.md#x", "../../elsewhere.md"]
+
+
+@pytest.mark.parametrize("path", SCANNED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_pointer_outside_the_repository(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    found = [(text.count("\n", 0, m.start()) + 1, m.group())
+             for pattern in (ELSEWHERE, ISSUE) for m in pattern.finditer(text)]
+    assert found == [], f"{path.relative_to(ROOT)}: (line, text) {found}"
+
+
+# --- docs/rules.md "Every field at a glance" and "The presets" against spades_sim/rules.py ---
+
+RULES_DOC = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+FIELDS = {spec.name: spec for spec in dataclasses.fields(RuleSet)}
+
+
+def table_rows(heading: str) -> list[list[str]]:
+    """The body rows of the first table under ``## heading`` of docs/rules.md, cell by cell."""
+    section = RULES_DOC.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[2:]]
+
+
+FIELD_ROWS = {row[0].strip("`"): row for row in table_rows("Every field at a glance")}
+
+
+def toml_spelling(value: object) -> str:
+    """A default as the table writes it."""
+    if value is None:
+        return "off"
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    return f"`{value.value if isinstance(value, enum.Enum) else value}`"
+
+
+def refused_for(name: str, value: int) -> bool:
+    """Whether ``name=value`` is refused because of that field itself (not another one)."""
+    try:
+        RuleSet().replace(**{name: value})
+    except RulesError as error:
+        return error.field_name == name
+    return False
+
+
+def test_the_field_table_lists_every_field() -> None:
+    assert sorted(FIELD_ROWS) == sorted(FIELDS)
+
+
+@pytest.mark.parametrize("name", sorted(set(FIELDS) - {"description"}))
+def test_the_field_table_gives_each_default(name: str) -> None:
+    assert FIELD_ROWS[name][2] == toml_spelling(getattr(RuleSet(), name))
+
+
+RANGED = sorted(name for name, spec in FIELDS.items()
+                if spec.type in ("int", "int | None") or isinstance(spec.default, enum.Enum))
+"""The fields whose allowed values the table gives as a range or a list of choices."""
+
+
+@pytest.mark.parametrize("name", RANGED)
+def test_the_field_table_gives_each_range(name: str) -> None:
+    values = FIELD_ROWS[name][1]
+    default = getattr(RuleSet(), name)
+    if isinstance(default, enum.Enum):
+        assert set(re.findall(r"`([^`]+)`", values)) == {member.value for member in type(default)}
+        return
+    bounds = re.search(r"(-?[\d,]+) to (?:(-?[\d,]+)|`target` − 1)", values)
+    if bounds:
+        low = int(bounds[1].replace(",", ""))
+        high = int(bounds[2].replace(",", "")) if bounds[2] else RuleSet().target - 1
+    else:
+        choices = [int(text) for text in re.findall(r"`(-?\d+)`", values)]
+        assert choices, f"{name}: no range (LOW to HIGH) and no choices in {values!r}"
+        low, high = min(choices), max(choices)
+    assert not refused_for(name, low) and not refused_for(name, high), values
+    assert refused_for(name, low - 1) and refused_for(name, high + 1), values
+
+
+def test_the_preset_table_lists_every_preset() -> None:
+    assert sorted(row[0].strip("`") for row in table_rows("The presets")) == preset_names()
