@@ -14,6 +14,7 @@ This module is plain Python (no numpy): it is part of the test oracle.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -134,12 +135,23 @@ def parse_action(text: str, line_number: int | None = None, seat_count: int = MA
     ...
     spades_sim.handlog.LogError: line 7: action '1 x 4': unknown code 'x': allowed 'S b N' (bid), ...
     """
+    if not isinstance(text, str):
+        raise LogError(f"action {_short(text)!r}: not a string: allowed {_ACTION_FORMS}",
+                       line_number)
+    try:
+        return _parse_action(text, seat_count)
+    except LogError as error:
+        raise LogError(error.message, line_number) from None
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_action(text: str, seat_count: int) -> Action:
+    """:func:`parse_action` of a string, remembered: a log repeats a few hundred codes (seat,
+    code and card) a hundred thousand times, and the records are frozen."""
 
     def fail(problem: str) -> LogError:
-        return LogError(f"action {_short(text)!r}: {problem}", line_number)
+        return LogError(f"action {_short(text)!r}: {problem}")
 
-    if not isinstance(text, str):
-        raise fail(f"not a string: allowed {_ACTION_FORMS}")
     tokens = text.split()
     if not tokens:
         raise fail(f"empty: allowed {_ACTION_FORMS}")

@@ -158,9 +158,15 @@ class DeckSpec:
         """Whether a card is a trump ("spade") in this deck."""
         return card in self._trump_power
 
+    @functools.cached_property
+    def _suits(self) -> tuple[int, ...]:
+        """Per card id: the suit it counts as (a table: the referee asks millions of times)."""
+        return tuple(TRUMP_SUIT if card in self._trump_power else cards.card_suit(card)
+                     for card in range(cards.CARD_COUNT))
+
     def suit_of(self, card: int) -> int:
         """The suit a card counts as for following, leading and breaking: trumps are spades."""
-        return TRUMP_SUIT if card in self._trump_power else cards.card_suit(card)
+        return self._suits[card]
 
     def rank_of(self, card: int) -> int:
         """A card's strength within the suit it counts as (higher wins)."""
@@ -863,7 +869,8 @@ class Hand:
         blind-nil bidder's as many back) and that the seat holds the card at
         this moment (a card just received may be passed back).
         """
-        name = self._verify_card_action(seat, card, "passed")
+        self._verify_card_action(seat, card, "passed")
+        name = cards.format_card(card)
         if self.phase != Phase.EXCHANGE:
             raise IllegalMove(f"seat {seat} passed {name} {self._no_exchange_reason()}")
         if seat != self.turn_index:
@@ -912,12 +919,11 @@ class Hand:
 
     # --- play ---
 
-    def _verify_card_action(self, seat: int, card: int, verb: str) -> str:
-        """The seat and card id checks shared by passes and plays; return the card's name."""
+    def _verify_card_action(self, seat: int, card: int, verb: str) -> None:
+        """The seat and card id checks shared by passes and plays."""
         _check_seat("seat", seat, self.seat_count, IllegalMove)
         if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < cards.CARD_COUNT:
             raise IllegalMove(f"seat {seat} {verb} card id {card!r}: allowed 0-{cards.CARD_COUNT - 1}")
-        return cards.format_card(card)
 
     def verify_play(self, seat: int, card: int) -> None:
         """Raise :class:`IllegalMove` unless seat ``seat`` may play ``card`` now.
@@ -928,7 +934,8 @@ class Hand:
         followed when possible. Trumps ("spades") are the spade suit, the jokers
         and any promoted deuce (:func:`deck_of`).
         """
-        name = self._verify_card_action(seat, card, "played")
+        self._verify_card_action(seat, card, "played")
+        name = cards.format_card(card)
         if self.phase == Phase.BID:
             raise IllegalMove(f"seat {seat} played {name} during bidding ({self.waiting_for()})")
         if self.phase == Phase.EXCHANGE:
@@ -948,8 +955,9 @@ class Hand:
             self._verify_lead(seat, card)
             return
         led_suit = deck.suit_of(self._trick_cards[0])
-        followers = sorted((held for held in holding if deck.suit_of(held) == led_suit), key=deck.rank_of)
-        if suit != led_suit and followers:
+        if suit != led_suit and any(deck.suit_of(held) == led_suit for held in holding):
+            followers = sorted((held for held in holding if deck.suit_of(held) == led_suit),
+                               key=deck.rank_of)
             raise IllegalMove(
                 f"trick {self.trick_number}: seat {seat} must follow {cards.SUIT_NAMES[led_suit]}; "
                 f"holds {cards.format_cards(followers)}"
