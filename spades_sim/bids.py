@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .figures import plain_text, pyplot, save
+from .figures import colours, error_bars, plain_text, pyplot, save
 from .metrics import bid_minus_tricks, bid_profile, hand_metrics
 from .rules import RuleSet, resolve_rules
 from .simulate import resolve_seed, simulate_hands
@@ -90,19 +90,20 @@ def plot_bid_profiles(profiles: BidProfiles, title: str, path: str) -> None:
     """Two panels: how often each bid is made, and bid minus tricks, one line per strategy with
     95% error bars; PNG or SVG by the name's suffix."""
     plt = pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
     bids = list(dict.fromkeys(_bid_order(profiles.profile["bid"])))
+    palette = colours(profiles.profile["strategy"])
     for name, part in profiles.profile.groupby("strategy", sort=False):
         position = {bid: k for k, bid in enumerate(bids)}
         x = np.array([position[bid] for bid in part["bid"]])
-        _error_line(left, x, part, name)
+        _error_line(left, x, part, name, palette[name])
     left.set_xticks(range(len(bids)), bids, fontsize=8)
     left.set_xlabel("bid (per seat)")
     left.set_ylabel("share of seat-hands (%)")
     left.set_title("bidding profile", fontsize=9)
     left.legend(fontsize=7, title="95% intervals", title_fontsize=7)
     for name, part in profiles.errors.groupby("strategy", sort=False):
-        _error_line(right, part["bid_minus_tricks"].to_numpy(), part, name)
+        _error_line(right, part["bid_minus_tricks"].to_numpy(), part, name, palette[name])
     right.axvline(0, color="grey", linewidth=0.8, linestyle="--")
     right.set_xlabel("contract minus tricks taken (tricks; > 0: set, < 0: bags)")
     right.set_ylabel("share of side-hands with a contract (%)")
@@ -119,8 +120,8 @@ def _bid_order(bids: pd.Series) -> list[str]:
     return sorted(set(bids), key=key)
 
 
-def _error_line(ax, x: np.ndarray, part: pd.DataFrame, label: str) -> None:
+def _error_line(ax, x: np.ndarray, part: pd.DataFrame, label: str, colour: str) -> None:
     share = 100 * part["share"].to_numpy(np.float64)
-    errors = np.clip(np.vstack([share - 100 * part["low"].to_numpy(np.float64),
-                                100 * part["high"].to_numpy(np.float64) - share]), 0, None)
-    ax.errorbar(x, share, yerr=errors, fmt="o-", markersize=3, capsize=3, label=label)
+    errors = error_bars(share, 100 * part["low"], 100 * part["high"])
+    ax.errorbar(x, share, yerr=errors, fmt="o-", markersize=3, capsize=3, label=label,
+                color=colour)

@@ -20,6 +20,9 @@ SUIT_LETTERS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 """Suit names in suit-id order."""
 
+SUIT_SYMBOLS = "♣♦♥♠"
+"""Suit symbols in suit-id order, for figures."""
+
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 """Rank names in rank-id order, 2 low … A high."""
 
@@ -74,6 +77,16 @@ def format_card(card: int) -> str:
     if not 0 <= card < 52:
         raise CardError(f"card id {card!r}: allowed 0-53")
     return RANK_NAMES[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def card_symbol(card: int) -> str:
+    """Return a card's name with its suit as a symbol, as figures write it (jokers: LJ, BJ).
+
+    >>> card_symbol(51), card_symbol(27), card_symbol(53)
+    ('A♠', '3♥', 'BJ')
+    """
+    name = format_card(card)
+    return name if card in _JOKER_NAMES else name[:-1] + SUIT_SYMBOLS[card // 13]
 
 
 _CARDS_BY_NAME = {

@@ -973,15 +973,17 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         sys.exit(130)
     text = [title, comparison_text(result.summary()), win_share_text(result)]
     extra = {}
+    break_even = None
     if money is not None:
         extra["economics"] = result.economics(*money)
         text.append(economics_text(extra["economics"], Payouts(*money, rules.seat_count, 2)))
+        break_even = float(extra["economics"]["break_even"].iloc[0])
     meta = export.metadata(
         "compare-strategies", result.seed, [rules], [result.a, result.b], pairs=result.pairs,
         interrupted=result.interrupted, win_share_paired_interval=list(result.paired_interval),
         win_share_unpaired_interval=list(result.unpaired_interval))
     _deliver(outputs, "\n".join(text), result.summary(), meta,
-             lambda path: plot_comparison(result, path), extra=extra)
+             lambda path: plot_comparison(result, path, break_even), extra=extra)
     if result.interrupted:
         sys.exit(130)
 
@@ -1089,7 +1091,7 @@ def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, se
     table = nil_by_feature(run.records(), feature, blind)
     _deliver(outputs, f"{title}\n{nil_text(table, feature, blind)}", table,
              _run_metadata(run, "nil", feature=feature, blind=blind),
-             lambda path: plot_nil_by_feature(table, feature, title, path, blind))
+             lambda path: plot_nil_by_feature(table, feature, title, path, blind, rules))
     if run.interrupted:
         sys.exit(130)
 
@@ -1147,14 +1149,18 @@ def _print_rules_comparison(command: str, result, strategies: list, what: str,
     meta = export.metadata(command, result.seed, result.rules, strategies, labels=result.labels,
                            games=result.games, interrupted=result.interrupted)
     text, extra = [header, side_by_side_text(result.table)], {}
+    break_even = None
     if money is not None:
         seats, sides = result.rules[0].seat_count, result.rules[0].side_count
         labels = {side: side_label(side, sides, seats, strategies[side].name)
                   for side in range(sides)}
         extra["economics"] = result.economics(*money, labels)
         text.append(rules_economics_text(extra["economics"], Payouts(*money, seats, sides)))
+        # The figure's win rate is side 0's: its break-even under the first rule set.
+        break_even = float(extra["economics"]["break_even"].iloc[0])
     _deliver(outputs, "\n".join(text), result.table, meta,
-             lambda path: plot_metric_panels(result.table, metrics, title, path), extra=extra)
+             lambda path: plot_metric_panels(result.table, metrics, title, path,
+                                             break_even=break_even), extra=extra)
     if result.interrupted:
         sys.exit(130)
 

@@ -20,7 +20,8 @@ import pandas as pd
 
 from .catalogue import Metric, Units, frame_units, metric
 from .intervals import paired_interval, ratio_difference, wilson_interval
-from .figures import plain_text, pyplot, save
+from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
+from .formatting import PERCENT_UNITS, value_text
 from .metrics import Payouts, check_buy_in
 from .rules import RuleSet, resolve_rules
 from .simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
@@ -174,23 +175,71 @@ def _pair_row(chosen: Metric, units: list[Units]) -> dict:
 
 
 @plain_text
-def plot_comparison(comparison: Comparison, path: str) -> None:
-    """Bar chart of both strategies' win shares with the paired 95% interval; PNG or SVG by name."""
+def plot_comparison(comparison: Comparison, path: str, break_even: float | None = None) -> None:
+    """A's win share against 50% and A − B in every other compared metric, each with its paired
+    95% interval; ``break_even`` (a share: the win rate at which a player breaks even at the
+    table's economics) is drawn beside 50%. PNG or SVG by the name."""
     plt = pyplot()
-
-    share = float(comparison.share.mean())
-    low, high = comparison.paired_interval
-    fig, ax = plt.subplots(figsize=(5, 3.2))
-    names = [comparison.a.name, comparison.b.name]
-    values = [share, 1 - share]
-    errors = [[share - low, (1 - share) - (1 - high)], [high - share, (1 - low) - (1 - share)]]
-    ax.bar(names, values, color=["#3b6ea8", "#c26b2b"])
-    ax.errorbar(names, values, yerr=errors, fmt="none", ecolor="black", capsize=6,
-                label="paired 95% interval")
-    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--", label="even (50%)")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("win share in duplicate (1 = all games)")
-    ax.legend(fontsize=7, loc="upper right")
-    ax.set_title(f"{comparison.rules.name}: {comparison.pairs:,} deal sequences, both ways",
-                 fontsize=10)
+    rows = [row for row in comparison.rows if row["key"] != "win_share"]
+    fig = plt.figure(figsize=(10, 1.0 + 0.72 * len(rows)), layout="constrained")
+    grid = fig.add_gridspec(len(rows), 2, width_ratios=[1, 1.25])
+    _plot_win_share(fig.add_subplot(grid[:, 0]), comparison, break_even)
+    for k, row in enumerate(rows):
+        _plot_difference(fig.add_subplot(grid[k, 1]), row, first=k == 0)
+    fig.suptitle(f"{comparison.rules.name}: {comparison.pairs:,} deal sequences, both ways: "
+                 f"{comparison.a.name} (A) vs {comparison.b.name} (B)", fontsize=10)
+    fig.supxlabel("Intervals are paired over the deal sequences (each played with the seats "
+                  "swapped). Right: A − B; right of 0, A's value is higher.", fontsize=8,
+                  color="#444444")
     save(fig, path)
+
+
+def _plot_win_share(ax, comparison: Comparison, break_even: float | None) -> None:
+    """Both strategies' win shares (A's and its complement) with the paired interval."""
+    share = 100 * float(comparison.share.mean())
+    low, high = (100 * bound for bound in comparison.paired_interval)
+    names = [comparison.a.name, comparison.b.name]
+    palette = colours(names)
+    shares, lows, highs = [share, 100 - share], [low, 100 - high], [high, 100 - low]
+    errors = error_bars(shares, lows, highs)
+    for k, name in enumerate(names):
+        ax.errorbar(shares[k], k, xerr=errors[:, k:k + 1], fmt="o", markersize=7, capsize=5,
+                    color=palette[name])
+        ax.annotate(f"{shares[k]:.1f}%", (shares[k], k), xytext=(0, 9),
+                    textcoords="offset points", ha="center", fontsize=8)
+    ax.axvline(50, color="grey", linewidth=0.8, linestyle="--", label="even (50%)")
+    if break_even is not None:
+        ax.axvline(100 * break_even, color="#444444", linewidth=1, linestyle=":",
+                   label=f"break-even win rate {100 * break_even:.2f}%")
+    ax.set_yticks([0, 1], [f"{name} ({side})" for name, side in zip(names, "AB")], fontsize=9)
+    ax.set_ylim(1.6, -0.6)
+    percent_ticks(ax.xaxis)
+    ax.set_xlabel("win share in duplicate (win 1, unfinished ½), paired 95% interval",
+                  fontsize=9)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=1)
+    ax.grid(axis="x", color="#eeeeee", linewidth=0.6)
+    ax.set_axisbelow(True)
+
+
+def _plot_difference(ax, row: dict, first: bool) -> None:
+    """One metric's A − B (a summary row) on its own scale, with A's and B's values beside it."""
+    percent = row["unit"] in PERCENT_UNITS
+    scale = 100 if percent else 1
+    difference, low, high = (scale * row[name] for name in ("difference", "low", "high"))
+    ax.axvline(0, color="grey", linewidth=0.8)
+    if math.isnan(difference):
+        ax.text(0.5, 0, "n/a", transform=ax.get_yaxis_transform(), ha="center", va="center",
+                fontsize=8, color="grey")
+    else:
+        ax.errorbar(difference, 0, xerr=error_bars([difference], [low], [high]), fmt="o",
+                    color="#333333", markersize=5, capsize=3)
+    unit = "percentage points" if percent else row["unit"]
+    digits = 1 if percent else 2
+    values = (f"A {value_text(row['a'], row['unit'], digits)}, "
+              f"B {value_text(row['b'], row['unit'], digits)}")
+    ax.set_yticks([0], [f"{row['metric']}\n{values}"], fontsize=8)
+    ax.set_ylim(-0.8, 0.8)
+    ax.tick_params(axis="x", labelsize=7)
+    ax.set_xlabel(f"A − B ({unit})", fontsize=7, labelpad=1)
+    if first:
+        ax.set_title("A − B, paired 95% interval", fontsize=9)

@@ -20,12 +20,16 @@ the nils a strategy chooses fare, not how any hand would fare if it bid nil.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
+from .cards import card_symbol
+from .figures import LEFT_OUT, MIN_CASES, error_bars, plain_text, pyplot, save
 from .intervals import wilson_interval
-from .figures import plain_text, pyplot, save
 from .outputs import shown
+from .rules import RuleSet
 
 FEATURES: dict[str, str] = {
     "spades": "trumps held",
@@ -89,33 +93,101 @@ def nil_by_feature(frame: pd.DataFrame, feature: str, blind: bool = False) -> pd
                    "success", "low", "high"]]
 
 
+def feature_title(feature: str) -> str:
+    """What a feature counts, without the note on its values (:data:`FEATURES`), for a figure
+    whose axis names the values.
+
+    >>> feature_title("top_spade")
+    'highest trump held'
+    """
+    return FEATURES[feature].split(" (")[0]
+
+
+def feature_labels(feature: str, values: Sequence[float],
+                   rules: RuleSet | None = None) -> list[str]:
+    """How a figure names each value of ``feature``: for ``top_spade`` under known ``rules``
+    the card (``none``, ``2♠`` … ``A♠``, then the jokers or promoted deuces of the deck,
+    ranked as docs/analysis.md lists them per deck), else the number.
+
+    Without the rules a ``top_spade`` value names different cards in different decks, so it
+    stays a number.
+
+    >>> from spades_sim.rules import RuleSet
+    >>> feature_labels("top_spade", [-1, 0, 12], RuleSet())
+    ['none', '2♠', 'A♠']
+    >>> feature_labels("top_spade", [-1, 11, 12, 13], RuleSet(deck="deuce-high"))
+    ['none', 'A♠', '2♠', '13']
+    """
+    numbers = [f"{value:g}" for value in values]
+    if feature != "top_spade" or rules is None:
+        return numbers
+    from .referee import deck_of
+
+    lowest_first = deck_of(rules).trumps[::-1]
+    return ["none" if value == -1 else card_symbol(lowest_first[int(value)])
+            if 0 <= value < len(lowest_first) else number
+            for value, number in zip(values, numbers, strict=True)]
+
+
 @plain_text
 def plot_nil_by_feature(table: pd.DataFrame, feature: str, title: str, path: str,
-                        blind: bool = False) -> None:
-    """Success rate by feature value with 95% error bars, and the bid rate beneath; PNG or SVG."""
+                        blind: bool = False, rules: RuleSet | None = None,
+                        min_cases: int = MIN_CASES) -> None:
+    """Success rate by feature value with 95% error bars, and the bid rate beneath; PNG or SVG.
+
+    A value with fewer than ``min_cases`` seat-hands has no bid rate drawn, and one with fewer
+    than ``min_cases`` nil bids no success rate: the figure marks and names them. With the
+    ``rules`` the run played, ``top_spade`` values are named as cards (:func:`feature_labels`).
+    """
     plt = pyplot()
     kind = "blind nil" if blind else "nil"
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6, 5.2), sharex=True,
-                                      gridspec_kw={"height_ratios": [2, 1]})
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6.4, 5.6), sharex=True,
+                                      gridspec_kw={"height_ratios": [2, 1]}, layout="constrained")
     x = table[feature].to_numpy(np.float64)
     width = RISK_STEP * 0.8 if feature == "nil_risk" else 0.8
-    shown = table["bids"].to_numpy() > 0
-    success = table["success"].to_numpy()
-    # Clipped at 0: a Wilson bound can sit a rounding error inside a rate of 0 or 1.
-    errors = np.clip(np.vstack([success - table["low"].to_numpy(),
-                                table["high"].to_numpy() - success]), 0, None)
-    top.errorbar(x[shown], 100 * success[shown], yerr=100 * errors[:, shown], fmt="o-",
-                 capsize=4, color="#3b6ea8", label=f"{kind} success, 95% interval")
+    bids = table["bids"].to_numpy()
+    shown = bids >= min_cases
+    thin_success = (bids > 0) & ~shown
+    success = 100 * table["success"].to_numpy(np.float64)
+    errors = error_bars(success, 100 * table["low"], 100 * table["high"])
+    top.errorbar(x[shown], success[shown], yerr=errors[:, shown], fmt="o-", capsize=4,
+                 color="#3b6ea8", label=f"{kind} success, 95% interval")
     top.set_ylim(0, 100)
     top.set_ylabel(f"{kind}s made (%)")
-    top.legend(loc="lower left", fontsize=8)
     top.set_title(title, fontsize=10)
-    bid_rate = table["bid_rate"].to_numpy()
-    bid_errors = np.clip(np.vstack([bid_rate - table["bid_low"].to_numpy(),
-                                    table["bid_high"].to_numpy() - bid_rate]), 0, None)
-    bottom.bar(x, 100 * bid_rate, width=width, yerr=100 * bid_errors, capsize=3,
-               color="#c26b2b", label=f"hands bid {kind}, 95% interval")
+    hands = table["seat_hands"].to_numpy()
+    counted = hands >= min_cases
+    bid_rate = 100 * table["bid_rate"].to_numpy(np.float64)
+    bid_errors = error_bars(bid_rate, 100 * table["bid_low"], 100 * table["bid_high"])
+    bottom.bar(x[counted], bid_rate[counted], width=width, yerr=bid_errors[:, counted],
+               capsize=3, color="#c26b2b", label=f"hands bid {kind}, 95% interval")
+    few = f"fewer than {min_cases} cases: left out"
+    for ax, left_out in ((top, thin_success), (bottom, ~counted)):
+        if left_out.any():
+            ax.plot(x[left_out], np.zeros(left_out.sum()), linestyle="none", marker="x",
+                    color=LEFT_OUT, markersize=7, clip_on=False, label=few)
+    top.legend(loc="best", fontsize=8)
+    # Headroom above the highest bar and its interval, where the legend goes (a rate stops
+    # at 100%, then the legend finds its own place).
+    highest = float(np.nanmax((bid_rate + bid_errors[1])[counted])) if counted.any() else 0.0
+    bottom.set_ylim(0, min(100.0, 1.8 * max(1.0, highest)))
+    bottom.legend(loc="upper right" if 1.8 * highest <= 100 else "best", fontsize=8)
     bottom.set_ylabel(f"bid {kind} (%)")
-    bottom.set_xlabel(FEATURES[feature])
-    bottom.legend(loc="upper right", fontsize=8)
+    labels = feature_labels(feature, x.tolist(), rules)
+    named = labels != [f"{value:g}" for value in x]
+    bottom.set_xlabel(feature_title(feature) if named else FEATURES[feature])
+    if feature != "nil_risk":
+        bottom.set_xticks(x, labels, fontsize=8 if len(x) <= 16 else 7)
+    fig.supxlabel(_left_out_note(labels, thin_success, ~counted, min_cases, kind),
+                  fontsize=8, color="#444444")
     save(fig, path)
+
+
+def _left_out_note(labels: list[str], thin_success: np.ndarray, thin_bids: np.ndarray,
+                   min_cases: int, kind: str) -> str:
+    """The figure's note: the minimum of cases, and the values (as labelled) it left out."""
+    parts = [f"{what} at {', '.join(np.asarray(labels)[mask])}"
+             for what, mask in (("success", thin_success), ("bid rate", thin_bids)) if mask.any()]
+    return (f"Drawn where a value has at least {min_cases} {kind} bids (success) or "
+            f"{min_cases} seat-hands (bid rate); left out here: "
+            + ("; ".join(parts) if parts else "none") + ".")

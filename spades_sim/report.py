@@ -29,10 +29,10 @@ import tomli_w
 from . import __version__
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies
-from .figures import plain_text, pyplot, save
+from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .formatting import PERCENT_UNITS, interval_text, value_text
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
-from .nil import FEATURES, nil_by_feature, plot_nil_by_feature
+from .nil import FEATURES, feature_title, nil_by_feature, plot_nil_by_feature
 from .outputs import atomic_path, check_folder, shown, write_text
 from .rules import RulesError, preset_names, resolve_rules, unknown_key
 from .simulate import simulate_hands
@@ -484,37 +484,54 @@ def _economics_html(field_table: pd.DataFrame) -> _Markup:
 @plain_text
 def _plot_round_robin(table: pd.DataFrame, field_table: pd.DataFrame, names: list[str],
                       rules_name: str, path: str) -> None:
-    """Heatmap of the row strategy's win share, and each one's share against the field."""
+    """Heatmap of the row strategy's win share; each one's share against the field beside 50%
+    and the break-even win rate; and its expected profit per game beside 0 (break-even)."""
     plt = pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4),
-                                      gridspec_kw={"width_ratios": [1.2, 1]})
+    fig, (left, middle, right) = plt.subplots(1, 3, figsize=(12, 4.6), layout="constrained",
+                                              gridspec_kw={"width_ratios": [1.3, 1, 1]})
     grid = np.full((len(names), len(names)), np.nan)
     for row in table.itertuples(index=False):
         grid[names.index(row.strategy), names.index(row.opponent)] = 100 * row.win_share
     image = left.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
     for i, j in itertools.product(range(len(names)), repeat=2):
         if not math.isnan(grid[i, j]):
-            left.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=8)
+            left.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=8,
+                      color="white" if abs(grid[i, j] - 50) > 30 else "black")
     left.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
     left.set_yticks(range(len(names)), names, fontsize=8)
     left.set_xlabel("opponent")
     left.set_ylabel("strategy")
     left.set_title("win share of the row strategy (%)", fontsize=9)
     fig.colorbar(image, ax=left, label="win share (%)")
-    share = 100 * field_table["win_share"].to_numpy()
-    errors = np.clip(np.vstack([share - 100 * field_table["low"].to_numpy(),
-                                100 * field_table["high"].to_numpy() - share]), 0, None)
-    y = np.arange(len(field_table))
-    right.barh(y, share, color="#3b6ea8")
-    right.errorbar(share, y, xerr=errors, fmt="none", ecolor="black", capsize=4,
-                   label="95% interval")
-    right.axvline(50, color="grey", linewidth=0.8, linestyle="--", label="50%")
-    right.set_yticks(y, field_table["strategy"], fontsize=8)
-    right.invert_yaxis()
-    right.set_xlim(0, 100)
-    right.set_xlabel("mean win share against the others (%)")
-    right.set_title("against the field", fontsize=9)
-    right.legend(fontsize=7, loc="lower right")
+    palette = colours(names)
+    order = list(field_table["strategy"])
+    y = np.arange(len(order))
+    break_even = 100 * float(field_table["break_even"].iloc[0])
+    for ax, (value, low, high), (line, line_label), what in (
+            (middle, ("win_share", "low", "high"), (50, "even (50%)"),
+             "mean win share against the others"),
+            (right, ("profit", "profit_low", "profit_high"), (0, "break-even (0)"),
+             "expected profit per game")):
+        scale = 100 if ax is middle else 1
+        values, lows, highs = (scale * field_table[column].to_numpy(np.float64)
+                               for column in (value, low, high))
+        errors = error_bars(values, lows, highs)
+        for k, name in enumerate(order):
+            ax.errorbar(values[k], k, xerr=errors[:, k:k + 1], fmt="o", capsize=4,
+                        color=palette[name])
+        ax.axvline(line, color="grey", linewidth=0.8, linestyle="--", label=line_label)
+        ax.set_yticks(y, order, fontsize=8)
+        ax.set_ylim(len(order) - 0.5, -0.5)
+        ax.set_xlabel(f"{what}, 95% interval")
+        ax.grid(axis="x", color="#eeeeee", linewidth=0.6)
+        ax.set_axisbelow(True)
+    middle.axvline(break_even, color="#444444", linewidth=1, linestyle=":",
+                   label=f"break-even win rate {break_even:.2f}%")
+    percent_ticks(middle.xaxis)
+    middle.set_title("against the field", fontsize=9)
+    right.set_title("table economics against the field", fontsize=9)
+    for ax in (middle, right):
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16))
     fig.suptitle(f"{rules_name}: strategies in duplicate", fontsize=10)
     save(fig, path)
 
@@ -545,8 +562,9 @@ def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section 
         return None
     feature = study.nil_feature
     table = nil_by_feature(run.records(), feature)
-    title = f"{rules.name}: {study.strategy}'s nils by {FEATURES[feature]}"
-    figure = writer.figure("nil", lambda path: plot_nil_by_feature(table, feature, title, path))
+    title = f"{rules.name}: {study.strategy}'s nils by {feature_title(feature)}"
+    figure = writer.figure("nil", lambda path: plot_nil_by_feature(table, feature, title, path,
+                                                                     rules=rules))
     writer.data("nil", table)
     rows = [
         _fill("<tr><td>{:g}</td><td>{:,}</td><td>{:,}</td><td>{}</td><td>{}</td></tr>",

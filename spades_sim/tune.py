@@ -12,10 +12,11 @@ import itertools
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from .compare import compare_strategies
-from .figures import plain_text, pyplot, save
+from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .numbers import decimal_number
 from .outputs import shown
 from .rules import RuleSet, resolve_rules
@@ -118,38 +119,85 @@ def tune(raw_rules: str | RuleSet, strategy: str | Strategy, ranges: list[tuple[
     return TuneResult(rules, base, opponent, seed, games, names, table, interrupted)
 
 
+HEATMAP_INTERVALS = 36
+"""The most cells a heatmap writes each one's interval in (more would not fit their cells)."""
+
+
 @plain_text
 def plot_tuning(result: TuneResult, path: str) -> bool:
-    """A line plot (one parameter) or heatmap (two) of the win share; False if not drawable."""
+    """The win share of every setting against 50%, with its paired 95% interval: a line plot
+    (one parameter) or a heatmap with the values in its cells (two); False if not drawable."""
     if len(result.names) not in (1, 2) or result.table.empty:
         return False
     plt = pyplot()
 
-    table = result.table
-    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    fig, ax = plt.subplots(figsize=(6.4, 4.2) if len(result.names) == 1 else (7.2, 5.2),
+                           layout="constrained")
+    against = result.against.name
     if len(result.names) == 1:
-        name = result.names[0]
-        ordered = table.sort_values(name)
-        ax.errorbar(ordered[name], ordered["win_share"],
-                    yerr=[ordered["win_share"] - ordered["low"],
-                          ordered["high"] - ordered["win_share"]],
-                    marker="o", capsize=4, label="win share, paired 95% interval")
-        ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--", label="even (50%)")
-        ax.set_xlabel(f"{name} (parameter value)")
-        ax.set_ylabel(f"win share against {result.against.name}")
-        ax.legend(fontsize=7)
+        _tuning_line(ax, result)
     else:
-        x_name, y_name = result.names
-        grid = table.pivot(index=y_name, columns=x_name, values="win_share").sort_index()
-        image = ax.imshow(grid.to_numpy(), origin="lower", aspect="auto", cmap="RdBu",
-                          vmin=0, vmax=1)
-        ax.set_xticks(range(grid.shape[1]), [f"{v:g}" for v in grid.columns])
-        ax.set_yticks(range(grid.shape[0]), [f"{v:g}" for v in grid.index])
-        ax.set_xlabel(x_name)
-        ax.set_ylabel(y_name)
-        fig.colorbar(image, ax=ax, label=f"win share against {result.against.name}")
-    ax.set_title(f"{result.base.name} on {result.rules.name}: {result.games:,} deal sequences "
-                 "x 2 a setting", fontsize=9)
+        _tuning_heatmap(fig, ax, result)
+    ax.set_title(f"{result.base.name} against {against} on {result.rules.name}: "
+                 f"{result.games:,} deal sequences x 2 a setting", fontsize=9)
     save(fig, path)
     return True
 
+
+def _tuning_line(ax, result: TuneResult) -> None:
+    name = result.names[0]
+    ordered = result.table.sort_values(name)
+    share, low, high = (100 * ordered[column] for column in ("win_share", "low", "high"))
+    colour = colours([result.base.name])[result.base.name]
+    ax.errorbar(ordered[name], share, yerr=error_bars(share, low, high), marker="o", capsize=4,
+                color=colour, label="win share, paired 95% interval")
+    best = result.best
+    ax.plot(best[name], 100 * best["win_share"], marker="*", markersize=14, color=colour,
+            linestyle="none", label=f"best: {name}={best[name]:g}, "
+                                    f"{100 * best['win_share']:.1f}%")
+    ax.axhline(50, color="grey", linewidth=0.8, linestyle="--", label="even (50%)")
+    if len(ordered) <= 12:
+        ax.set_xticks(ordered[name], [f"{value:g}" for value in ordered[name]])
+    ax.set_xlabel(f"{name} (parameter value)")
+    ax.set_ylabel(f"win share against {result.against.name}")
+    percent_ticks(ax.yaxis)
+    ax.legend(fontsize=7)
+
+
+def _tuning_heatmap(fig, ax, result: TuneResult) -> None:
+    x_name, y_name = result.names
+    table = result.table
+    shares, lows, highs = (100 * table.pivot(index=y_name, columns=x_name, values=column)
+                           .sort_index().sort_index(axis=1)
+                           for column in ("win_share", "low", "high"))
+    grid = shares.to_numpy()
+    # Centred on 50%, so that the colour says which side of even a setting is, and how far.
+    spread = max(5.0, float(np.nanmax(np.abs(grid - 50))))
+    image = ax.imshow(grid, origin="lower", aspect="auto", cmap="RdBu", vmin=50 - spread,
+                      vmax=50 + spread)
+    cells = grid.size
+    size = 8 if cells <= 16 else 7 if cells <= HEATMAP_INTERVALS else 6
+    for i, j in np.ndindex(grid.shape):
+        value = grid[i, j]
+        if np.isnan(value):
+            continue
+        low, high = lows.to_numpy()[i, j], highs.to_numpy()[i, j]
+        text = f"{value:.1f}%"
+        if cells <= HEATMAP_INTERVALS:
+            text += f"\n[{low:.1f}, {high:.1f}]"
+        ax.text(j, i, text, ha="center", va="center", fontsize=size,
+                fontweight="bold" if low > 50 or high < 50 else "normal",
+                color="white" if abs(value - 50) > 0.6 * spread else "black")
+    best = result.best
+    column = list(shares.columns).index(best[x_name])
+    row = list(shares.index).index(best[y_name])
+    ax.add_patch(pyplot().Rectangle((column - 0.5, row - 0.5), 1, 1, fill=False,
+                                    edgecolor="black", linewidth=2))
+    ax.set_xticks(range(grid.shape[1]), [f"{v:g}" for v in shares.columns])
+    ax.set_yticks(range(grid.shape[0]), [f"{v:g}" for v in shares.index])
+    ax.set_xlabel(x_name)
+    ax.set_ylabel(y_name)
+    bar = fig.colorbar(image, ax=ax, label=f"win share against {result.against.name}")
+    percent_ticks(bar.ax.yaxis)
+    ax.set_xlabel(f"{x_name}\nIn each cell: the win share and its paired 95% interval (bold: "
+                  "the interval excludes 50%); framed: the best setting.", fontsize=9)

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .catalogue import METRICS, select
-from .figures import plain_text, pyplot, save
+from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .metrics import compare_game_frames, economics
 from .numbers import whole_number
 from .rules import RuleSet, RulesError, parse_override, resolve_rules
@@ -212,44 +212,90 @@ RULES_FIGURE_METRICS = (("win_rate", 0), ("hands_per_game", None), ("nil_success
                         ("penalty_per_game", None))
 """The (metric key, side) panels of the rule-variant figure (side None: pooled)."""
 BAGS_FIGURE_METRICS = (("bags", None), ("penalty_per_game", None), ("decided_by_penalty", None),
-                       ("win_rate", 0))
+                       ("win_rate", 0), ("hands_per_game", None))
 """The panels of the bag-rule figure."""
-
 
 
 @plain_text
 def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[tuple[str, int | None]], title: str,
-                       path: str, group: str = "run") -> None:
-    """One bar panel per (metric key, side), one bar per run (``group`` column), with 95% error
-    bars; rates in percent. ``table`` has the columns of
-    :func:`spades_sim.metrics.compare_game_frames`."""
+                       path: str, group: str = "run", break_even: float | None = None) -> None:
+    """One panel per (metric key, side): on its left each run's (``group`` column's) value with
+    its 95% interval, on its right the difference from the first run with the paired 95%
+    interval (the same deals), so that a small change shows at the scale it has. Rates in
+    percent, their differences in percentage points; ``break_even`` (a share: the win rate at
+    which a player breaks even at the table's economics) is drawn on the win-rate panels.
+    ``table`` has the columns of :func:`spades_sim.metrics.compare_game_frames`."""
     plt = pyplot()
+    names = [str(name) for name in dict.fromkeys(table[group])]
+    reference = names[0]
+    palette = colours(names)
     columns = 2 if len(metrics) > 1 else 1
     rows = -(-len(metrics) // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(5.2 * columns, 3.4 * rows), squeeze=False)
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for ax, (key, side) in zip(axes.flat, metrics):
-        part = select(table, key, side)
-        metric = str(part["metric"].iloc[0])
-        scale, unit = (100, " (%)") if METRICS[key].percent else (1, "")
-        values = scale * part["value"].to_numpy(np.float64)
-        low = scale * part["low"].to_numpy(np.float64)
-        high = scale * part["high"].to_numpy(np.float64)
-        errors = np.nan_to_num(np.clip(np.vstack([values - low, high - values]), 0, None))
-        names = [str(name) for name in part[group]]
-        x = np.arange(len(names))
-        ax.bar(x, np.nan_to_num(values), color=[colours[k % len(colours)] for k in x])
-        ax.errorbar(x, np.nan_to_num(values), yerr=errors, fmt="none", ecolor="black", capsize=4,
-                    label="95% interval")
-        for k in x[np.isnan(values)]:
-            ax.text(k, 0, "n/a", ha="center", va="bottom", fontsize=8, color="grey")
-        ax.set_xticks(x, names, rotation=20, ha="right", fontsize=8)
-        ax.set_title(metric, fontsize=9)
-        ax.set_ylabel(METRICS[key].label + unit, fontsize=8)
-        if key == "win_rate":
-            ax.axhline(50, color="grey", linewidth=0.8, linestyle="--", label="50%")
-        ax.legend(fontsize=7, loc="lower right")
-    for ax in list(axes.flat)[len(metrics):]:
-        ax.set_visible(False)
+    fig = plt.figure(figsize=(6.6 * columns, rows * (0.28 * len(names) + 1.6) + 0.9),
+                     layout="constrained")
+    panels = fig.subfigures(rows, columns, squeeze=False)
+    for panel, (key, side) in zip(panels.flat, metrics):
+        part = select(table, key, side).assign(name=lambda frame: frame[group].astype(str))
+        part = part.set_index("name").loc[names]
+        _metric_panel(panel, part, METRICS[key], reference, palette,
+                      break_even if key == "win_rate" else None)
+    for panel in list(panels.flat)[len(metrics):]:
+        panel.set_visible(False)
     fig.suptitle(title, fontsize=10)
+    undefined = any(select(table, key, side)["value"].isna().any() for key, side in metrics)
+    fig.supxlabel(f"Left: each rule set's value with its 95% interval. Right: its difference "
+                  f"from {reference} on the same deals, with the paired 95% interval."
+                  + (" n/a: not defined under that rule set (no such event)." if undefined
+                     else ""), fontsize=8, color="#444444")
     save(fig, path)
+
+
+def _metric_panel(panel, part: pd.DataFrame, metric, reference: str, palette: dict[str, str],
+                  break_even: float | None) -> None:
+    """One metric of :func:`plot_metric_panels`: values on the left, differences on the right."""
+    from matplotlib.ticker import MaxNLocator
+
+    value_ax, diff_ax = panel.subplots(1, 2, sharey=True)
+    panel.suptitle(str(part["metric"].iloc[0]), fontsize=9)
+    scale = 100 if metric.percent else 1
+    y = np.arange(len(part))
+    for ax, columns in ((value_ax, ("value", "low", "high")),
+                        (diff_ax, ("difference", "diff_low", "diff_high"))):
+        values, lows, highs = (scale * part[column].to_numpy(np.float64) for column in columns)
+        errors = error_bars(values, lows, highs)
+        for k, name in enumerate(part.index):
+            if ax is diff_ax and k == 0:
+                ax.plot(0, k, marker="D", color=palette[name], markersize=5)
+            elif np.isnan(values[k]):
+                ax.text(0.5, k, "n/a", transform=ax.get_yaxis_transform(), ha="center",
+                        va="center", fontsize=8, color="grey")
+            else:
+                ax.errorbar(values[k], k, xerr=errors[:, k:k + 1], fmt="o", color=palette[name],
+                            markersize=5, capsize=3)
+    low, high = diff_ax.get_xlim()
+    # On the side of 0 with more room, so that it stays inside the panel.
+    diff_ax.annotate("reference", (0, 0), xytext=(6 if high > -low else -6, 0),
+                     textcoords="offset points", ha="left" if high > -low else "right",
+                     va="center", fontsize=7, color="grey")
+    value_ax.set_yticks(y, list(part.index), fontsize=8)
+    value_ax.invert_yaxis()
+    unit = "%" if metric.percent else metric.unit
+    value_ax.set_xlabel(f"value ({unit})", fontsize=8)
+    diff_ax.set_xlabel(f"minus {reference} ({'percentage points' if metric.percent else unit})",
+                       fontsize=8)
+    diff_ax.axvline(0, color="grey", linewidth=0.8)
+    if metric.percent:
+        percent_ticks(value_ax.xaxis)
+    if metric.key == "win_rate":
+        value_ax.axvline(50, color="grey", linewidth=0.8, linestyle="--", label="50%")
+        if break_even is not None:
+            value_ax.axvline(100 * break_even, color="#444444", linewidth=1, linestyle=":",
+                             label=f"break-even {100 * break_even:.2f}%")
+        # Above the panel, where it hides no row.
+        value_ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0, 1), ncols=2,
+                        frameon=False, borderaxespad=0.2)
+    for ax in (value_ax, diff_ax):
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="x", color="#eeeeee", linewidth=0.6)
+        ax.set_axisbelow(True)

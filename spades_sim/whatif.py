@@ -31,7 +31,7 @@ from .intervals import mean_interval, paired_interval, wilson_interval
 from .cards import parse_cards
 from .deals import Dealer, SuitCount
 from .drivers import what_if_grid
-from .figures import plain_text, pyplot, save
+from .figures import error_bars, percent_ticks, plain_text, pyplot, save
 from .kernel import engine
 from .numbers import is_digits, whole_number
 from .outputs import shown
@@ -277,29 +277,36 @@ def plot_what_if(result: WhatIf, title: str, path: str) -> None:
     against the strategy's own choice, each with 95% error bars; PNG or SVG by the name."""
     plt = pyplot()
     table = result.table[result.table["bid"] != POLICY_LABEL]
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 5.6), sharex=True)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 6), sharex=True, layout="constrained")
     x = np.arange(len(table))
-    made = 100 * table["made"].to_numpy()
+    made = 100 * table["made"].to_numpy(np.float64)
     top.bar(x, made, color="#3b6ea8")
-    top.errorbar(x, made, yerr=np.clip([made - 100 * table["made_low"].to_numpy(),
-                                        100 * table["made_high"].to_numpy() - made], 0, None),
-                 fmt="none", ecolor="black", capsize=3, label="95% interval")
-    top.set_ylabel("bid made (%)")
+    top.errorbar(x, made, yerr=error_bars(made, 100 * table["made_low"], 100 * table["made_high"]),
+                 fmt="none", ecolor="black", capsize=3)
+    top.set_ylabel("bid made")
     top.set_ylim(0, 100)
-    top.legend(fontsize=7, loc="upper right")
-    top.set_title(title, fontsize=9)
-    change = 100 * table["win_change"].to_numpy()
-    colours = ["#2e8b57" if bid == result.best else "#c26b2b" for bid in table["bid"]]
-    bottom.bar(x, change, color=colours)
-    bottom.errorbar(x, change, yerr=np.nan_to_num(np.clip(
-        [change - 100 * table["change_low"].to_numpy(),
-         100 * table["change_high"].to_numpy() - change], 0, None)),
-        fmt="none", ecolor="black", capsize=3, label="paired 95% interval")
+    percent_ticks(top.yaxis)
+    top.set_title("the chance the bid is made, with its 95% interval", fontsize=9)
+    change = 100 * table["win_change"].to_numpy(np.float64)
+    best = table["bid"].to_numpy() == result.best
+    bottom.bar(x, change, color=np.where(best, "#2e8b57", "#c26b2b"))
+    bottom.errorbar(x, change, yerr=error_bars(change, 100 * table["change_low"],
+                                               100 * table["change_high"]),
+                    fmt="none", ecolor="black", capsize=3)
     bottom.axhline(0, color="grey", linewidth=0.8)
-    bottom.set_ylabel("chance to win the game,\nchange vs the strategy (points of %)")
-    bottom.set_xticks(x, table["bid"], fontsize=8)
-    bottom.set_xlabel(f"bid of seat {result.seat} (green: best)")
-    bottom.legend(fontsize=7, loc="lower right")
+    bottom.set_ylabel("percentage points")
+    bottom.set_title("the change in the chance to win the game against the strategy's own bid, "
+                     "paired 95% interval", fontsize=9)
+    # One word a line, so that "blind nil, unseen" does not run into its neighbours.
+    bottom.set_xticks(x, [bid.replace(", ", "\n") for bid in table["bid"]], fontsize=8)
+    for label, is_best in zip(bottom.get_xticklabels(), best):
+        if is_best:
+            label.set_color("#2e8b57")
+            label.set_fontweight("bold")
+    own = ", ".join(f"{bid} ({100 * share:.0f}%)" for bid, share in result.choices.items())
+    bottom.set_xlabel(f"bid of seat {result.seat} (green: the best, {result.best}; the "
+                      f"strategy's own: {own})")
+    fig.suptitle(title, fontsize=9)
     save(fig, path)
 
 

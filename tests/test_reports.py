@@ -82,7 +82,8 @@ def test_compare_rules_command_writes_table_data_and_figures(tmp_path: Path) -> 
     assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     svg = _svg_text(tmp_path / "rules.svg")
     panels = [METRICS[key].label for key, _ in RULES_FIGURE_METRICS]
-    for label in (*panels, "standard", "classic", "95% interval", "n/a"):
+    for label in (*panels, "standard", "classic", "95% interval", "n/a",
+                  "minus standard (percentage points)", "minus standard (hands)"):
         assert label in svg, label
 
 
@@ -174,7 +175,8 @@ def test_compare_strategies_economics(tmp_path: Path) -> None:
     assert_ok(result)
     svg = _svg_text(tmp_path / "c.svg")
     for label in ("expert", "basic", "paired 95% interval", "even (50%)",
-                  "win share in duplicate (1 = all games)", "standard: 150 deal sequences"):
+                  "win share in duplicate (win 1, unfinished ½)", "standard: 150 deal sequences",
+                  "break-even win rate 58.82%", "A − B (points)"):
         assert label in svg, label
     lines = result.output.splitlines()
     start = lines.index("table economics: buy-in 100.00, rake 15% (not in the pool); a winning "

@@ -234,7 +234,8 @@ def test_hand_command_prints_the_table_and_writes_figure_and_data(tmp_path: Path
     pd.testing.assert_frame_equal(pd.read_csv(data), expected.table, check_dtype=False)
     assert f"best bid: {expected.best}," in result.output
     svg = figure.read_text()
-    for label in ("bid made (%)", "paired 95% interval", "bid of seat 0 (green: best)", "nil"):
+    for label in ("bid made", "paired 95% interval", "bid of seat 0 (green: the best, "
+                  f"{expected.best};", "nil"):
         assert label in svg, label
 
 
