@@ -121,9 +121,10 @@ def feature_labels(feature: str, values: Sequence[float],
     numbers = [f"{value:g}" for value in values]
     if feature != "top_spade" or rules is None:
         return numbers
-    from .referee import deck_of
+    # The kernel counts top_spade in this order, so the names follow it exactly.
+    from .packing import deck_suits
 
-    lowest_first = deck_of(rules).trumps[::-1]
+    lowest_first = deck_suits(rules)[3]
     return ["none" if value == -1 else card_symbol(lowest_first[int(value)])
             if 0 <= value < len(lowest_first) else number
             for value, number in zip(values, numbers, strict=True)]

@@ -522,7 +522,7 @@ def _plot_round_robin(table: pd.DataFrame, field_table: pd.DataFrame, names: lis
         ax.axvline(line, color="grey", linewidth=0.8, linestyle="--", label=line_label)
         ax.set_yticks(y, order, fontsize=8)
         ax.set_ylim(len(order) - 0.5, -0.5)
-        ax.set_xlabel(f"{what}, 95% interval")
+        ax.set_xlabel(f"{what}, 95% interval", fontsize=9)
         ax.grid(axis="x", color="#eeeeee", linewidth=0.6)
         ax.set_axisbelow(True)
     middle.axvline(break_even, color="#444444", linewidth=1, linestyle=":",
