@@ -61,8 +61,8 @@ def colours(names: Iterable[object]) -> dict[str, str]:
 
     A named strategy, preset or default bag rule has its colour from :data:`FIXED_COLOURS`;
     any other name (a variant, a rules file, another bag rule) a colour picked by a hash of
-    the name, the next free one if another name of the figure has it. So a name keeps its colour from figure
-    to figure wherever it can, and no two names of one figure share one.
+    the name, the next free one if another name of the figure has it. So a name keeps its
+    colour from figure to figure wherever it can, and no two names of one figure share one.
 
     >>> colours(["basic", "expert"]) == {"basic": "#ff7f0e", "expert": "#1f77b4"}
     True
@@ -89,7 +89,7 @@ def _extra_colour(index: int) -> str:
 
 
 LEFT_OUT = "#bbbbbb"
-"""The colour of reference lines' labels and of what a figure leaves out."""
+"""The colour of the marks where a figure leaves a bin out."""
 
 
 def pyplot() -> Any:
@@ -259,6 +259,6 @@ def plain_text(draw: Draw) -> Draw:
     return drawn  # type: ignore[return-value]
 
 
-__all__ = ["BAG_RULE_ORDER", "FIXED_COLOURS", "LEFT_OUT", "MIN_CASES", "PALETTE", "PRESET_ORDER", "STRATEGY_ORDER",
-           "clipped_texts", "colours", "error_bars", "inspecting", "lay_out", "percent_ticks",
-           "plain_text", "pyplot", "save"]
+__all__ = ["BAG_RULE_ORDER", "FIXED_COLOURS", "LEFT_OUT", "MIN_CASES", "PALETTE", "PRESET_ORDER",
+           "STRATEGY_ORDER", "clipped_texts", "colours", "error_bars", "inspecting", "lay_out",
+           "percent_ticks", "plain_text", "pyplot", "save"]

@@ -165,6 +165,8 @@ def _tuning_line(ax, result: TuneResult) -> None:
 
 
 def _tuning_heatmap(fig, ax, result: TuneResult) -> None:
+    from matplotlib.patches import Rectangle
+
     x_name, y_name = result.names
     table = result.table
     shares, lows, highs = (100 * table.pivot(index=y_name, columns=x_name, values=column)
@@ -191,11 +193,10 @@ def _tuning_heatmap(fig, ax, result: TuneResult) -> None:
     best = result.best
     column = list(shares.columns).index(best[x_name])
     row = list(shares.index).index(best[y_name])
-    ax.add_patch(pyplot().Rectangle((column - 0.5, row - 0.5), 1, 1, fill=False,
-                                    edgecolor="black", linewidth=2))
+    ax.add_patch(Rectangle((column - 0.5, row - 0.5), 1, 1, fill=False, edgecolor="black",
+                           linewidth=2))
     ax.set_xticks(range(grid.shape[1]), [f"{v:g}" for v in shares.columns])
     ax.set_yticks(range(grid.shape[0]), [f"{v:g}" for v in shares.index])
-    ax.set_xlabel(x_name)
     ax.set_ylabel(y_name)
     bar = fig.colorbar(image, ax=ax, label=f"win share against {result.against.name}")
     percent_ticks(bar.ax.yaxis)

@@ -281,7 +281,8 @@ def plot_what_if(result: WhatIf, title: str, path: str) -> None:
     x = np.arange(len(table))
     made = 100 * table["made"].to_numpy(np.float64)
     top.bar(x, made, color="#3b6ea8")
-    top.errorbar(x, made, yerr=error_bars(made, 100 * table["made_low"], 100 * table["made_high"]),
+    top.errorbar(x, made, yerr=error_bars(made, 100 * table["made_low"],
+                                          100 * table["made_high"]),
                  fmt="none", ecolor="black", capsize=3)
     top.set_ylabel("bid made")
     top.set_ylim(0, 100)
