@@ -95,7 +95,11 @@ def main() -> int:
         # hand prints its table, then draws its figure: it has stopped once the table is out.
         first = process.stdout.readline() if kind == "hand" else ""
         answered = time.monotonic() - sent
-        rest, err = process.communicate(timeout=300)
+        # The rest through the same buffered reader: communicate() reads the pipe itself and
+        # would miss the lines readline() has already buffered.
+        rest = process.stdout.read()
+        err = process.stderr.read()
+        process.wait(timeout=300)
         took, out = time.monotonic() - sent, first + rest
         if kind != "hand":
             answered = took

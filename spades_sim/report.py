@@ -511,7 +511,7 @@ def _plot_round_robin(table: pd.DataFrame, field_table: pd.DataFrame, names: lis
             (middle, ("win_share", "low", "high"), (50, "even (50%)"),
              "mean win share against the others"),
             (right, ("profit", "profit_low", "profit_high"), (0, "break-even (0)"),
-             "expected profit per game")):
+             "profit per game")):
         scale = 100 if ax is middle else 1
         values, lows, highs = (scale * field_table[column].to_numpy(np.float64)
                                for column in (value, low, high))
