@@ -93,11 +93,38 @@ def interrupts_held() -> Iterator[Callable[[], None]]:
     check()
 
 
+@contextmanager
+def interrupts_noted() -> Iterator[None]:
+    """Let Ctrl-C raise at once inside the block, as usual, and also note it, so that a
+    KeyboardInterrupt that Python swallows is raised again when the block ends: one raised
+    while a finaliser runs is printed as "Exception ignored" and dropped, and numba's compiler
+    makes and drops many objects. Only the main thread of a process whose SIGINT raises
+    KeyboardInterrupt changes the handler (as in :func:`interrupts_held`)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    requested: list[int] = []
+
+    def note_and_raise(signum: int, frame: object) -> None:
+        requested.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, note_and_raise)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if requested:
+        raise KeyboardInterrupt
+
+
 def load_kernel(kernel, *args) -> None:
     """Compile ``kernel`` (a numba dispatcher) for the types of ``args``, or load it from the
     cache, without running it; call it before :func:`interrupts_held` so that Ctrl-C while it
-    loads is taken at once."""
-    kernel.compile(tuple(numba.typeof(arg) for arg in args))
+    loads is taken at once (:func:`interrupts_noted`: never lost)."""
+    with interrupts_noted():
+        kernel.compile(tuple(numba.typeof(arg) for arg in args))
 
 
 def _load_for(kernel, arguments: Callable[[int, int], tuple]) -> None:
@@ -246,5 +273,5 @@ def what_if_grid(packed, strat, seed: int, deals: np.ndarray, dealer: int, hand_
 
 
 __all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "cores", "interrupts_held",
-           "load_kernel", "play_games", "play_hands", "run_chunks", "set_threads", "threads",
-           "trace_games", "trace_hands", "what_if_grid"]
+           "interrupts_noted", "load_kernel", "play_games", "play_hands", "run_chunks",
+           "set_threads", "threads", "trace_games", "trace_hands", "what_if_grid"]
