@@ -20,6 +20,7 @@ than in a numba ``parallel=True`` loop does two things:
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -105,16 +106,23 @@ def interrupts_noted() -> Iterator[None]:
         yield
         return
     requested: list[int] = []
+    unraisable = sys.unraisablehook
 
     def note_and_raise(signum: int, frame: object) -> None:
         requested.append(signum)
         raise KeyboardInterrupt
 
+    def quietly(hook_args) -> None:  # the swallowed interrupt is raised again below: no notice
+        if not isinstance(hook_args.exc_value, KeyboardInterrupt):
+            unraisable(hook_args)
+
     signal.signal(signal.SIGINT, note_and_raise)
+    sys.unraisablehook = quietly
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = unraisable
     if requested:
         raise KeyboardInterrupt
 
