@@ -84,9 +84,9 @@ from .variants import (
     RULES_FIGURE_METRICS,
     bag_variants,
     compare_rules,
-    parse_variant,
     plot_metric_panels,
     rule_sets_of,
+    variant_rule_sets,
 )
 
 
@@ -1244,10 +1244,8 @@ def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tu
     with _user_errors():
         base = _resolve_rules(rules_name, rule_overrides)
         rule_sets, labels = bag_variants(base, bag_rules or BAG_RULES)
-        for text in variants:
-            label, changes = parse_variant(text)
-            rule_sets.append(_rules.resolve_rules(base, changes))
-            labels.append(label)
+        extra, extra_labels = variant_rule_sets(base, variants)
+        rule_sets, labels = rule_sets + extra, labels + extra_labels
         outputs = _outputs(fmt, out, figure_path, svg, no_figure)
         result, strategies = _play_rule_sets(rule_sets, labels, strategy_names, param_overrides,
                                              games, seed, threads, max_hands, quiet)

@@ -68,6 +68,14 @@ def threads() -> int:
     return _threads[0]
 
 
+def _takes_sigint() -> bool:
+    """Whether this thread may change the SIGINT handler: the main thread of a process whose
+    SIGINT raises KeyboardInterrupt (a Dask worker's thread, or a run with SIGINT ignored,
+    keeps its own)."""
+    return (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+
+
 @contextmanager
 def interrupts_held() -> Iterator[Callable[[], None]]:
     """Hold Ctrl-C inside the block (the kernel's run, or a step that must not be cut in two);
@@ -76,8 +84,7 @@ def interrupts_held() -> Iterator[Callable[[], None]]:
     Only the main thread of a process whose SIGINT raises KeyboardInterrupt changes the
     handler (a Dask worker's thread, or a run with SIGINT ignored, keeps its own).
     """
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+    if not _takes_sigint():
         yield lambda: None
         return
     requested: list[int] = []
@@ -101,8 +108,7 @@ def interrupts_noted() -> Iterator[None]:
     while a finaliser runs is printed as "Exception ignored" and dropped, and numba's compiler
     makes and drops many objects. Only the main thread of a process whose SIGINT raises
     KeyboardInterrupt changes the handler (as in :func:`interrupts_held`)."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+    if not _takes_sigint():
         yield
         return
     requested: list[int] = []

@@ -135,10 +135,18 @@ def rule_sets_of(names: Sequence[str], overrides: Sequence[str] = (),
         own = [text for scope, text in scoped if scope == name]
         rule_sets.append(resolve_rules(name, {**every, **dict(map(parse_override, own))}))
         labels.append(" ".join([rule_sets[-1].name, *own]))
-    labels = _unique_labels(labels)
+    extra, extra_labels = variant_rule_sets(rule_sets[0] if rule_sets else "standard", variants)
+    return rule_sets + extra, _unique_labels(labels) + extra_labels
+
+
+def variant_rule_sets(base: str | RuleSet, variants: Sequence[str]
+                      ) -> tuple[list[RuleSet], list[str]]:
+    """The rule sets of ``LABEL:FIELD=VALUE,…`` ``variants`` (:func:`parse_variant`): ``base``
+    with each variant's fields changed, and their labels."""
+    rule_sets, labels = [], []
     for text in variants:
         label, changes = parse_variant(text)
-        rule_sets.append(resolve_rules(rule_sets[0] if rule_sets else "standard", changes))
+        rule_sets.append(resolve_rules(base, changes))
         labels.append(label)
     return rule_sets, labels
 
