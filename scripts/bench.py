@@ -25,11 +25,11 @@ from numba import njit
 
 from spades_sim.kernel import engine
 from spades_sim.kernel.rng import _key3
-from spades_sim.packing import pack_rules
+from spades_sim.kernel.packing import pack_rules
 from spades_sim.rules import load_preset, preset_names
-from spades_sim.simulate import simulate_games, simulate_hands
-from spades_sim.strategies import get_strategy, pack_strategies
-from spades_sim.whatif import what_if
+from spades_sim.run.simulate import simulate_games, simulate_hands
+from spades_sim.kernel.strategies import get_strategy, pack_strategies
+from spades_sim.analysis.whatif import what_if
 
 STAGES = ("deal", "bidding", "play 13 tricks", "scoring", "records")
 
@@ -116,7 +116,7 @@ def _warm_start_seconds(repeats: int) -> float:
 def _peak_rss_mib(hands: int) -> float:
     """Peak resident memory of a fresh process that totals ``hands`` hands (kernel cache warm)."""
     code = ("import resource, sys\n"
-            "from spades_sim.simulate import simulate_hands\n"
+            "from spades_sim.run.simulate import simulate_hands\n"
             "simulate_hands('standard', 'random', int(sys.argv[1]), seed=1)\n"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     done = subprocess.run([sys.executable, "-c", code, str(hands)], check=True,
@@ -129,7 +129,7 @@ def _dask_scaling(hands: int, repeats: int) -> None:
     block (task) costs on Dask beyond its play."""
     from dask.distributed import LocalCluster
 
-    from spades_sim import simulate
+    from spades_sim.run import simulate
 
     rules = load_preset("standard")
     rates, overhead = [], 0.0

@@ -8,7 +8,7 @@ seed is fixed, so a second run writes the same tables and figures.
 
 from pathlib import Path
 
-from spades_sim.report import DEFAULT_STUDY, run_study
+from spades_sim.analysis.report import DEFAULT_STUDY, run_study
 
 if __name__ == "__main__":
     report = run_study(DEFAULT_STUDY, Path(__file__).resolve().parent.parent / "reports",

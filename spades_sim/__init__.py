@@ -18,22 +18,62 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
 
+from .cards import format_card, format_cards, parse_card, parse_cards  # noqa: E402
 from .rules import RuleSet, RulesError, load_preset, load_rules, preset_names  # noqa: E402
 
 _LAZY = {
-    "compare_strategies": "compare",
-    "resolve_seed": "simulate",
-    "simulate_games": "simulate",
-    "simulate_hands": "simulate",
-    "STRATEGIES": "strategies",
-    "Strategy": "strategies",
-    "get_strategy": "strategies",
+    # the kernel tier: strategies and packing
+    "STRATEGIES": "kernel.strategies",
+    "Strategy": "kernel.strategies",
+    "get_strategy": "kernel.strategies",
+    "pack_rules": "kernel.packing",
+    "pack_strategies": "kernel.strategies",
+    # the referee: the state machine and the hand-log format
+    "Game": "referee",
+    "Hand": "referee",
+    "IllegalMove": "referee",
+    "replay_hand": "referee",
+    "score_file": "referee",
+    "HandLog": "referee.handlog",
+    "read_log": "referee.handlog",
+    "write_log": "referee.handlog",
+    "audit_file": "referee.audit",
+    # the run tier
+    "Run": "run.simulate",
+    "resolve_seed": "run.simulate",
+    "resume": "run.simulate",
+    "simulate_games": "run.simulate",
+    "simulate_hands": "run.simulate",
+    "trace_games": "run.simulate",
+    "trace_hands": "run.simulate",
+    "Dealer": "run.deals",
+    "SuitCount": "run.deals",
+    "RunStore": "run.store",
+    # the analysis tier
+    "compare_strategies": "analysis.compare",
+    "compare_rules": "analysis.variants",
+    "tune": "analysis.tune",
+    "what_if": "analysis.whatif",
+    "nil_by_feature": "analysis.nil",
+    "bid_profiles": "analysis.bids",
+    "game_metrics": "analysis.metrics",
+    "hand_metrics": "analysis.metrics",
+    "economics": "analysis.metrics",
+    "Payouts": "analysis.metrics",
+    "load_study": "analysis.report",
+    "run_study": "analysis.report",
 }
+"""Public names by module, imported on first use (the referee and rules load without numba)."""
 
-__all__ = ["RuleSet", "RulesError", "load_preset", "load_rules", "preset_names", *_LAZY]
+__all__ = ["RuleSet", "RulesError", "load_preset", "load_rules", "preset_names",
+           "format_card", "format_cards", "parse_card", "parse_cards", *_LAZY]
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'spades_sim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

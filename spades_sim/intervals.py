@@ -1,6 +1,6 @@
 """95% confidence intervals: of a proportion (Wilson), a mean, a ratio over independent clusters,
 and of paired differences. Which one a metric takes is the catalogue's business
-(:mod:`spades_sim.catalogue`)."""
+(:mod:`spades_sim.run.catalogue`)."""
 
 from __future__ import annotations
 

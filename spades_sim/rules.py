@@ -6,7 +6,7 @@ one by name, :func:`load_rules` reads a user's file, and :func:`dumps` writes
 the TOML form back. Every bad value raises :class:`RulesError`, whose message
 names the field, the value and what is allowed.
 
-The kernel never sees a ``RuleSet``: :func:`spades_sim.packing.pack_rules`
+The kernel never sees a ``RuleSet``: :func:`spades_sim.kernel.packing.pack_rules`
 turns one into a tuple of numbers and tables, once per run.
 """
 
@@ -634,7 +634,7 @@ def resolve_rules(raw_rules: str | RuleSet, overrides: dict[str, Any] | None = N
       folder is refused as ambiguous (the user may have meant either); ``./NAME``
       reads the file.
 
-    A hand log's own ``rules`` field is read by :func:`spades_sim.handlog.log_rules`,
+    A hand log's own ``rules`` field is read by :func:`spades_sim.referee.handlog.log_rules`,
     relative to the log's folder.
     """
     if isinstance(raw_rules, RuleSet):

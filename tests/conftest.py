@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 @pytest.fixture
 def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Saved runs of 1,000-hand and 50-game blocks, so a test saves many blocks cheaply."""
-    from spades_sim import simulate
+    from spades_sim.run import simulate
 
     monkeypatch.setattr(simulate, "BLOCK_HANDS", 1000)
     monkeypatch.setattr(simulate, "BLOCK_GAMES", 50)

@@ -1,4 +1,4 @@
-"""The technique audit (spades_sim.audit) on stacked deals written as hand logs.
+"""The technique audit (spades_sim.referee.audit) on stacked deals written as hand logs.
 
 Each test deals the cards that matter by hand, plays the trick in question as written and
 lets the rest of the hand be played out with each seat's lowest legal card; only the trick
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from spades_sim import audit
-from spades_sim.audit import (
+from spades_sim.referee import audit
+from spades_sim.referee.audit import (
     ANY,
     NIL_NOT_COVERED,
     NIL_TOOK_DUCKABLE,
@@ -29,7 +29,7 @@ from spades_sim.audit import (
     audit_file,
 )
 from spades_sim.cards import format_card, parse_card, parse_cards
-from spades_sim.handlog import BLIND_NIL, Bid, BlindNilBid, HandLog, LogError, format_action, write_log
+from spades_sim.referee.handlog import BLIND_NIL, Bid, BlindNilBid, HandLog, LogError, format_action, write_log
 from spades_sim.referee import BidValue, Hand, Phase, deck_of
 from spades_sim.rules import RuleSet, resolve_rules
 

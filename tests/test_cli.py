@@ -23,8 +23,8 @@ from click.testing import CliRunner
 from spades_sim import rules as rules_module
 from spades_sim.cli import cli
 from spades_sim.rules import preset_names
-from spades_sim.simulate import simulate_games, simulate_hands
-from spades_sim.strategies import DEFAULT_STRATEGY
+from spades_sim.run.simulate import simulate_games, simulate_hands
+from spades_sim.kernel.strategies import DEFAULT_STRATEGY
 
 HAND_COLUMNS = [
     "game", "hand", "dealer", "seat", "side", "bid", "blind", "tricks", "spades", "top_spade",

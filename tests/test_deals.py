@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from chisquare import P_FALSE_ALARM, chi2_sf, chi2_upper, chi_square
 
-from spades_sim.simulate import simulate_hands, trace_hands
+from spades_sim.run.simulate import simulate_hands, trace_hands
 
 SPADE_HANDS = 200_000
 SPADE_SEED = 20_240_601  # any fixed seed; chosen once, never tuned

@@ -13,15 +13,15 @@ import hashlib
 import numpy as np
 import pytest
 
-from spades_sim.catalogue import pick
+from spades_sim.run.catalogue import pick
 from spades_sim.cards import format_cards, mask_of, parse_cards
-from spades_sim.compare import compare_strategies
+from spades_sim.analysis.compare import compare_strategies
 from spades_sim.kernel import policy
 from spades_sim.kernel.trick import _follow_mask, _lead_mask
-from spades_sim.packing import pack_rules
+from spades_sim.kernel.packing import pack_rules
 from spades_sim.rules import RuleSet
-from spades_sim.simulate import simulate_games, simulate_hands, trace_games
-from spades_sim.strategies import STRATEGIES, Strategy
+from spades_sim.run.simulate import simulate_games, simulate_hands, trace_games
+from spades_sim.kernel.strategies import STRATEGIES, Strategy
 
 PACKED = pack_rules(RuleSet())
 SEED = 4_343

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from spades_sim.kernel import expert_bid
-from spades_sim.packing import pack_rules
+from spades_sim.kernel.packing import pack_rules
 from spades_sim.rules import RuleSet
-from spades_sim.strategies import Strategy, StrategyError
+from spades_sim.kernel.strategies import Strategy, StrategyError
 
 STANDARD = pack_rules(RuleSet())
 EVERY_COUNT_BID = ((1 << 14) - 1) & ~1

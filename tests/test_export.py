@@ -14,9 +14,10 @@ import pandas as pd
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim import __version__, export
+from spades_sim import __version__
+from spades_sim.analysis import export
 from spades_sim.rules import RuleSet, from_dict
-from spades_sim.strategies import STRATEGIES
+from spades_sim.kernel.strategies import STRATEGIES
 
 # One small run of every command that prints a table, and its table's first column.
 COMMANDS = {

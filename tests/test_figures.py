@@ -1,7 +1,7 @@
 """What every figure shows: differences from the reference with paired intervals, break-even
 lines, card names, the minimum of cases, values in heatmap cells, percentages, one colour per
 strategy and rule set, and no text past the canvas. Each figure is drawn from a tiny run and
-looked at as :func:`spades_sim.figures.save` writes it (:func:`spades_sim.figures.inspecting`)."""
+looked at as :func:`spades_sim.analysis.figures.save` writes it (:func:`spades_sim.analysis.figures.inspecting`)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from spades_sim import figures
-from spades_sim.compare import compare_strategies, plot_comparison
-from spades_sim.figures import MIN_CASES, colours, inspecting
-from spades_sim.nil import nil_by_feature, plot_nil_by_feature
-from spades_sim.report import Study, run_study
+from spades_sim.analysis import figures
+from spades_sim.analysis.compare import compare_strategies, plot_comparison
+from spades_sim.analysis.figures import MIN_CASES, colours, inspecting
+from spades_sim.analysis.nil import nil_by_feature, plot_nil_by_feature
+from spades_sim.analysis.report import Study, run_study
 from spades_sim.rules import RuleSet, preset_names
-from spades_sim.simulate import simulate_hands
-from spades_sim.strategies import STRATEGIES, get_strategy
-from spades_sim.tune import plot_tuning, tune
-from spades_sim.variants import (
+from spades_sim.run.simulate import simulate_hands
+from spades_sim.kernel.strategies import STRATEGIES, get_strategy
+from spades_sim.analysis.tune import plot_tuning, tune
+from spades_sim.analysis.variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,
     RULES_FIGURE_METRICS,
@@ -30,7 +30,7 @@ from spades_sim.variants import (
     compare_rules,
     plot_metric_panels,
 )
-from spades_sim.whatif import plot_what_if, what_if
+from spades_sim.analysis.whatif import plot_what_if, what_if
 
 LONG = "a house variant with a long name that a user chose for this table"
 """A rule-set label long enough to run past a figure's edge unless the figure makes room."""

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from spades_sim.cards import format_card, parse_card
-from spades_sim.handlog import (
+from spades_sim.referee.handlog import (
     Bid,
     BlindNilBid,
     CardPass,

@@ -16,7 +16,7 @@ from spades_sim.kernel.engine import _game_over
 from spades_sim.kernel.policy import _blind_nil_allowed
 from spades_sim.kernel.scoring import _score_side
 from spades_sim.kernel.trick import _beats_mask, _follow_mask, _lead_mask
-from spades_sim.packing import (
+from spades_sim.kernel.packing import (
     NO_ELIMINATION,
     BLIND_AFTER_FIRST_HAND,
     BLIND_ANYTIME,
@@ -309,7 +309,7 @@ def test_standard_suit_masks_are_card_id_runs() -> None:
 def _allowed(rules: RuleSet, bids: list[int], seat: int, position: int,
              trumps_held: int = 3) -> set[int]:
     from spades_sim.kernel.engine import _allowed_bids
-    from spades_sim.packing import pack_rules
+    from spades_sim.kernel.packing import pack_rules
 
     mask = int(_allowed_bids(pack_rules(rules), np.array(bids, dtype=np.int64), seat, position,
                              trumps_held))

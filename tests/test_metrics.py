@@ -1,4 +1,4 @@
-"""The analysis API of ``spades_sim.metrics`` (the catalogue on record frames) and the interval
+"""The analysis API of ``spades_sim.analysis.metrics`` (the catalogue on record frames) and the interval
 helpers of ``spades_sim.intervals``.
 
 Every expected value below is worked out by hand from small record frames built in this file
@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from spades_sim.catalogue import Sums, pick, select
+from spades_sim.run.catalogue import Sums, pick, select
 from spades_sim.intervals import paired_interval, ratio_difference, wilson_interval
-from spades_sim.metrics import (
+from spades_sim.analysis.metrics import (
     EconomicsError,
     Payouts,
     bid_label,

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from chisquare import chi2_upper, chi_square
 
-from spades_sim.catalogue import pick
+from spades_sim.run.catalogue import pick
 from spades_sim.cards import parse_cards
 from spades_sim.kernel.engine import _game_over
-from spades_sim.packing import NO_ELIMINATION
+from spades_sim.kernel.packing import NO_ELIMINATION
 from spades_sim.rules import RuleSet
-from spades_sim.simulate import simulate_games, simulate_hands, trace_games, trace_hands
+from spades_sim.run.simulate import simulate_games, simulate_hands, trace_games, trace_hands
 
 TRACED = 2_000
 SEED = 6_120

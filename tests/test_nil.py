@@ -10,8 +10,8 @@ import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim.intervals import wilson_interval
-from spades_sim.nil import FEATURES, feature_values, nil_by_feature
-from spades_sim.simulate import simulate_hands
+from spades_sim.analysis.nil import FEATURES, feature_values, nil_by_feature
+from spades_sim.run.simulate import simulate_hands
 
 # Seven seat-hands. Plain nils: rows 0 (made), 2 (set), 3 (made) and 5 (made); row 6 is a
 # blind nil, which the table leaves out; rows 1 and 4 bid 3 and 4.
@@ -92,7 +92,7 @@ def test_nil_command_bad_input(args: list[str], message: str) -> None:
 def test_figure_of_rates_at_0_and_100_percent(tmp_path: Path) -> None:
     """Most top_spade values of FRAME bid nil always or never: the error bars still draw (with
     a minimum of one case, as FRAME has one or two a value)."""
-    from spades_sim.nil import plot_nil_by_feature
+    from spades_sim.analysis.nil import plot_nil_by_feature
 
     path = tmp_path / "top.svg"
     table = nil_by_feature(FRAME, "top_spade")
@@ -122,7 +122,7 @@ def test_nil_command_blind(tmp_path: Path) -> None:
     written = pd.read_csv(data)
     assert written["bids"].sum() == 2000
     from spades_sim.rules import load_preset
-    from spades_sim.strategies import get_strategy
+    from spades_sim.kernel.strategies import get_strategy
 
     strategy = get_strategy("expert-v1").variant({"blind_nil_deficit": 0,
                                                   "blind_nil_near": 10000})

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spades_sim.rules import BlindNil, FailedContract, RuleSet
-from spades_sim.simulate import simulate_games, trace_games, trace_hands
+from spades_sim.run.simulate import simulate_games, trace_games, trace_hands
 
 SPADES = 3
 FULL_DECK = (1 << 52) - 1

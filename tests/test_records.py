@@ -11,9 +11,9 @@ import pytest
 
 from spades_sim import simulate_games, simulate_hands
 from spades_sim.cards import format_card
-from spades_sim.packing import deck_suits
+from spades_sim.kernel.packing import deck_suits
 from spades_sim.rules import RuleSet, load_preset
-from spades_sim.simulate import trace_hands
+from spades_sim.run.simulate import trace_hands
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "analysis.md"
 HAND_TABLE = "### One row per seat and hand"

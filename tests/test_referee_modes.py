@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from spades_sim.cards import CLUBS, DIAMONDS, HEARTS, format_cards, parse_card, parse_cards
-from spades_sim.handlog import CardPass, HandLog, LogError, format_action
+from spades_sim.referee.handlog import CardPass, HandLog, LogError, format_action
 from spades_sim.referee import (
     Game,
     Hand,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from spades_sim.cards import parse_card, parse_cards
-from spades_sim.handlog import Bid, BlindNilBid, CardPlay
+from spades_sim.referee.handlog import Bid, BlindNilBid, CardPlay
 from spades_sim.referee import Hand, IllegalMove, Phase, trick_winner_index
 from spades_sim.rules import BlindNil, RuleSet
 

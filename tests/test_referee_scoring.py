@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from spades_sim.handlog import HandResult
+from spades_sim.referee.handlog import HandResult
 from spades_sim.referee import Game, Hand, IllegalMove
 from spades_sim.rules import BlindNil, FailedContract, RuleSet
 from stacking import play_game_hand, play_hand, stacked_deal

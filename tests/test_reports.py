@@ -15,14 +15,14 @@ import pytest
 import tomli_w
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim.bids import bid_profiles
-from spades_sim.catalogue import METRICS, TABLE_COLUMNS, select
-from spades_sim.compare import compare_strategies
-from spades_sim.metrics import compare_game_frames, economics
-from spades_sim.report import DEFAULT_STUDY, Study, load_study, run_study
+from spades_sim.analysis.bids import bid_profiles
+from spades_sim.run.catalogue import METRICS, TABLE_COLUMNS, select
+from spades_sim.analysis.compare import compare_strategies
+from spades_sim.analysis.metrics import compare_game_frames, economics
+from spades_sim.analysis.report import DEFAULT_STUDY, Study, load_study, run_study
 from spades_sim.rules import load_preset
-from spades_sim.simulate import simulate_games
-from spades_sim.variants import (
+from spades_sim.run.simulate import simulate_games
+from spades_sim.analysis.variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,
     RULES_FIGURE_METRICS,
@@ -401,7 +401,7 @@ def test_the_committed_example_is_the_default_study() -> None:
 def test_interrupted_rule_comparison_keeps_the_games_every_rule_set_finished(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C in the second rule set's third block: both keep their first 100 games."""
-    from spades_sim import simulate
+    from spades_sim.run import simulate
 
     monkeypatch.setattr(simulate, "BLOCK_GAMES", 50)
     calls = []
@@ -419,7 +419,7 @@ def test_interrupted_rule_comparison_keeps_the_games_every_rule_set_finished(
 
 def test_interrupted_report_writes_the_sections_it_finished(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from spades_sim import report
+    from spades_sim.analysis import report
 
     def interrupted(*_args):
         raise KeyboardInterrupt

@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spades_sim.catalogue import pick
+from spades_sim.run.catalogue import pick
 from spades_sim.intervals import paired_interval
-from spades_sim.metrics import _side_hands
+from spades_sim.analysis.metrics import _side_hands
 from spades_sim.rules import RuleSet
-from spades_sim.simulate import simulate_games, simulate_hands
-from spades_sim.whatif import what_if
+from spades_sim.run.simulate import simulate_games, simulate_hands
+from spades_sim.analysis.whatif import what_if
 
 SEED = 6_060
 STANDARD = RuleSet()

@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 from clirun import assert_one_line_error, invoke
 
-from spades_sim.simulate import resume, simulate_hands
-from spades_sim.store import MANIFEST, RunStore
+from spades_sim.run.simulate import resume, simulate_hands
+from spades_sim.run.store import MANIFEST, RunStore
 
 pytestmark = pytest.mark.usefixtures("small_blocks")
 
@@ -37,7 +37,7 @@ def saved(tmp_path: Path, small_blocks: None) -> Path:
 
 @pytest.fixture(scope="module")
 def whole() -> pd.DataFrame:
-    import spades_sim.simulate as simulate
+    import spades_sim.run.simulate as simulate
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(simulate, "BLOCK_HANDS", 1000)

@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke, stop_after
 
-from spades_sim.catalogue import Totals
-from spades_sim.simulate import RunError, resume, simulate_games, simulate_hands
-from spades_sim.store import MANIFEST, RunStore, StoreError
+from spades_sim.run.catalogue import Totals
+from spades_sim.run.simulate import RunError, resume, simulate_games, simulate_hands
+from spades_sim.run.store import MANIFEST, RunStore, StoreError
 
 
 def test_totals_round_trip_and_merge() -> None:
@@ -170,7 +170,7 @@ def test_save_and_resume_folders_are_checked(tmp_path: Path) -> None:
 ])
 def test_backend_options_are_checked(monkeypatch: pytest.MonkeyPatch, args: list[str],
                                      message: str) -> None:
-    from spades_sim import backends
+    from spades_sim.run import backends
 
     monkeypatch.setattr(backends, "CONNECT_TIMEOUT", "1s")  # port 9 refuses: no need to wait 10 s
     assert_one_line_error(invoke(["simulate", "--hands", "10", "--quiet", *args]), message,
@@ -252,7 +252,7 @@ def test_a_lost_scheduler_ends_the_run_in_one_line_with_its_blocks_saved(tmp_pat
 
 def test_a_cluster_with_no_worker_ends_the_run_in_one_line(monkeypatch: pytest.MonkeyPatch,
                                                             tmp_path: Path) -> None:
-    from spades_sim import backends
+    from spades_sim.run import backends
 
     monkeypatch.setattr(backends, "NO_WORKER_SECONDS", 1.5)
     monkeypatch.setattr(backends, "POLL_SECONDS", 0.2)

@@ -1,1 +1,1 @@
-"""Shipped calibration tables of the expert bidder; see spades_sim.calibration."""
+"""Shipped calibration tables of the expert bidder; see spades_sim.kernel.calibration."""

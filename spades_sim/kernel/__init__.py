@@ -1,4 +1,11 @@
-"""The numba kernel: jitted functions on ints and arrays only (no pandas, click or matplotlib).
+"""The kernel tier: numba functions on ints and arrays, and the Python face that feeds and drives them.
+
+The jitted modules (bits, rng, params, trick, scoring, policy, expert_bid, expert_play,
+engine) take ints and arrays only. Beside them, in plain Python over numpy: ``packing``
+(rule sets packed into the kernel's tables), ``strategies`` (the named strategies and their
+packed parameters), ``calibration`` (the expert's shipped bid tables) and ``drivers`` (the
+public drivers: validate, allocate, run the chunks on threads). Nothing in this tier imports
+pandas, click or matplotlib (a test checks it).
 
 numba's on-disk cache checks only the timestamp of the file that defines a
 function, so a change to a helper in another kernel file would leave stale
@@ -24,9 +31,15 @@ import numba
 from numba.core import config as _numba_config
 
 
+_PYTHON_FACE = frozenset({"__init__.py", "calibration.py", "drivers.py", "packing.py", "strategies.py"})
+"""The kernel's plain-Python modules: no machine code depends on their text."""
+
+
 def _kernel_cache_dir() -> str:
     digest = hashlib.sha256(numba.__version__.encode())
     for source in sorted(Path(__file__).parent.glob("*.py")):
+        if source.name in _PYTHON_FACE:
+            continue
         digest.update(source.name.encode() + source.read_bytes())
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),

@@ -7,7 +7,7 @@ so hand ``i`` of a hand run is exactly the first hand of game ``i`` of a game ru
 with the same seed. Policies draw from streams keyed by (seed, game, hand, seat).
 
 The record layouts (``HandRecords``, ``HandTrace``, ``GameRecords``) are
-NamedTuples of arrays; ``spades_sim.records`` turns them into DataFrames.
+NamedTuples of arrays; ``spades_sim.run.records`` turns them into DataFrames.
 jit-compiled; inputs not checked.
 """
 
@@ -333,7 +333,7 @@ def _bid_round(rules, strat, dealer, hand_index, s):
             rules.blind_mode, rules.blind_threshold, s.score[side], leader, hand_index)
         forced = s.forced[seat]
         if forced != FREE_BID:
-            # A what-if bid (spades_sim.whatif): made as told, noted when the rules forbid it.
+            # A what-if bid (spades_sim.analysis.whatif): made as told, noted when the rules forbid it.
             if forced == BLIND_BID:
                 s.bids[seat] = 0
                 s.blind[seat] = 1
@@ -668,7 +668,7 @@ def _hands_chunk(rules, strat, seed, start, lo, hi, s, out, trace,
                  write_trace):
     """Play hands ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``out`` (and of ``trace``).
 
-    The chunk functions release the GIL (``nogil``): ``spades_sim.drivers`` runs chunks
+    The chunk functions release the GIL (``nogil``): ``spades_sim.kernel.drivers`` runs chunks
     on threads, each with its own scratch ``s`` and its own rows. They are compiled
     without numba's reference counting (``_nrt=False``): they allocate nothing, and the
     atomic reference-count updates on shared output arrays would otherwise dominate the

@@ -2,7 +2,7 @@
 
 A seat's hand is summarised by two linear scores of a few hand features
 (:func:`_strength_features`, :func:`_nil_features`) whose weights, like every
-distribution below, come from the project's own self-play (``spades_sim.calibration``
+distribution below, come from the project's own self-play (``spades_sim.kernel.calibration``
 builds them; ``data/calibration/`` ships them):
 
 - ``own[ctx, position, strength bin]``: the distribution of the seat's own tricks,

@@ -1,7 +1,7 @@
 """Policy ids and the slots of a strategy's parameter vector, shared by every policy module.
 
 The names, defaults, ranges and meanings of the parameters are in
-``spades_sim.strategies.PARAMS``; which policy reads which slot is said there too.
+``spades_sim.kernel.strategies.PARAMS``; which policy reads which slot is said there too.
 """
 
 POLICY_RANDOM = 0

@@ -34,7 +34,7 @@ Policies
 docs/strategies.md describes every rule.
 
 The trick estimate is made for four seats and multiplied by the table's
-``trick_scale`` (``spades_sim.packing``): 4/3 at three seats, 4/5 at five.
+``trick_scale`` (``spades_sim.kernel.packing``): 4/3 at three seats, 4/5 at five.
 """
 
 import numpy as np

@@ -1,6 +1,6 @@
 """One trick: legal cards, who is winning, which cards would win.
 
-Cards are slots (see ``spades_sim.packing``): each effective suit is a run of
+Cards are slots (see ``spades_sim.kernel.packing``): each effective suit is a run of
 bits in power order and the trump suit is the highest run, so a card beats the
 current winner exactly when it is higher *and* either of the winner's suit or a
 trump. jit-compiled; inputs not checked.

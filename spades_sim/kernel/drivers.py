@@ -29,7 +29,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from .kernel import engine
+from . import engine
 
 CHUNK_HANDS = 1024
 """Hands per chunk; results do not depend on it."""

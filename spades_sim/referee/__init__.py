@@ -42,7 +42,7 @@ from spades_sim import cards
 
 if TYPE_CHECKING:  # pandas only for the table of scored hands, imported when it is made
     import pandas as pd
-from spades_sim.handlog import (
+from spades_sim.referee.handlog import (
     BLIND_NIL,
     NIL_MADE,
     NIL_SET,
@@ -96,7 +96,7 @@ _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 """Seat counts as the messages write them ("the four bids")."""
 
 BidValue = int | str
-"""A seat's bid: a number of tricks (0 is nil) or :data:`~spades_sim.handlog.BLIND_NIL`."""
+"""A seat's bid: a number of tricks (0 is nil) or :data:`~spades_sim.referee.handlog.BLIND_NIL`."""
 
 _BidRecord = TypeVar("_BidRecord", Bid, BlindNilBid)
 _T = TypeVar("_T")
@@ -326,7 +326,7 @@ def score_hand(
     rules : RuleSet
         The scoring options and the table mode (which seats make a side).
     bids : sequence of int or "bn", one per seat
-        Tricks bid (0 is nil) or :data:`~spades_sim.handlog.BLIND_NIL`.
+        Tricks bid (0 is nil) or :data:`~spades_sim.referee.handlog.BLIND_NIL`.
     tricks_taken : sequence of int, one per seat
         Tricks each seat took; they sum to the hand size.
     score_before, bags_before : sequence of int, one per side
@@ -1456,7 +1456,7 @@ def score_file(path: str | Path, rules: RuleSet | None = None) -> list[ScoredHan
         The JSONL hand-log file.
     rules : RuleSet, optional
         Rules for every line; by default each line's ``rules`` field, resolved
-        with :func:`spades_sim.handlog.log_rules` (a file relative to the log's folder).
+        with :func:`spades_sim.referee.handlog.log_rules` (a file relative to the log's folder).
 
     Raises
     ------

@@ -1,6 +1,6 @@
 """Grid search over strategy parameters, every setting in duplicate on the same deals.
 
-Each setting of the grid plays :func:`spades_sim.compare.compare_strategies`
+Each setting of the grid plays :func:`spades_sim.analysis.compare.compare_strategies`
 against the same opponent with the same seed, so every setting meets the same
 deal sequences (common random numbers) and differences between settings are not
 the luck of the cards.
@@ -17,11 +17,11 @@ import pandas as pd
 
 from .compare import compare_strategies
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
-from .numbers import decimal_number
-from .outputs import shown
-from .rules import RuleSet, resolve_rules
-from .simulate import DEFAULT_MAX_HANDS, resolve_seed
-from .strategies import PARAMS, Strategy, StrategyError, get_strategy
+from ..numbers import decimal_number
+from ..outputs import shown
+from ..rules import RuleSet, resolve_rules
+from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed
+from ..kernel.strategies import PARAMS, Strategy, StrategyError, get_strategy
 
 MAX_SETTINGS = 400
 """The most grid points one tuning run may ask for."""

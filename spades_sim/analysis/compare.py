@@ -18,14 +18,14 @@ from enum import Enum
 import numpy as np
 import pandas as pd
 
-from .catalogue import Metric, Units, frame_units, metric
-from .intervals import paired_interval, ratio_difference, wilson_interval
+from ..run.catalogue import Metric, Units, frame_units, metric
+from ..intervals import paired_interval, ratio_difference, wilson_interval
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .formatting import PERCENT_UNITS, value_text
 from .metrics import Payouts, check_buy_in
-from .rules import RuleSet, resolve_rules
-from .simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
-from .strategies import Strategy, get_strategy
+from ..rules import RuleSet, resolve_rules
+from ..run.simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
+from ..kernel.strategies import Strategy, get_strategy
 
 
 class PairsAlike(Enum):
@@ -97,7 +97,7 @@ class Comparison:
 
     def economics(self, buy_in: float, rake: float) -> pd.DataFrame:
         """Expected profit per game of a player of A and of B at a table with this buy-in and
-        rake (see :class:`spades_sim.metrics.Payouts`), with paired 95% intervals over the deal
+        rake (see :class:`spades_sim.analysis.metrics.Payouts`), with paired 95% intervals over the deal
         sequences, and the break-even win rate (unfinished games held at their observed rate).
 
         One row per strategy: ``label`` (its name), ``win_rate`` (games won, unfinished not

@@ -2,7 +2,7 @@
 
 The seat's cards are fixed, and so is what the table already knows: the score,
 the bags, the bids made before the seat's turn. The unknown cards are dealt at
-random (:class:`spades_sim.deals.Dealer`, uniform over the completions that meet
+random (:class:`spades_sim.run.deals.Dealer`, uniform over the completions that meet
 any constraints), and every completion is played once for each candidate bid —
 nil, each count bid, and the strategy's own choice — then the game is played on
 to its end with the fixed policies. Where the rules allow blind nil, it is judged
@@ -13,7 +13,7 @@ Each candidate sees the same completions, the same policy random streams and the
 same later deals (common random numbers), so differences between candidates are
 paired and their intervals narrow.
 
->>> from spades_sim.whatif import what_if
+>>> from spades_sim.analysis.whatif import what_if
 >>> result = what_if("standard", "AS KS QS JS 10S 9S AH KH AD KD AC KC QC", deals=50, seed=1)
 >>> float(result.table.set_index("bid").loc["nil", "made"])  # the ace of spades takes a trick
 0.0
@@ -27,17 +27,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .intervals import mean_interval, paired_interval, wilson_interval
-from .cards import parse_cards
-from .deals import Dealer, SuitCount
-from .drivers import what_if_grid
+from ..intervals import mean_interval, paired_interval, wilson_interval
+from ..cards import parse_cards
+from ..run.deals import Dealer, SuitCount
+from ..kernel.drivers import what_if_grid
 from .figures import error_bars, percent_ticks, plain_text, pyplot, save
-from .kernel import engine
-from .numbers import is_digits, whole_number
-from .outputs import shown
-from .rules import BlindNil, RuleSet, resolve_rules
-from .simulate import DEFAULT_MAX_HANDS, resolve_seed, seat_strategies, set_threads
-from .strategies import DEFAULT_STRATEGY, pack_strategies
+from ..kernel import engine
+from ..numbers import is_digits, whole_number
+from ..outputs import shown
+from ..rules import BlindNil, RuleSet, resolve_rules
+from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, seat_strategies, set_threads
+from ..kernel.strategies import DEFAULT_STRATEGY, pack_strategies
 
 POLICY_LABEL = "strategy's choice"
 BLIND_LABEL = "blind nil, unseen"

@@ -4,7 +4,7 @@ Game ``g`` of a run deals from the counter of (seed, game, hand), so runs under
 different rule sets with one seed share their deals wherever the deck is the
 same (a jokers deck deals other cards; the pairing by game then still gives a
 valid, if less sharp, interval). :func:`compare_rules` plays the same games under
-each rule set and reports every metric of :func:`spades_sim.metrics.game_metrics`
+each rule set and reports every metric of :func:`spades_sim.analysis.metrics.game_metrics`
 side by side, with the paired difference from the first rule set.
 """
 
@@ -17,12 +17,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .catalogue import METRICS, select
+from ..run.catalogue import METRICS, select
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .metrics import compare_game_frames, economics
-from .numbers import whole_number
-from .rules import RuleSet, RulesError, parse_override, resolve_rules
-from .simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
+from ..numbers import whole_number
+from ..rules import RuleSet, RulesError, parse_override, resolve_rules
+from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
 
 
 @dataclass
@@ -40,7 +40,7 @@ class RulesComparison:
     def economics(self, buy_in: float, rake: float,
                   labels: dict[int, str] | None = None) -> pd.DataFrame:
         """Under each rule set: the expected profit per game of a player on each side
-        (:func:`spades_sim.metrics.economics`, ``labels`` naming the sides), and what the house
+        (:func:`spades_sim.analysis.metrics.economics`, ``labels`` naming the sides), and what the house
         takes: ``rake_per_game`` (every seat's share of its buy-in) and ``rake_per_hand`` (that
         over the hands a game lasts under these rules, which is what the rule set changes)."""
         parts = []
@@ -232,7 +232,7 @@ def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[tuple[str, int | N
     interval (the same deals), so that a small change shows at the scale it has. Rates in
     percent, their differences in percentage points; ``break_even`` (a share: the win rate at
     which a player breaks even at the table's economics) is drawn on the win-rate panels.
-    ``table`` has the columns of :func:`spades_sim.metrics.compare_game_frames`."""
+    ``table`` has the columns of :func:`spades_sim.analysis.metrics.compare_game_frames`."""
     plt = pyplot()
     names = [str(name) for name in dict.fromkeys(table[group])]
     reference = names[0]

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .outputs import atomic_path
+from ..outputs import atomic_path
 
 Draw = TypeVar("Draw", bound=Callable[..., Any])
 

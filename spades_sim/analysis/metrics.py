@@ -1,27 +1,27 @@
 """The analysis API on tidy record frames: metrics with 95% intervals, per run and side by side.
 
-Everything here works on the frames of :mod:`spades_sim.records` (``Run.records()``
+Everything here works on the frames of :mod:`spades_sim.run.records` (``Run.records()``
 of a run with ``keep_records=True``, or a Parquet/CSV file written by ``--out``),
 so it serves a notebook as well as the commands built on it:
 
 >>> from spades_sim import simulate_games
->>> from spades_sim.metrics import game_metrics
+>>> from spades_sim.analysis.metrics import game_metrics
 >>> run = simulate_games("standard", ["expert", "basic"], 200, seed=1, keep_records=True)
 >>> table = game_metrics(run.records())
 >>> list(table.columns)
 ['key', 'side', 'metric', 'unit', 'value', 'low', 'high', 'n', 'per', 'units', 'interval']
->>> from spades_sim.catalogue import pick
+>>> from spades_sim.run.catalogue import pick
 >>> bool(pick(table, "hands_per_game")["value"] == pick(run.summary(), "hands_per_game")["value"])
 True
 
-The metrics are those of the catalogue (:mod:`spades_sim.catalogue`), evaluated on the
+The metrics are those of the catalogue (:mod:`spades_sim.run.catalogue`), evaluated on the
 frame's units exactly as ``simulate`` evaluates them block by block, so a frame and the
 run's summary agree to the last digit. Seat-hand frames (hand runs) give
 :func:`hand_metrics`, :func:`bid_profile` and :func:`bid_minus_tricks`; game frames give
 :func:`game_metrics`; :func:`compare_game_frames` puts runs of the same deals (other
 rules, other strategies) side by side with paired differences against the first;
 :func:`economics` turns results into money. Nil success by hand feature is in
-:mod:`spades_sim.nil`.
+:mod:`spades_sim.analysis.nil`.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .catalogue import chosen, frame_units, penalty_decides, table
-from .intervals import mean_interval, ratio_difference, wilson_interval
-from .numbers import decimal_number
-from .outputs import shown
+from ..run.catalogue import chosen, frame_units, penalty_decides, table
+from ..intervals import mean_interval, ratio_difference, wilson_interval
+from ..numbers import decimal_number
+from ..outputs import shown
 
 
 # ---------------------------------------------------------------- game frames
@@ -55,7 +55,7 @@ def _side_columns(games: pd.DataFrame, name: str) -> np.ndarray:
 
 def decided_by_penalty(games: pd.DataFrame) -> np.ndarray:
     """Per game of a game frame: whether the bag penalties decided it
-    (:func:`spades_sim.catalogue.penalty_decides`)."""
+    (:func:`spades_sim.run.catalogue.penalty_decides`)."""
     return penalty_decides(_side_columns(games, "score"), _side_columns(games, "penalty"),
                               games["winner"].to_numpy())
 
@@ -72,7 +72,7 @@ def placed_second(games: pd.DataFrame) -> np.ndarray:
 
 def game_metrics(games: pd.DataFrame, side: int | None = None,
                  keys: Sequence[str] | None = None) -> pd.DataFrame:
-    """The metrics of a game frame with 95% intervals (:data:`spades_sim.catalogue.TABLE_COLUMNS`):
+    """The metrics of a game frame with 95% intervals (:data:`spades_sim.run.catalogue.TABLE_COLUMNS`):
     win rates, unfinished games, game length, nil and blind-nil bids and success, contracts
     made and set, bid error, bags, penalties, games decided by a penalty, points.
 

@@ -7,7 +7,7 @@ constraint — a :class:`SuitCount` such as "seat 1 holds 0–2 spades", or any
 ``accept`` function — are thrown away and drawn again, which keeps the
 accepted deals uniform over the deals that satisfy everything.
 
->>> from spades_sim.deals import Dealer, SuitCount
+>>> from spades_sim.run.deals import Dealer, SuitCount
 >>> dealer = Dealer("standard", {0: "AS KS QS JS 2H 3H 4H 5H 6H 7H 8H 9H 10H"},
 ...                 [SuitCount(seat=1, suit="spades", low=0, high=2)])
 >>> deals = dealer.deal(1000, seed=1)
@@ -19,7 +19,7 @@ True
 Constraints that no deal can meet are refused at once; constraints so rare that
 fewer than one trial deal in :data:`MIN_ACCEPT_RATE` meets them are refused after a
 trial of :data:`TRIAL_DEALS` deals, instead of running for ever. Deals come back as
-an array of card masks over the kernel's slots (see :mod:`spades_sim.packing`);
+an array of card masks over the kernel's slots (see :mod:`spades_sim.kernel.packing`);
 :meth:`Dealer.hands` turns one into card ids.
 """
 
@@ -31,11 +31,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import SUIT_NAMES, CardError, format_card, parse_cards
-from .numbers import whole_number
-from .outputs import shown
-from .packing import PackedRules, pack_rules
-from .rules import RuleSet, resolve_rules
+from ..cards import SUIT_NAMES, CardError, format_card, parse_cards
+from ..numbers import whole_number
+from ..outputs import shown
+from ..kernel.packing import PackedRules, pack_rules
+from ..rules import RuleSet, resolve_rules
 
 TRIAL_DEALS = 20_000
 """Deals drawn to measure how often the constraints are met before a long run."""

@@ -19,12 +19,12 @@ from typing import Any
 import click
 import pandas as pd
 
-from . import __version__
-from . import rules as _rules
-from .cards import CardError
-from .catalogue import side_label
-from . import export
-from .formatting import (
+from .. import __version__
+from .. import rules as _rules
+from ..cards import CardError
+from ..run.catalogue import side_label
+from ..analysis import export
+from ..analysis.formatting import (
     comparison_text,
     economics_text,
     rules_economics_text,
@@ -35,23 +35,23 @@ from .formatting import (
     what_if_text,
     win_share_text,
 )
-from . import calibrate as _calibrate
-from .audit import ANY, AuditError, audit_file, check_csv_path, seats_label
-from .calibration import CalibrationError, load_family
-from .bids import bid_profiles, plot_bid_profiles
-from .compare import compare_strategies, plot_comparison
-from .metrics import EconomicsError, Payouts, check_buy_in, economics, parse_rake
-from .tune import parse_param_range, plot_tuning, tune
-from .handlog import LogError, rules_reference, write_log
-from .nil import FEATURES, FeatureError, check_feature, nil_by_feature, plot_nil_by_feature
-from .numbers import decimal_number, whole_number
-from .outputs import OutputError, check_file, check_folder, shown
-from .records import trace_logs
-from .deals import DealError, parse_suit_count
-from .referee import IllegalMove, score_file, scored_frame
-from .store import RunStore, StoreError, strategy_spec
-from .report import DEFAULT_STUDY, StudyError, check_out_dir, load_study, run_study
-from .simulate import (
+from ..analysis import calibrate as _calibrate
+from ..referee.audit import ANY, AuditError, audit_file, check_csv_path, seats_label
+from ..kernel.calibration import CalibrationError, load_family
+from ..analysis.bids import bid_profiles, plot_bid_profiles
+from ..analysis.compare import compare_strategies, plot_comparison
+from ..analysis.metrics import EconomicsError, Payouts, check_buy_in, economics, parse_rake
+from ..analysis.tune import parse_param_range, plot_tuning, tune
+from ..referee.handlog import LogError, rules_reference, write_log
+from ..analysis.nil import FEATURES, FeatureError, check_feature, nil_by_feature, plot_nil_by_feature
+from ..numbers import decimal_number, whole_number
+from ..outputs import OutputError, check_file, check_folder, shown
+from ..run.records import trace_logs
+from ..run.deals import DealError, parse_suit_count
+from ..referee import IllegalMove, score_file, scored_frame
+from ..run.store import RunStore, StoreError, strategy_spec
+from ..analysis.report import DEFAULT_STUDY, StudyError, check_out_dir, load_study, run_study
+from ..run.simulate import (
     Run,
     RunError,
     check_log_range,
@@ -62,7 +62,7 @@ from .simulate import (
     trace_games,
     trace_hands,
 )
-from .strategies import (
+from ..kernel.strategies import (
     DEFAULT_STRATEGY,
     STRATEGIES,
     StrategyError,
@@ -70,7 +70,7 @@ from .strategies import (
     override_params,
     parse_param_override,
 )
-from .whatif import (
+from ..analysis.whatif import (
     POLICY_LABEL,
     WhatIfError,
     parse_bids,
@@ -78,7 +78,7 @@ from .whatif import (
     plot_what_if,
     what_if,
 )
-from .variants import (
+from ..analysis.variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,
     RULES_FIGURE_METRICS,
@@ -488,7 +488,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
 
 
 def _run_metadata(run: Run, command: str = "simulate", **facts: Any) -> dict[str, Any]:
-    """The metadata of a run's table and records (:func:`spades_sim.export.metadata`)."""
+    """The metadata of a run's table and records (:func:`spades_sim.analysis.export.metadata`)."""
     return export.metadata(command, run.seed, [run.rules], run.strategies, kind=run.kind,
                            requested=run.requested, done=run.done, interrupted=run.interrupted,
                            **facts)

@@ -3,7 +3,7 @@
 Each strategy plays the same hands (one seed, hands from 0-0) on side 0 against
 one opponent on side 1, and its side's bids are summarised: how often it bids
 what (the profile), how far its contracts miss the tricks its count bidders take
-(bid minus tricks), and the rates of :func:`spades_sim.metrics.hand_metrics`.
+(bid minus tricks), and the rates of :func:`spades_sim.analysis.metrics.hand_metrics`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import pandas as pd
 
 from .figures import colours, error_bars, plain_text, pyplot, save
 from .metrics import bid_minus_tricks, bid_profile, hand_metrics
-from .rules import RuleSet, resolve_rules
-from .simulate import resolve_seed, simulate_hands
-from .strategies import Strategy, get_strategy
+from ..rules import RuleSet, resolve_rules
+from ..run.simulate import resolve_seed, simulate_hands
+from ..kernel.strategies import Strategy, get_strategy
 
 
 @dataclass
@@ -31,11 +31,11 @@ class BidProfiles:
     hands: int
     interrupted: bool
     metrics: pd.DataFrame
-    """Per strategy, the rows of :func:`spades_sim.metrics.hand_metrics` for its side."""
+    """Per strategy, the rows of :func:`spades_sim.analysis.metrics.hand_metrics` for its side."""
     profile: pd.DataFrame
-    """Per strategy, :func:`spades_sim.metrics.bid_profile` of its seats."""
+    """Per strategy, :func:`spades_sim.analysis.metrics.bid_profile` of its seats."""
     errors: pd.DataFrame
-    """Per strategy, :func:`spades_sim.metrics.bid_minus_tricks` of its side."""
+    """Per strategy, :func:`spades_sim.analysis.metrics.bid_minus_tricks` of its side."""
 
     def data(self) -> pd.DataFrame:
         """All three tables in one tidy frame: ``table``, ``strategy``, ``key`` and the values."""

@@ -2,7 +2,7 @@
 
 :func:`audit_file` replays each hand of a hand log (``docs/hand-log.md``) through the
 referee, exactly as ``spades-sim score`` does (an illegal or broken log is refused with
-the referee's one-line :class:`~spades_sim.handlog.LogError`), and at every card play
+the referee's one-line :class:`~spades_sim.referee.handlog.LogError`), and at every card play
 rebuilds what the playing seat knew (:class:`PlayView`): its hand before the play, its
 legal cards, the trick so far and who is winning it under the deck's trick power
 (jokers and promoted deuces are trumps: :func:`~spades_sim.referee.deck_of`), every
@@ -69,7 +69,7 @@ import pandas as pd
 
 from spades_sim import cards
 from spades_sim.intervals import wilson_interval
-from spades_sim.handlog import (
+from spades_sim.referee.handlog import (
     Action,
     CardPlay,
     HandLog,
@@ -669,7 +669,7 @@ def _legal_plays(hand: Hand, seat: int, holding: tuple[int, ...]) -> tuple[int, 
 
 @functools.lru_cache(maxsize=4096)
 def _parse(text: str) -> Action:
-    """:func:`~spades_sim.handlog.parse_action`, remembered: a log repeats its few hundred codes."""
+    """:func:`~spades_sim.referee.handlog.parse_action`, remembered: a log repeats its few hundred codes."""
     return parse_action(text)
 
 
@@ -701,7 +701,7 @@ def check_seats(seats: Iterable[int] | None, seat_count: int | None = None) -> t
     >>> check_seats([4], 4)
     Traceback (most recent call last):
     ...
-    spades_sim.audit.AuditError: seat=4: allowed 0-3
+    spades_sim.referee.audit.AuditError: seat=4: allowed 0-3
     """
     if seats is None:
         return None
@@ -818,7 +818,7 @@ def check_csv_path(path: str | Path) -> None:
     >>> check_csv_path("instances.parquet")
     Traceback (most recent call last):
     ...
-    spades_sim.audit.AuditError: out='instances.parquet': allowed a file ending in .csv
+    spades_sim.referee.audit.AuditError: out='instances.parquet': allowed a file ending in .csv
     """
     path = Path(path)
     if path.suffix.lower() != ".csv":

@@ -1,7 +1,7 @@
 """Calibration tables of the expert bidder: what they hold, where they live, how they are packed.
 
 The expert judges a bid by its expected value under the table's rules, from
-distributions the project measures in its own self-play (``spades_sim.calibrate``
+distributions the project measures in its own self-play (``spades_sim.analysis.calibrate``
 builds them; ``spades-sim calibrate`` runs it). Tables depend on the cards and the
 table, not on the scoring: one *family* per table mode and deck
 (``partnership-standard``, ``solo-standard``, ``five-player-jokers``, ...). The
@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .kernel import expert_bid as _bid
-from .rules import Deck, RuleSet
+from . import expert_bid as _bid
+from ..rules import Deck, RuleSet
 
 WIN_STEP = 10.0
 """Width of a bin of points to go in ``win``."""

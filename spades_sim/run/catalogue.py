@@ -35,7 +35,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 import pandas as pd
 
-from .intervals import ratio_interval, wilson_interval
+from ..intervals import ratio_interval, wilson_interval
 
 RUN_KINDS = ("hands", "games")
 """Run kinds: a hand run's unit is the hand, a game run's the game."""
@@ -295,7 +295,7 @@ class FrameError(ValueError):
 
 
 def frame_units(frame: pd.DataFrame) -> Units:
-    """The unit table of a record frame (:mod:`spades_sim.records`): a seat-hand frame (one row
+    """The unit table of a record frame (:mod:`spades_sim.run.records`): a seat-hand frame (one row
     per seat and hand, every seat of each hand) or a game frame (one row per game)."""
     if "seat" in frame.columns:
         return _hand_frame_units(frame)

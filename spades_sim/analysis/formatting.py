@@ -1,6 +1,6 @@
 """One way to write a value and its interval: as text for a terminal, and the text tables of the
 commands. Whether a value is a percentage comes from its unit (``rate``, see
-:mod:`spades_sim.catalogue`), never from its label.
+:mod:`spades_sim.run.catalogue`), never from its label.
 
 >>> value_text(0.12345, "rate"), value_text(2.5, "points"), interval_text(0.1, 0.2, "rate")
 ('12.35%', '2.500', '[10.00%, 20.00%]')
@@ -42,7 +42,7 @@ def interval_text(low: float, high: float, unit: str, digits: int | None = None,
 
 
 def summary_text(table: pd.DataFrame) -> str:
-    """A metrics table (:data:`spades_sim.catalogue.TABLE_COLUMNS`) as aligned text: metric,
+    """A metrics table (:data:`spades_sim.run.catalogue.TABLE_COLUMNS`) as aligned text: metric,
     value, 95% interval and n."""
     width = max(len(m) for m in table["metric"])
     lines = [f"{'metric':<{width}}  {'value':>9}  {'95% interval':>21}  {'n':>10}"]

@@ -14,13 +14,13 @@ from typing import NamedTuple
 import numpy as np
 
 from . import calibration, drivers
-from .kernel import expert_bid as _expert_bid
-from .kernel import params as _params
-from .kernel.expert_bid import BidTables
-from .numbers import decimal_number, is_digits
-from .outputs import shown
+from . import expert_bid as _expert_bid
+from . import params as _params
+from .expert_bid import BidTables
+from ..numbers import decimal_number, is_digits
+from ..outputs import shown
 from .packing import pack_rules
-from .rules import RuleSet
+from ..rules import RuleSet
 
 
 class StrategyError(ValueError):
@@ -308,7 +308,7 @@ def pack_strategies(seat_strategies: list[Strategy], rules: RuleSet,
                     tables: BidTables | None = None) -> PackedStrategies:
     """Pack one strategy per seat for the kernel at the table ``rules``.
 
-    ``tables`` replaces the shipped calibration tables (as ``spades_sim.calibrate`` does).
+    ``tables`` replaces the shipped calibration tables (as ``spades_sim.analysis.calibrate`` does).
     Strategies that read no table get stand-ins, so no tables need to exist for them. The
     expert's usual choices are precomputed here, once per distinct parameter vector
     (``expert_bid._fill_choices``, one horizon a call, so Ctrl-C is taken between them).

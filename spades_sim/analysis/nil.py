@@ -1,12 +1,12 @@
 """Nil attempts and success broken down by a feature of the hand as dealt.
 
-Works on the tidy seat-hand frame of :func:`spades_sim.records.hand_frame` (one row
+Works on the tidy seat-hand frame of :func:`spades_sim.run.records.hand_frame` (one row
 per seat and hand, with the hand features ``spades``, ``top_spade``, ``voids``,
 ``aces``, ``kings`` and ``nil_risk``), so it serves a notebook as well as the
 ``spades-sim nil`` command:
 
 >>> from spades_sim import simulate_hands
->>> from spades_sim.nil import nil_by_feature
+>>> from spades_sim.analysis.nil import nil_by_feature
 >>> run = simulate_hands("standard", "expert", 2_000, seed=1, keep_records=True)
 >>> table = nil_by_feature(run.records(), "spades")
 >>> list(table.columns)[:4]
@@ -25,11 +25,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .cards import card_symbol
+from ..cards import card_symbol
 from .figures import LEFT_OUT, MIN_CASES, error_bars, plain_text, pyplot, save
-from .intervals import wilson_interval
-from .outputs import shown
-from .rules import RuleSet
+from ..intervals import wilson_interval
+from ..outputs import shown
+from ..rules import RuleSet
 
 FEATURES: dict[str, str] = {
     "spades": "trumps held",
@@ -122,7 +122,7 @@ def feature_labels(feature: str, values: Sequence[float],
     if feature != "top_spade" or rules is None:
         return numbers
     # The kernel counts top_spade in this order, so the names follow it exactly.
-    from .packing import deck_suits
+    from ..kernel.packing import deck_suits
 
     lowest_first = deck_suits(rules)[3]
     return ["none" if value == -1 else card_symbol(lowest_first[int(value)])

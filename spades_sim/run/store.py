@@ -4,7 +4,7 @@
 ``DIR/manifest.json`` first (rules, strategies, seed, size, block size and
 package version) and then, as each block of hands or games finishes,
 ``DIR/block-<first>-<count>.parquet``: one row of that block's totals
-(:meth:`spades_sim.catalogue.Totals.as_row`). A shard is written to a temporary
+(:meth:`spades_sim.run.catalogue.Totals.as_row`). A shard is written to a temporary
 name and renamed (:func:`spades_sim.outputs.atomic_path`), so a killed process or a
 full disk leaves whole shards only. ``resume(DIR)``
 reads the shards back, merges them, and plays the blocks still missing: the totals
@@ -33,10 +33,10 @@ from typing import Any
 
 import pandas as pd
 
-from . import __version__
-from .outputs import atomic_path, check_folder, shown, write_text
-from .rules import RuleSet, RulesError, from_dict
-from .strategies import Strategy, StrategyError
+from .. import __version__
+from ..outputs import atomic_path, check_folder, shown, write_text
+from ..rules import RuleSet, RulesError, from_dict
+from ..kernel.strategies import Strategy, StrategyError
 
 try:  # POSIX; elsewhere saved runs are not locked
     import fcntl

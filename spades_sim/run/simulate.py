@@ -5,8 +5,8 @@ Python validates, packs and allocates; the kernel loops and writes (docs/archite
 ``BLOCK_GAMES`` games a call) so that a progress bar can move, totals are
 folded in as each block finishes (memory stays flat unless records are kept),
 and Ctrl-C keeps every finished block. A saved run writes each block's totals
-to its folder (:mod:`spades_sim.store`) and :func:`resume` finishes it; the
-Dask backend plays the same blocks on a cluster (:mod:`spades_sim.backends`).
+to its folder (:mod:`spades_sim.run.store`) and :func:`resume` finishes it; the
+Dask backend plays the same blocks on a cluster (:mod:`spades_sim.run.backends`).
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import drivers
+from ..kernel import drivers
 from . import records as _records
 from .catalogue import Totals
-from .drivers import RunError, set_threads
-from .outputs import shown
-from .packing import PackedRules, pack_rules
-from .rules import RuleSet, resolve_rules
-from .outputs import OutputError
+from ..kernel.drivers import RunError, set_threads
+from ..outputs import shown
+from ..kernel.packing import PackedRules, pack_rules
+from ..rules import RuleSet, resolve_rules
+from ..outputs import OutputError
 from .store import Manifest, RunStore, strategy_spec
-from .strategies import PackedStrategies, Strategy, get_strategy, pack_strategies
+from ..kernel.strategies import PackedStrategies, Strategy, get_strategy, pack_strategies
 
 BLOCK_HANDS = 1 << 16
 BLOCK_GAMES = 1 << 11
@@ -90,7 +90,7 @@ class Run:
     frames: list[pd.DataFrame] = field(default_factory=list)
 
     def summary(self, side: int | None = None) -> pd.DataFrame:
-        """The run's metrics table (:meth:`spades_sim.catalogue.Totals.summary`): every side
+        """The run's metrics table (:meth:`spades_sim.run.catalogue.Totals.summary`): every side
         pooled and the per-side rows, or with ``side`` that side's figures."""
         return self.totals.summary(side)
 
@@ -130,9 +130,9 @@ def simulate_hands(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
 
     Hand ``i`` is the first hand of game ``i`` of a game run with the same seed.
     ``on_block(k)`` is called with the number of hands each block added. With ``save``
-    the run is saved block by block in that folder (:mod:`spades_sim.store`) and can be
+    the run is saved block by block in that folder (:mod:`spades_sim.run.store`) and can be
     continued with :func:`resume`; ``backend="dask"`` plays the blocks on the Dask
-    cluster at ``scheduler`` (:mod:`spades_sim.backends`) with the same results.
+    cluster at ``scheduler`` (:mod:`spades_sim.run.backends`) with the same results.
     """
     rules, strategies, packed, strat, seed = _prepare(raw_rules, raw_strategies, "hands", n, seed,
                                                       threads)
@@ -257,8 +257,8 @@ def resume(path: str | Path, threads: int | None = None,
     """Continue the run saved in ``path``: its finished blocks are read back, the rest played.
 
     The totals equal those of the same run never interrupted. With ``requested`` the saved
-    manifest must match it (:meth:`spades_sim.store.RunStore.check`). Every shard is checked
-    first (:meth:`spades_sim.store.RunStore.scan`): the blocks of damaged or missing shards
+    manifest must match it (:meth:`spades_sim.run.store.RunStore.check`). Every shard is checked
+    first (:meth:`spades_sim.run.store.RunStore.scan`): the blocks of damaged or missing shards
     are played again (``Run.replayed`` says which), the others are kept.
     """
     check_backend(backend, scheduler)

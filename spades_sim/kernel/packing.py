@@ -1,7 +1,7 @@
 """Pack a RuleSet into the plain numbers and tables the kernel reads.
 
 A rule set becomes kernel input only here, as the seats' strategies do only in
-:func:`spades_sim.strategies.pack_strategies` (docs/architecture.md, "Kernel conventions").
+:func:`spades_sim.kernel.strategies.pack_strategies` (docs/architecture.md, "Kernel conventions").
 
 The kernel works in *slots*: bit positions of a ``uint64`` hand mask laid out so
 that each effective suit occupies a contiguous run of bits in trick-power
@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .kernel.engine import (
+from .engine import (
     FORCED_MIRROR,
     FORCED_NONE,
     FORCED_SUICIDE,
@@ -25,9 +25,9 @@ from .kernel.engine import (
     LEAD_NO_TRUMP,
     LEAD_ORDINARY,
 )
-from .kernel.policy import BLIND_AFTER_FIRST_HAND, BLIND_ANYTIME, BLIND_OFF, BLIND_WHEN_BEHIND
-from .cards import BIG_JOKER, CLUBS, DIAMONDS, HEARTS, LITTLE_JOKER, SPADES, card_id
-from .rules import (
+from .policy import BLIND_AFTER_FIRST_HAND, BLIND_ANYTIME, BLIND_OFF, BLIND_WHEN_BEHIND
+from ..cards import BIG_JOKER, CLUBS, DIAMONDS, HEARTS, LITTLE_JOKER, SPADES, card_id
+from ..rules import (
     BidThirteen,
     BlindNil,
     BothPartnersNil,

@@ -3,7 +3,7 @@
 ``hand_frame`` is tidy: one row per seat and hand, with the side's columns
 (contract, points, bags, …) repeated on both partners' rows (in the individual
 modes a seat is its own side). ``game_frame`` has one row per game. Files are
-written by :func:`spades_sim.export.write`.
+written by :func:`spades_sim.analysis.export.write`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .cards import format_card
-from .handlog import HandLog, HandResult, Trick
-from .kernel.engine import LEAD_LOWEST_CLUB
+from ..cards import format_card
+from ..referee.handlog import HandLog, HandResult, Trick
+from ..kernel.engine import LEAD_LOWEST_CLUB
 
 _SEAT_COLUMNS = ("bid", "blind", "tricks", "spades", "top_spade", "aces", "kings", "voids",
                  "nil_risk")
@@ -106,7 +106,7 @@ def _first_leader(packed, dealer: int, held) -> int:
 
 
 def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[HandLog]:
-    """Hand logs (``spades_sim.handlog``) of traced hands.
+    """Hand logs (``spades_sim.referee.handlog``) of traced hands.
 
     With ``games`` (the ``GameRecords`` of a traced game run) the lines carry the
     game id, hand index, running scores and the game's end; without, each hand

@@ -34,20 +34,21 @@ from pathlib import Path
 import numpy as np
 import tomli_w
 
-from . import __version__, drivers
-from .outputs import atomic_path, write_text
-from .calibration import (
+from .. import __version__
+from ..kernel import drivers
+from ..outputs import atomic_path, write_text
+from ..kernel.calibration import (
     STRENGTH_BINS_PER_TRICK,
     CalibrationError,
     bootstrap_arrays,
     kernel_tables,
     save_family,
 )
-from .kernel import expert_bid as _bid
-from .packing import pack_rules
-from .rules import Mode, RuleSet, load_preset
-from .simulate import BLOCK_HANDS, DEFAULT_MAX_HANDS, resolve_seed
-from .strategies import STRATEGIES, Strategy, pack_strategies
+from ..kernel import expert_bid as _bid
+from ..kernel.packing import pack_rules
+from ..rules import Mode, RuleSet, load_preset
+from ..run.simulate import BLOCK_HANDS, DEFAULT_MAX_HANDS, resolve_seed
+from ..kernel.strategies import STRATEGIES, Strategy, pack_strategies
 
 ROUNDS = 3
 """Rounds of the shipped tables (the first bids as expert-v1)."""

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from .outputs import OutputError, atomic_path, check_file, shown
+from .. import __version__
+from ..outputs import OutputError, atomic_path, check_file, shown
 
 FORMATS = ("text", "json", "csv")
 """What ``--format`` takes: the aligned text of the terminal (the default), JSON or CSV."""
@@ -63,7 +63,7 @@ def metadata(command: str, seed: int | None, rules: Sequence[Any], strategies: S
     """What made a table: the package version, the ``command``, the ``seed``, the rule sets
     (``RuleSet`` or their dicts) and strategies (``Strategy``: name, policies, parameters), and
     any other ``facts`` (counts, whether the run was interrupted …)."""
-    from .store import strategy_spec  # the one place a strategy is written as data
+    from ..run.store import strategy_spec  # the one place a strategy is written as data
 
     return {"spades_sim": __version__, "command": command, "seed": seed,
             "rules": [r if isinstance(r, dict) else r.to_dict() for r in rules],

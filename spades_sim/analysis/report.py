@@ -26,17 +26,17 @@ import numpy as np
 import pandas as pd
 import tomli_w
 
-from . import __version__
+from .. import __version__
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .formatting import PERCENT_UNITS, interval_text, value_text
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, feature_title, nil_by_feature, plot_nil_by_feature
-from .outputs import atomic_path, check_folder, shown, write_text
-from .rules import RulesError, preset_names, resolve_rules, unknown_key
-from .simulate import simulate_hands
-from .strategies import StrategyError, get_strategy
+from ..outputs import atomic_path, check_folder, shown, write_text
+from ..rules import RulesError, preset_names, resolve_rules, unknown_key
+from ..run.simulate import simulate_hands
+from ..kernel.strategies import StrategyError, get_strategy
 from .variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,
@@ -66,7 +66,7 @@ class Study:
     """Presets or rules files; the first is the baseline of every comparison."""
     variants: tuple[str, ...] = ()
     """More rule sets for the rule-variant section, ``LABEL:FIELD=VALUE,…``: the first rule set
-    with those fields changed (``spades_sim.variants.parse_variant``)."""
+    with those fields changed (``spades_sim.analysis.variants.parse_variant``)."""
     bag_rules: tuple[str, ...] = BAG_RULES
     """LIMIT:PENALTY bag rules applied to the baseline rules."""
     strategies: tuple[str, ...] = ("expert", "expert-v1", "bag-averse", "basic", "conservative",

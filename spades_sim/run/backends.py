@@ -2,7 +2,7 @@
 
 Each block is one task: a worker resolves the rules and strategies, plays the
 block with the same kernel, seed and block boundaries as a local run, and sends
-back its totals as a flat row (:meth:`spades_sim.catalogue.Totals.as_row`).
+back its totals as a flat row (:meth:`spades_sim.run.catalogue.Totals.as_row`).
 The client merges the rows as they arrive (sums of whole numbers: the order does
 not matter), so the results are identical to the local backend's, and it writes
 each block's shard at once when the run is saved. Dask (``pip install 'spades-sim[dask]'``) is imported only here.
@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from .catalogue import Totals
-from .outputs import shown
-from .packing import pack_rules
-from .rules import from_dict
+from ..outputs import shown
+from ..kernel.packing import pack_rules
+from ..rules import from_dict
 from .store import strategy_of, strategy_spec
-from .strategies import pack_strategies
+from ..kernel.strategies import pack_strategies
 
 
 CONNECT_TIMEOUT = "10s"
@@ -82,7 +82,7 @@ def dask_blocks(run, block: int, starts: list[int], max_hands: int | None, clien
 
     On Ctrl-C the tasks still queued are cancelled; the blocks yielded so far stay merged. A
     lost scheduler, or no worker in the cluster for ``NO_WORKER_SECONDS``, ends the run with a
-    one-line :class:`~spades_sim.simulate.RunError` after the same clean-up.
+    one-line :class:`~spades_sim.run.simulate.RunError` after the same clean-up.
     """
     from dask.distributed import as_completed
 
