@@ -105,7 +105,8 @@ def _play(rules: RuleSet, strategy: Strategy, arrays: dict, hands: int, seed: in
     done = 0
     while done < hands:
         count = min(BLOCK_HANDS, hands - done)
-        out, trace = drivers.play_hands(packed, strat, seed, done, count, write_trace=True)
+        out, trace = drivers.play_hands(rules=packed, strategies=strat, seed=seed, start=done,
+                                        count=count, trace=True)
         yield out, trace, packed
         done += count
         if on_block is not None:
@@ -329,8 +330,8 @@ def win_spread(rules: RuleSet, strategy: Strategy, arrays: dict, games: int, see
         return 1.0
     tables = kernel_tables(arrays, rules)
     strat = pack_strategies([strategy] * rules.seat_count, rules, tables)
-    records, out, _ = drivers.trace_games(packed, strat, seed, np.arange(games, dtype=np.int64),
-                                          DEFAULT_MAX_HANDS)
+    records, out, _ = drivers.trace_games(rules=packed, strategies=strat, seed=seed,
+                                          games=np.arange(games), max_hands=DEFAULT_MAX_HANDS)
     game = out.game.astype(np.int64)
     after = out.score.astype(np.float64)
     before = np.zeros_like(after)

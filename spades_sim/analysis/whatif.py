@@ -30,7 +30,7 @@ import pandas as pd
 from ..intervals import mean_interval, paired_interval, wilson_interval
 from ..cards import parse_cards
 from ..run.deals import Dealer, SuitCount
-from ..kernel.drivers import what_if_grid
+from ..kernel.drivers import what_if_deals
 from .figures import error_bars, percent_ticks, plain_text, pyplot, save
 from ..kernel import engine
 from ..numbers import is_digits, whole_number
@@ -210,9 +210,10 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
         forced[other] = code
 
     def grid(deals_of_seat, candidates):
-        return what_if_grid(packed, strat, seed, deals_of_seat, dealer, hand_index, seat, forced,
-                            np.array(candidates, np.int64), np.array(score, np.int64),
-                            np.array(bags, np.int64), max_hands)
+        return what_if_deals(rules=packed, strategies=strat, seed=seed, deals=deals_of_seat,
+                             dealer=dealer, hand_index=hand_index, hero=seat, forced_bids=forced,
+                             candidates=candidates, score=score, bag_total=bags,
+                             max_hands=max_hands)
 
     candidates = [engine.FREE_BID, *range(0, rules.hand_size + 1)]
     *played, hero_bid, finished = grid(completions, candidates)

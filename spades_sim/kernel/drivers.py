@@ -174,32 +174,108 @@ def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def play_hands(packed, strat, seed: int, start: int, count: int, write_trace: bool = False):
-    """Hands ``start … start + count - 1`` of a hand run: their records and traces (left
-    zero without ``write_trace``)."""
+def _check_inputs(rules, strategies, seed: int) -> None:
+    """Refuse what the kernel cannot take: it reads the packed tuples field by field, and a seed
+    outside ``0 … 2**63 - 1`` would wrap silently in its counters."""
+    from .packing import PackedRules
+    from .strategies import PackedStrategies
+
+    if not isinstance(rules, PackedRules):
+        raise TypeError(f"rules: a PackedRules (packing.pack_rules) expected, not {type(rules).__name__}")
+    if not isinstance(strategies, PackedStrategies):
+        raise TypeError("strategies: a PackedStrategies (strategies.pack_strategies) expected, "
+                        f"not {type(strategies).__name__}")
+    if strategies.bid_policy.shape[0] != rules.seat_count:
+        raise ValueError(f"strategies: {strategies.bid_policy.shape[0]} seats packed for a table "
+                         f"of {rules.seat_count}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise RunError(f"seed={seed!r}: allowed 0 to {2**63 - 1}")
+
+
+def _check_range(name: str, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise RunError(f"{name}={value!r}: allowed a whole number of at least 0")
+
+
+def _ids(name: str, ids) -> np.ndarray:
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    if ids.ndim != 1 or (ids.size and ids.min() < 0):
+        raise RunError(f"{name}: allowed a 1-D sequence of indices of at least 0")
+    return ids
+
+
+def play_hands(*, rules, strategies, seed: int, start: int, count: int, trace: bool = False):
+    """Play hands ``start … start + count - 1`` of a hand run (each from 0–0, dealer seat 0).
+
+    Parameters
+    ----------
+    rules : PackedRules
+        The table, from :func:`spades_sim.kernel.packing.pack_rules`.
+    strategies : PackedStrategies
+        Every seat's strategy, from :func:`spades_sim.kernel.strategies.pack_strategies`.
+    seed : int
+        The run's seed, ``0 … 2**63 - 1``; hand ``i`` is a pure function of ``(seed, i)``.
+    start, count : int
+        The first hand index and the number of hands.
+    trace : bool
+        Also write every hand's trace (the cards dealt, passed and played).
+
+    Returns
+    -------
+    records : HandRecords
+        One row per hand: int8/int32/int64 arrays of shape ``(count,)``, ``(count, seats)`` or
+        ``(count, sides)`` (see :class:`spades_sim.kernel.engine.HandRecords`).
+    hand_trace : HandTrace
+        One row per hand, shape ``(count, …)``; all zero unless ``trace``.
+    """
+    _check_inputs(rules, strategies, seed)
+    _check_range("start", start)
+    _check_range("count", count)
     with interrupts_held():  # numba allocates and boxes the outputs
-        out, trace = engine._empty_hand_outputs(packed, count)
+        out, hand_trace = engine._empty_hand_outputs(rules, count)
 
     def arguments(lo: int, hi: int) -> tuple:
-        return (packed, strat, seed, start, lo, hi, engine._new_scratch(packed), out, trace,
-                write_trace)
+        return (rules, strategies, seed, start, lo, hi, engine._new_scratch(rules), out,
+                hand_trace, trace)
 
     _load_for(engine._hands_chunk, arguments)
     with interrupts_held() as check:
         run_chunks(count, CHUNK_HANDS, lambda lo, hi: engine._hands_chunk(*arguments(lo, hi)),
                    check)
-    return out, trace
+    return out, hand_trace
 
 
-def play_games(packed, strat, seed: int, start: int, count: int, max_hands: int):
-    """Game records of games ``start … start + count - 1`` (no hand records)."""
+def play_games(*, rules, strategies, seed: int, start: int, count: int, max_hands: int):
+    """Play games ``start … start + count - 1`` of a game run to their end.
+
+    Parameters
+    ----------
+    rules : PackedRules
+    strategies : PackedStrategies
+    seed : int
+        ``0 … 2**63 - 1``; game ``g`` is a pure function of ``(seed, g)``.
+    start, count : int
+        The first game index and the number of games.
+    max_hands : int
+        A game still undecided after this many hands is recorded as unfinished.
+
+    Returns
+    -------
+    GameRecords
+        One row per game: arrays of shape ``(count,)`` or ``(count, sides)`` (see
+        :class:`spades_sim.kernel.engine.GameRecords`).
+    """
+    _check_inputs(rules, strategies, seed)
+    _check_range("start", start)
+    _check_range("count", count)
+    _check_range("max_hands", max_hands)
     with interrupts_held():
-        games = engine._empty_game_records(count, packed.side_count)
-        no_hands, no_trace = engine._empty_hand_outputs(packed, 0)
+        games = engine._empty_game_records(count, rules.side_count)
+        no_hands, no_trace = engine._empty_hand_outputs(rules, 0)
 
     def arguments(lo: int, hi: int) -> tuple:
-        return (packed, strat, seed, start, lo, hi, max_hands, engine._new_scratch(packed), games,
-                False, 0, no_hands, no_trace)
+        return (rules, strategies, seed, start, lo, hi, max_hands, engine._new_scratch(rules),
+                games, False, 0, no_hands, no_trace)
 
     _load_for(engine._games_chunk, arguments)
     with interrupts_held() as check:
@@ -215,53 +291,127 @@ def _consecutive_runs(ids: np.ndarray) -> list[tuple[int, int]]:
     return [(lo, hi) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
 
 
-def trace_hands(packed, strat, seed: int, deals: np.ndarray):
-    """Replay hands ``deals`` (hand-run indices) of a hand run: their records and traces."""
+def trace_hands(*, rules, strategies, seed: int, deals):
+    """Replay hands ``deals`` of a hand run, with their traces.
+
+    Parameters
+    ----------
+    rules : PackedRules
+    strategies : PackedStrategies
+    seed : int
+    deals : array_like of int
+        Hand indices of the run, shape ``(n,)``; any order, repeats allowed.
+
+    Returns
+    -------
+    records : HandRecords
+        Row ``k`` is hand ``deals[k]``, bit for bit as :func:`play_hands` plays it.
+    hand_trace : HandTrace
+        Row ``k`` is that hand's trace.
+    """
+    _check_inputs(rules, strategies, seed)
+    deals = _ids("deals", deals)
     with interrupts_held():
-        out, trace = engine._empty_hand_outputs(packed, deals.size)
-        s = engine._new_scratch(packed)
-    load_kernel(engine._hands_chunk, packed, strat, seed, 0, 0, 0, s, out, trace, True)
+        out, hand_trace = engine._empty_hand_outputs(rules, deals.size)
+        s = engine._new_scratch(rules)
+    load_kernel(engine._hands_chunk, rules, strategies, seed, 0, 0, 0, s, out, hand_trace, True)
     with interrupts_held() as check:
         for lo, hi in _consecutive_runs(deals):
-            engine._hands_chunk(packed, strat, seed, int(deals[lo]) - lo, lo, hi, s, out, trace,
-                                True)
+            engine._hands_chunk(rules, strategies, seed, int(deals[lo]) - lo, lo, hi, s, out,
+                                hand_trace, True)
             check()
-    return out, trace
+    return out, hand_trace
 
 
-def trace_games(packed, strat, seed: int, game_ids: np.ndarray, max_hands: int):
-    """Replay games ``game_ids``: their game records, and every hand's record and trace."""
+def trace_games(*, rules, strategies, seed: int, games, max_hands: int):
+    """Replay games ``games`` of a game run, with every hand's record and trace.
+
+    Parameters
+    ----------
+    rules : PackedRules
+    strategies : PackedStrategies
+    seed : int
+    games : array_like of int
+        Game indices of the run, shape ``(n,)``.
+    max_hands : int
+        As in :func:`play_games`.
+
+    Returns
+    -------
+    game_records : GameRecords
+        Row ``k`` is game ``games[k]``.
+    records : HandRecords
+        Every hand of those games, game after game, shape ``(hands, …)``.
+    hand_trace : HandTrace
+        Those hands' traces, row for row.
+    """
+    _check_inputs(rules, strategies, seed)
+    game_ids = _ids("games", games)
+    _check_range("max_hands", max_hands)
     runs = _consecutive_runs(game_ids)
     with interrupts_held():
-        games = engine._empty_game_records(game_ids.size, packed.side_count)
-        s = engine._new_scratch(packed)
-        no_hands = engine._empty_hand_outputs(packed, 0)
-    load_kernel(engine._games_chunk, packed, strat, seed, 0, 0, 0, max_hands, s, games, True, 0,
-                *no_hands)
+        game_records = engine._empty_game_records(game_ids.size, rules.side_count)
+        s = engine._new_scratch(rules)
+        no_hands = engine._empty_hand_outputs(rules, 0)
+    load_kernel(engine._games_chunk, rules, strategies, seed, 0, 0, 0, max_hands, s,
+                game_records, True, 0, *no_hands)
     with interrupts_held() as check:
 
         def replay(write_hands: bool, hands_out, trace_out) -> int:
             row = 0
             for lo, hi in runs:
-                row = engine._games_chunk(packed, strat, seed, int(game_ids[lo]) - lo, lo, hi,
-                                          max_hands, s, games, write_hands, row, hands_out,
-                                          trace_out)
+                row = engine._games_chunk(rules, strategies, seed, int(game_ids[lo]) - lo, lo, hi,
+                                          max_hands, s, game_records, write_hands, row,
+                                          hands_out, trace_out)
                 check()
             return row
 
-        rows = replay(False, *engine._empty_hand_outputs(packed, 0))
-        out, trace = engine._empty_hand_outputs(packed, rows)
-        replay(True, out, trace)
-    return games, out, trace
+        rows = replay(False, *engine._empty_hand_outputs(rules, 0))
+        out, hand_trace = engine._empty_hand_outputs(rules, rows)
+        replay(True, out, hand_trace)
+    return game_records, out, hand_trace
 
 
-def what_if_grid(packed, strat, seed: int, deals: np.ndarray, dealer: int, hand_index: int,
-                 hero: int, forced_bids: np.ndarray, candidates: np.ndarray, score: np.ndarray,
-                 bag_total: np.ndarray, max_hands: int):
-    """Every candidate bid of ``hero`` on every completion in ``deals``, played to the game's
-    end: the arrays (made, points, won, valid, hero_bid), one row a deal and one column a
-    candidate, as ``engine._what_if_chunk`` writes them, and ``finished``, which rows were
-    played: all of them, unless Ctrl-C stopped the run (it is not raised then)."""
+def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_index: int,
+                  hero: int, forced_bids, candidates, score, bag_total, max_hands: int):
+    """Every candidate bid of ``hero`` on every deal in ``deals``, each played to the game's end.
+
+    Parameters
+    ----------
+    rules : PackedRules
+    strategies : PackedStrategies
+    seed : int
+        Keys the play after the deal (later hands of the game, random policies).
+    deals : ndarray of uint64, shape (n, seats)
+        Each seat's cards as a slot mask, one row per deal.
+    dealer, hand_index, hero : int
+        The dealer's seat, the hand's index within the game and the seat that bids.
+    forced_bids : ndarray of int64, shape (seats,)
+        A bid already made per seat (``engine.FREE_BID`` where the strategy bids).
+    candidates : ndarray of int64, shape (c,)
+        The hero's bids to try (``FREE_BID``: the strategy's own; ``BLIND_BID``: blind nil).
+    score, bag_total : ndarray of int64, shape (sides,)
+        The game's score and bags before the hand.
+    max_hands : int
+        As in :func:`play_games`.
+
+    Returns
+    -------
+    made, points, won, valid, hero_bid : ndarray, shape (n, c)
+        int8 made (1) or set, int32 the hero side's points in the hand, int8 the game won,
+        int8 the bid was allowed, int8 the bid the hero made; row a deal, column a candidate.
+    finished : ndarray of bool, shape (n,)
+        Which rows were played: all of them, unless Ctrl-C stopped the run (which is not
+        raised then: every candidate of a finished row was played, so those rows stand).
+    """
+    _check_inputs(rules, strategies, seed)
+    deals = np.ascontiguousarray(deals, dtype=np.uint64)
+    forced_bids = np.ascontiguousarray(forced_bids, dtype=np.int64)
+    candidates = np.ascontiguousarray(candidates, dtype=np.int64)
+    score = np.ascontiguousarray(score, dtype=np.int64)
+    bag_total = np.ascontiguousarray(bag_total, dtype=np.int64)
+    if deals.ndim != 2 or deals.shape[1] != rules.seat_count:
+        raise RunError(f"deals: allowed an array of shape (n, {rules.seat_count})")
     shape = (deals.shape[0], candidates.size)
     made, points = np.zeros(shape, np.int8), np.zeros(shape, np.int32)
     won, valid = np.zeros(shape, np.int8), np.zeros(shape, np.int8)
@@ -269,9 +419,9 @@ def what_if_grid(packed, strat, seed: int, deals: np.ndarray, dealer: int, hand_
     finished = np.zeros(deals.shape[0], np.bool_)
 
     def arguments(lo: int, hi: int) -> tuple:
-        return (packed, strat, seed, deals, dealer, hand_index, hero, forced_bids, candidates,
-                score, bag_total, max_hands, lo, hi, engine._new_scratch(packed), made, points,
-                won, valid, hero_bid)
+        return (rules, strategies, seed, deals, dealer, hand_index, hero, forced_bids,
+                candidates, score, bag_total, max_hands, lo, hi, engine._new_scratch(rules),
+                made, points, won, valid, hero_bid)
 
     def play(lo: int, hi: int) -> None:
         engine._what_if_chunk(*arguments(lo, hi))
@@ -288,4 +438,4 @@ def what_if_grid(packed, strat, seed: int, deals: np.ndarray, dealer: int, hand_
 
 __all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "cores", "interrupts_held",
            "interrupts_noted", "load_kernel", "play_games", "play_hands", "run_chunks",
-           "set_threads", "threads", "trace_games", "trace_hands", "what_if_grid"]
+           "set_threads", "threads", "trace_games", "trace_hands", "what_if_deals"]

@@ -147,8 +147,10 @@ def play_block(kind: str, packed: PackedRules, strat: PackedStrategies, seed: in
                count: int, max_hands: int | None):
     """Play one block (hands or games ``start`` … ``start + count - 1``); its kernel records."""
     if kind == "hands":
-        return drivers.play_hands(packed, strat, seed, start, count)[0]
-    return drivers.play_games(packed, strat, seed, start, count, max_hands)
+        return drivers.play_hands(rules=packed, strategies=strat, seed=seed, start=start,
+                                  count=count)[0]
+    return drivers.play_games(rules=packed, strategies=strat, seed=seed, start=start, count=count,
+                              max_hands=max_hands)
 
 
 def new_totals(kind: str, packed: PackedRules) -> Totals:
@@ -312,7 +314,7 @@ def check_log_range(kind: str, deals: range) -> None:
 def trace_hands(raw_rules: str | RuleSet, raw_strategies, deals: Sequence[int], seed: int):
     """Replay hands ``deals`` of a hand run; returns (HandRecords, HandTrace, PackedRules)."""
     _, _, packed, strat = _pack(raw_rules, raw_strategies)
-    out, trace = drivers.trace_hands(packed, strat, seed, np.asarray(deals, dtype=np.int64))
+    out, trace = drivers.trace_hands(rules=packed, strategies=strat, seed=seed, deals=deals)
     return out, trace, packed
 
 
@@ -320,6 +322,6 @@ def trace_games(raw_rules: str | RuleSet, raw_strategies, game_ids: Sequence[int
                 max_hands: int = DEFAULT_MAX_HANDS):
     """Replay games ``game_ids``; returns (GameRecords, HandRecords, HandTrace, PackedRules)."""
     _, _, packed, strat = _pack(raw_rules, raw_strategies)
-    games, out, trace = drivers.trace_games(packed, strat, seed,
-                                            np.asarray(game_ids, dtype=np.int64), max_hands)
+    games, out, trace = drivers.trace_games(rules=packed, strategies=strat, seed=seed,
+                                            games=game_ids, max_hands=max_hands)
     return games, out, trace, packed
