@@ -79,18 +79,10 @@ from spades_sim.referee.handlog import (
     read_log,
 )
 from spades_sim.outputs import atomic_path, check_file
-from spades_sim.referee import (
-    TRUMP_SUIT,
-    BidValue,
-    DeckSpec,
-    Hand,
-    Phase,
-    ScoredHand,
-    is_nil,
-    partner_of,
-    score_file,
-    trick_winner_index,
-)
+from spades_sim.referee.deck import TRUMP_SUIT, DeckSpec
+from spades_sim.referee.hand import Hand, Phase
+from spades_sim.referee.replay import ScoredHand, score_file
+from spades_sim.referee.scoring import BidValue, is_nil, partner_of, trick_winner_index
 from spades_sim.rules import MAX_SEATS, RuleSet
 
 THIRD_HAND_LOW = "third-hand-low"
