@@ -564,7 +564,8 @@ def dumps(rules: RuleSet) -> str:
     >>> loads(dumps(RuleSet(target=300))) == RuleSet(target=300)
     True
     """
-    return tomli_w.dumps(rules.to_dict())
+    text: str = tomli_w.dumps(rules.to_dict())  # tomli_w ships no type hints
+    return text
 
 
 def load_rules(path: str | Path) -> RuleSet:
@@ -605,7 +606,7 @@ def load_preset(name: str) -> RuleSet:
     return loads(text, source=f"preset {name}")
 
 
-_SEPARATORS = tuple({"/", os.sep, os.altsep} - {None})
+_SEPARATORS: tuple[str, ...] = tuple({"/", os.sep} | ({os.altsep} if os.altsep else set()))
 
 
 def is_rules_path(text: str) -> bool:

@@ -28,6 +28,20 @@ seat) and who is whose partner. The names below are re-exported here, so
 from spades_sim.referee.deck import DECK_SIZE, STANDARD_DECK, TRUMP_SUIT, DeckSpec, deck_of
 from spades_sim.referee.game import Game
 from spades_sim.referee.hand import Hand, IllegalMove, Phase, first_bidder, first_leader
+from spades_sim.referee.handlog import (
+    BLIND_NIL,
+    Action,
+    Bid,
+    BlindNilBid,
+    CardPass,
+    CardPlay,
+    HandLog,
+    HandResult,
+    LogError,
+    Trick,
+    read_log,
+    write_log,
+)
 from spades_sim.referee.replay import ScoredHand, replay_hand, score_file, scored_frame
 from spades_sim.referee.scoring import (
     MAX_BID,
@@ -62,6 +76,19 @@ __all__ = [
     "side_of",
     "thirteen_winner",
     "trick_winner_index",
+    # handlog
+    "BLIND_NIL",
+    "Action",
+    "Bid",
+    "BlindNilBid",
+    "CardPass",
+    "CardPlay",
+    "HandLog",
+    "HandResult",
+    "LogError",
+    "Trick",
+    "read_log",
+    "write_log",
     # hand
     "Hand",
     "IllegalMove",

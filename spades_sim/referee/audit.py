@@ -751,6 +751,8 @@ def audit_file(
             rules_cache[log.rules] = log_rules(log.rules, path)
         line_rules = rules or rules_cache[log.rules]
         continuing = previous is not None and log.game is not None and previous[0].game == log.game
+        score_before: tuple[int, ...] | None
+        bags_before: tuple[int, ...] | None
         if previous is not None and continuing:
             before = previous[1].result
             score_before, bags_before = before.score, before.bag_total

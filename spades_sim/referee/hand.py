@@ -318,9 +318,10 @@ class Hand:
         if not self.rules.sum_of_bids_not_hand_size:
             return False
         others = [bid for index, bid in enumerate(self._bids) if index != seat]
-        if any(bid is None for bid in others):
+        made = [bid for bid in others if bid is not None]
+        if len(made) < len(others):
             return False  # not the last bidder
-        return tricks + sum(_count(bid) for bid in others) == self.rules.hand_size
+        return tricks + sum(_count(bid) for bid in made) == self.rules.hand_size
 
     def _sum_rule_text(self) -> str:
         return (

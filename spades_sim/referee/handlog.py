@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from spades_sim import cards
 from spades_sim.numbers import is_digits, whole_number
@@ -236,6 +236,33 @@ class HandResult:
     """Each side's bags carried forward after the hand."""
 
 
+class PlayedHand(Protocol):
+    """What :meth:`HandLog.from_hand` reads from a played hand: the attributes of
+    :class:`spades_sim.referee.hand.Hand` that a log line records.
+
+    A protocol rather than an import, because the hand module imports this one.
+    """
+
+    @property
+    def dealer_index(self) -> int: ...
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def discards(self) -> tuple[tuple[int, ...], ...] | None: ...
+    @property
+    def score_before(self) -> tuple[int, ...]: ...
+    @property
+    def bags_before(self) -> tuple[int, ...]: ...
+    @property
+    def hand_index(self) -> int: ...
+    @property
+    def operations(self) -> Sequence[Action]: ...
+    @property
+    def tricks(self) -> Sequence[Trick]: ...
+    @property
+    def result(self) -> HandResult: ...
+
+
 RESULT_FIELDS = ("tricks", "nil", "points", "bags", "penalty", "score", "bag_total")
 """The keys of a log's ``result`` object, in the order they are written."""
 
@@ -293,6 +320,71 @@ class HandLog:
     """Two-player only: card ids each seat discarded in the keep-or-discard draw.
     (Last among the fields so that positional construction keeps working; written right
     after ``hands``.)"""
+
+    @classmethod
+    def from_hand(
+        cls,
+        hand: PlayedHand,
+        rules: str,
+        game: int | None = None,
+        game_over: dict[str, Any] | None = None,
+    ) -> HandLog:
+        """Return the complete log line of a played (scored) hand of the referee.
+
+        Replaying the line (:func:`~spades_sim.referee.replay_hand`, or
+        :func:`~spades_sim.referee.score_file` after :func:`write_log`) plays the same
+        moves and checks every result the hand computed.
+
+        Parameters
+        ----------
+        hand : Hand
+            A :class:`~spades_sim.referee.hand.Hand` whose every card is played.
+        rules : str
+            The line's ``rules`` field: the preset name or ``.toml`` path of the hand's
+            rules (the hand holds the rule set, not where it came from).
+        game : int, optional
+            The game id, for a hand of a game; its ``hand`` index is then written too.
+            A standalone hand writes its index only when it is not 0 (the default).
+        game_over : dict, optional
+            ``{"winner": side}`` on the last hand of a game.
+
+        Raises
+        ------
+        ValueError
+            The hand is not over.
+
+        Examples
+        --------
+        >>> from spades_sim.referee import Hand, HandLog
+        >>> from spades_sim.rules import RuleSet
+        >>> hand = Hand(RuleSet(), 3, ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S",
+        ...                            "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+        ...                            "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D",
+        ...                            "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C"])
+        >>> for seat, tricks in enumerate((13, 0, 0, 0)):
+        ...     _ = hand.bid(seat, tricks)
+        >>> while hand.turn_index is not None:
+        ...     _ = hand.play(hand.turn_index, hand.legal_plays(hand.turn_index)[-1])
+        >>> log = HandLog.from_hand(hand, "standard")
+        >>> log.actions[:5], log.result.score
+        (('0 b 13', '1 b 0', '2 b 0', '3 b 0', '0 p AS'), (230, 200))
+        """
+        result = hand.result  # first: it refuses an unfinished hand
+        in_game = game is not None
+        return cls(
+            rules=rules,
+            dealer=hand.dealer_index,
+            hands=hand.hands,
+            discards=hand.discards,
+            actions=tuple(format_action(operation) for operation in hand.operations),
+            game=game,
+            hand=hand.hand_index if in_game or hand.hand_index else None,
+            score_before=hand.score_before,
+            bags_before=hand.bags_before,
+            tricks=tuple(hand.tricks),
+            result=result,
+            game_over=game_over,
+        )
 
     @classmethod
     def loads(cls, line: str, line_number: int | None = None) -> HandLog:
