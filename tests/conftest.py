@@ -1,5 +1,5 @@
-"""Shared test set-up: this folder on the import path (for the helper modules ``stacking`` and
-``clirun``), and the fixtures several test files use."""
+"""Shared test set-up: this folder on the import path (for the helper modules ``stacking``,
+``refereeplay`` and ``clirun``), and the fixtures several test files use."""
 
 import sys
 from pathlib import Path

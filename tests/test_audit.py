@@ -32,6 +32,7 @@ from spades_sim.cards import format_card, parse_card, parse_cards
 from spades_sim.referee.handlog import BLIND_NIL, Bid, BlindNilBid, HandLog, LogError, format_action, write_log
 from spades_sim.referee import BidValue, Hand, Phase, deck_of
 from spades_sim.rules import RuleSet, resolve_rules
+from refereeplay import play
 
 EVEN = (3, 3, 3, 3)
 
@@ -81,9 +82,7 @@ def hand_log(
     for offset in range(rules.seat_count):
         seat = (hand.first_bidder_index + offset) % rules.seat_count
         hand.apply(BlindNilBid(seat) if bids[seat] == BLIND_NIL else Bid(seat, int(bids[seat])))
-    for move in script:
-        seat, card = move.split()
-        hand.play(int(seat), parse_card(card))
+    play(hand, *script)
     while hand.phase == Phase.PLAY:
         seat = hand.turn_index
         assert seat is not None

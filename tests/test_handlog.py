@@ -26,8 +26,10 @@ from spades_sim.referee.handlog import (
     rules_reference,
     write_log,
 )
-from spades_sim.referee import Game, Hand, replay_hand, score_file
-from spades_sim.rules import RuleSet
+from spades_sim.referee import Game, Hand, IllegalMove, replay_hand, score_file
+from spades_sim.rules import RuleSet, load_preset, preset_names
+from spades_sim.rules import dumps as dumps_rules
+from refereeplay import log_of, play_randomly, random_deal, write_lines
 
 STANDARD = RuleSet()
 CODES = "'S b N' (bid), 'S bn' (blind nil), 'S g CARD' (pass) or 'S p CARD' (play)"
@@ -62,21 +64,6 @@ def played(hand: Hand, bids: tuple[int | str, ...] = (3, 3, 3, 3)) -> Hand:
     return hand
 
 
-def log_of(played_hand: Hand, /, **fields: Any) -> HandLog:
-    """The complete log line of a finished hand."""
-    return HandLog(
-        rules="standard",
-        dealer=played_hand.dealer_index,
-        hands=played_hand.hands,
-        actions=tuple(format_action(op) for op in played_hand.operations),
-        score_before=played_hand.score_before,
-        bags_before=played_hand.bags_before,
-        tricks=tuple(played_hand.tricks),
-        result=played_hand.result,
-        **fields,
-    )
-
-
 def game_logs(hand_count: int, game: int = 0, seed: int = 1) -> list[HandLog]:
     """The logs of the first hands of a game, score and bags carried by the referee's Game."""
     state = Game(STANDARD, dealer=2)
@@ -86,16 +73,6 @@ def game_logs(hand_count: int, game: int = 0, seed: int = 1) -> list[HandLog]:
         logs.append(log_of(hand, game=game, hand=index))
         state.record(hand)
     return logs
-
-
-def write_lines(tmp_path: Path, lines: Sequence[str | dict[str, Any] | HandLog]) -> Path:
-    path = tmp_path / "hands.jsonl"
-    text = [
-        line.dumps() if isinstance(line, HandLog) else line if isinstance(line, str) else json.dumps(line)
-        for line in lines
-    ]
-    path.write_text("\n".join(text) + "\n", encoding="utf-8")
-    return path
 
 
 def score_error(tmp_path: Path, lines: Sequence[str | dict[str, Any] | HandLog]) -> str:
@@ -334,6 +311,94 @@ def test_score_file_hand_cap_accepted_only_while_unfinished(tmp_path: Path) -> N
         'line 1: game_over: log says {"winner": 1}, '
         f"referee computes the game goes on at {list(log.result.score)}"
     )
+
+
+# --- HandLog.from_hand: the log of a played hand replays to the same hand ---
+
+FROM_HAND_RULES = {
+    **{name: load_preset(name) for name in preset_names()},
+    "exchange.toml": RuleSet(blind_nil="anytime", blind_nil_pass=2),
+    "two-clubs-right.toml": RuleSet(first_lead="two_of_clubs", first_bidder="dealer_right",
+                                    nil_tricks="count_for_partner", bid_thirteen="wins_game"),
+    "solo-blind.toml": RuleSet(mode="solo", nil_value=50, blind_nil="anytime", blind_nil_solo=True),
+}
+"""Every preset and a few option sets: the exchange, two of clubs, blind nil alone; by the
+``rules`` field a log names them with (a ``.toml`` name is written beside the log)."""
+
+
+def rules_field(tmp_path: Path, name: str) -> str:
+    """The log's ``rules`` field for ``name``; a ``.toml`` one is written into ``tmp_path``."""
+    if name.endswith(".toml"):
+        (tmp_path / name).write_text(dumps_rules(FROM_HAND_RULES[name]), encoding="utf-8")
+    return name
+
+
+@pytest.mark.parametrize("name", sorted(FROM_HAND_RULES))
+def test_from_hand_round_trip_replays_the_hand(tmp_path: Path, name: str) -> None:
+    """hand -> HandLog.from_hand -> write_log -> read_log -> replay_hand and score_file give the
+    hand's own result and tricks, for random legal hands of every mode and a few options."""
+    rules = FROM_HAND_RULES[name]
+    rng = random.Random(name)
+    hands = []
+    for dealer in range(rules.seat_count):
+        dealt, discards = random_deal(rules, rng)
+        hands.append(play_randomly(Hand(rules, dealer, dealt, discards=discards), rng))
+    logs = [HandLog.from_hand(hand, rules_field(tmp_path, name)) for hand in hands]
+    path = tmp_path / "hands.jsonl"
+    write_log(path, logs)
+    read = [log for _, log in read_log(path)]
+    assert read == logs
+    for hand, log in zip(hands, read, strict=True):
+        assert log.actions == tuple(format_action(op) for op in hand.operations)
+        assert (log.dealer, log.hands, log.discards) == (hand.dealer_index, hand.hands, hand.discards)
+        assert log.hand is None and log.game is None  # a standalone first hand writes neither
+        assert replay_hand(rules, log) == (hand.result, tuple(hand.tricks))
+    scored = score_file(path)
+    assert [s.result for s in scored] == [hand.result for hand in hands]
+    assert [s.bids for s in scored] == [hand.bids for hand in hands]
+
+
+def test_from_hand_writes_a_game_that_scores_as_played(tmp_path: Path) -> None:
+    """The hands of a game, with ``game`` (so every ``hand`` index) and the winner's
+    ``game_over``: score_file carries score and bags as the Game did and ends the game there."""
+    rules = load_preset("online-table")  # random bids lose: the game ends at -200
+    rng = random.Random(5)
+    game = Game(rules, dealer=1)
+    logs = []
+    while not game.over:
+        assert game.hand_index < 100, "the game should end long before"
+        dealt, _ = random_deal(rules, rng)
+        hand = play_randomly(game.start_hand(dealt), rng)
+        winner = game.record(hand)
+        game_over = None if winner is None else {"winner": winner}
+        logs.append(HandLog.from_hand(hand, "online-table", game=3, game_over=game_over))
+    assert [log.hand for log in logs] == list(range(len(logs)))
+    path = tmp_path / "game.jsonl"
+    write_log(path, logs)
+    scored = score_file(path)
+    assert [s.result for s in scored] == game.results
+    assert scored[-1].game_winner == game.winner
+    assert all(s.game_winner is None for s in scored[:-1])
+
+
+def test_from_hand_writes_the_index_of_a_later_standalone_hand() -> None:
+    """A standalone hand after the first keeps its index, which decides
+    ``blind_nil = "after_first_hand"``: without it the replay would refuse the blind nil."""
+    rules = RuleSet(blind_nil="after_first_hand")
+    hand = Hand(rules, 3, random_hands(4), hand_index=2)
+    hand.blind_nil(0)
+    log = HandLog.from_hand(play_randomly(hand, random.Random(4)), "online-table")
+    assert log.hand == 2 and log.actions[0] == "0 bn"
+    assert replay_hand(rules, log) == (hand.result, tuple(hand.tricks))
+    with pytest.raises(IllegalMove, match="first hand of the game"):
+        replay_hand(rules, dataclasses.replace(log, hand=None))
+
+
+def test_from_hand_refuses_an_unfinished_hand() -> None:
+    hand = Hand(STANDARD, 0, DEAL_C)
+    hand.bid(1, 3)
+    with pytest.raises(ValueError, match="the hand is not over: phase bid, seat 2 is next"):
+        HandLog.from_hand(hand, "standard")
 
 
 # --- refused lines (docs/hand-log.md "Errors") ---

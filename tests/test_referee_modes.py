@@ -18,11 +18,10 @@ from pathlib import Path
 import pytest
 
 from spades_sim.cards import CLUBS, DIAMONDS, HEARTS, format_cards, parse_card, parse_cards
-from spades_sim.referee.handlog import CardPass, HandLog, LogError, format_action
+from spades_sim.referee.handlog import CardPass, HandLog, LogError
 from spades_sim.referee import (
     Game,
     Hand,
-    IllegalMove,
     Phase,
     deck_of,
     first_bidder,
@@ -34,6 +33,7 @@ from spades_sim.referee import (
     trick_winner_index,
 )
 from spades_sim.rules import RuleSet
+from refereeplay import auto_finish, expect_illegal, expect_refused, give, log_of, play, write_lines
 from stacking import bid_in_turn, finish, play_game_hand, play_hand, stacked_deal, stacked_draw
 
 STANDARD = RuleSet()
@@ -58,62 +58,6 @@ DEAL_C = (
 # Two-player draw: what each player kept and what it discarded (every card of the deck once).
 TWO_KEPT = ("AC KC QC JC 10C 9C 8C 7S 6S 5S 4S 3S 2S", "7C 6C 5C 4C 3C 2C AS KS QS JS 10S 9S 8S")
 TWO_THROWN = ("AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D", "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H")
-
-
-def expect_illegal(action: object, message: str) -> None:
-    with pytest.raises(IllegalMove) as raised:
-        action()  # type: ignore[operator]
-    assert str(raised.value) == message
-
-
-def expect_refused(action: object, message: str) -> None:
-    """A deal (or other argument) refused with ValueError and exactly ``message``."""
-    with pytest.raises(ValueError) as raised:
-        action()  # type: ignore[operator]
-    assert str(raised.value) == message
-
-
-def play(hand: Hand, *moves: str) -> None:
-    """Play ``"SEAT CARD"`` moves, e.g. ``play(hand, "2 AH", "3 2H")``."""
-    for move in moves:
-        seat, card = move.split()
-        hand.play(int(seat), parse_card(card))
-
-
-def give(hand: Hand, *moves: str) -> None:
-    """Pass ``"SEAT CARD"`` cards in the blind-nil exchange."""
-    for move in moves:
-        seat, card = move.split()
-        hand.pass_card(int(seat), parse_card(card))
-
-
-def auto_finish(hand: Hand) -> Hand:
-    """Play every remaining card: each seat its lowest legal card."""
-    while hand.turn_index is not None:
-        hand.play(hand.turn_index, hand.legal_plays(hand.turn_index)[0])
-    return hand
-
-
-def log_of(played: Hand, rules: str = "standard", /, **fields: object) -> HandLog:
-    """The complete log line of a finished hand (with the discards of a two-player draw)."""
-    return HandLog(
-        rules=rules,
-        dealer=played.dealer_index,
-        hands=played.hands,
-        discards=played.discards,
-        actions=tuple(format_action(op) for op in played.operations),
-        score_before=played.score_before,
-        bags_before=played.bags_before,
-        tricks=tuple(played.tricks),
-        result=played.result,
-        **fields,  # type: ignore[arg-type]
-    )
-
-
-def write_lines(tmp_path: Path, logs: Sequence[HandLog]) -> Path:
-    path = tmp_path / "hands.jsonl"
-    path.write_text("".join(log.dumps() + "\n" for log in logs), encoding="utf-8")
-    return path
 
 
 # --- decks and hand sizes per mode ("Seats and sides") -------------------------------------------

@@ -11,18 +11,16 @@ Scoring tests play stacked standard-deck hands (see :func:`stacked_deal`) throug
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from spades_sim.cards import CLUBS, DIAMONDS, HEARTS, SPADES, format_cards, parse_card, parse_cards
-from spades_sim.referee.handlog import HandLog, LogError, format_action
+from spades_sim.referee.handlog import HandLog, LogError
 from spades_sim.referee import (
     Game,
     Hand,
-    IllegalMove,
     Phase,
     deck_of,
     game_winner,
@@ -32,6 +30,7 @@ from spades_sim.referee import (
     trick_winner_index,
 )
 from spades_sim.rules import RuleSet, load_preset
+from refereeplay import auto_finish, bid_all, expect_illegal, log_of, play, write_lines
 from stacking import finish, play_game_hand, play_hand, stacked_deal
 
 STANDARD = RuleSet()
@@ -115,31 +114,12 @@ DEAL_H = (
 # --- helpers -------------------------------------------------------------------------------------
 
 
-def bid_all(hand: Hand, tricks: int = 3) -> None:
-    """Every seat bids ``tricks``, in turn from the first bidder."""
-    for offset in range(4):
-        hand.bid((hand.first_bidder_index + offset) % 4, tricks)
-
-
-def play(hand: Hand, *moves: str) -> None:
-    """Play ``"SEAT CARD"`` moves, e.g. ``play(hand, "2 AH", "3 2H")``."""
-    for move in moves:
-        seat, card = move.split()
-        hand.play(int(seat), parse_card(card))
-
-
 def dealt(rules: RuleSet, dealer: int, deal: Sequence[str]) -> Hand:
     """A hand of ``deal`` in which every seat has bid 3."""
     hand = Hand(rules, dealer, deal)
     bid_all(hand)
     assert hand.phase is Phase.PLAY
     return hand
-
-
-def expect_illegal(action: object, message: str) -> None:
-    with pytest.raises(IllegalMove) as raised:
-        action()  # type: ignore[operator]
-    assert str(raised.value) == message
 
 
 # --- decks: composition and the deck check ------------------------------------------------------
@@ -739,35 +719,6 @@ def test_preset_deck_matches_deck_of(name: str) -> None:
 
 
 # --- logs: replay_hand and score_file with the new rules ------------------------------------------
-
-
-def auto_finish(hand: Hand) -> Hand:
-    """Play every remaining card: each seat its lowest legal card."""
-    while hand.turn_index is not None:
-        hand.play(hand.turn_index, hand.legal_plays(hand.turn_index)[0])
-    return hand
-
-
-def log_of(played: Hand, rules: str, /, **fields: object) -> HandLog:
-    """The complete log line of a finished hand."""
-    return HandLog(
-        rules=rules,
-        dealer=played.dealer_index,
-        hands=played.hands,
-        actions=tuple(format_action(op) for op in played.operations),
-        score_before=played.score_before,
-        bags_before=played.bags_before,
-        tricks=tuple(played.tricks),
-        result=played.result,
-        **fields,  # type: ignore[arg-type]
-    )
-
-
-def write_lines(tmp_path: Path, logs: Sequence[HandLog | dict[str, object]]) -> Path:
-    path = tmp_path / "hands.jsonl"
-    lines = [log.dumps() if isinstance(log, HandLog) else json.dumps(log) for log in logs]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
 
 
 def jokers_hand() -> Hand:

@@ -10,8 +10,9 @@ import pytest
 
 from spades_sim.cards import parse_card, parse_cards
 from spades_sim.referee.handlog import Bid, BlindNilBid, CardPlay
-from spades_sim.referee import Hand, IllegalMove, Phase, trick_winner_index
+from spades_sim.referee import Hand, Phase, trick_winner_index
 from spades_sim.rules import BlindNil, RuleSet
+from refereeplay import bid_all, expect_illegal, play
 
 STANDARD = RuleSet()
 
@@ -33,30 +34,11 @@ DEAL_D = (
 )
 
 
-def bid_all(hand: Hand, tricks: int = 3) -> None:
-    """Every seat bids ``tricks``, in turn from the dealer's left."""
-    for offset in range(1, 5):
-        hand.bid((hand.dealer_index + offset) % 4, tricks)
-
-
-def play(hand: Hand, *moves: str) -> None:
-    """Play ``"SEAT CARD"`` moves, e.g. ``play(hand, "2 AH", "3 2H")``."""
-    for move in moves:
-        seat, card = move.split()
-        hand.play(int(seat), parse_card(card))
-
-
 def deal_c_hand() -> Hand:
     """Deal C with dealer 1, so seat 2 leads the first trick; all bid 3."""
     hand = Hand(STANDARD, 1, DEAL_C)
     bid_all(hand)
     return hand
-
-
-def expect_illegal(action: object, message: str) -> None:
-    with pytest.raises(IllegalMove) as raised:
-        action()  # type: ignore[operator]
-    assert str(raised.value) == message
 
 
 # --- first lead and leading spades ---
