@@ -69,6 +69,26 @@ class DeckSpec:
         power = self._trump_power.get(card)
         return cards.card_rank(card) if power is None else power
 
+    @functools.cached_property
+    def _ranks(self) -> tuple[int, ...]:
+        """Per card id: :meth:`rank_of`, as a table (asked for every card of every trick)."""
+        return tuple(self.rank_of(card) for card in range(cards.CARD_COUNT))
+
+    def trick_winner_position(self, trick_cards: Sequence[int]) -> int:
+        """The position (0 = leader) of the card that wins a trick of this deck: the highest
+        trump, else the highest card of the suit led; the first such card if two were equal."""
+        suits, ranks = self._suits, self._ranks
+        led_suit = suits[trick_cards[0]]
+        best_position = 0
+        best = (led_suit == TRUMP_SUIT, True, ranks[trick_cards[0]])
+        for position in range(1, len(trick_cards)):
+            card = trick_cards[position]
+            suit = suits[card]
+            power = (suit == TRUMP_SUIT, suit == led_suit, ranks[card])
+            if power > best:
+                best_position, best = position, power
+        return best_position
+
     def suit_cards(self, suit: int) -> tuple[int, ...]:
         """The deck's cards that count as ``suit``, lowest first."""
         return tuple(sorted((c for c in self.cards if self.suit_of(c) == suit), key=self.rank_of))

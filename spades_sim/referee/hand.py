@@ -45,7 +45,6 @@ from spades_sim.referee.scoring import (
     is_nil,
     partner_of,
     score_hand,
-    trick_winner_index,
 )
 from spades_sim.rules import (
     BothPartnersNil,
@@ -135,6 +134,7 @@ class Hand:
         """The rules played."""
         self.seat_count = rules.seat_count
         """Seats at the table (2 to 5)."""
+        self._hand_size = rules.hand_size  # a computed property of the rules, asked every trick
         self.deck = deck_of(rules)
         """The deck played: its cards and its trumps."""
         self.dealer_index = _check_seat("dealer", dealer, self.seat_count, ValueError)
@@ -193,7 +193,7 @@ class Hand:
     @property
     def trick_number(self) -> int:
         """The number of the trick in progress (or last played), from 1."""
-        return min(len(self.tricks) + 1, self.rules.hand_size)
+        return min(len(self.tricks) + 1, self._hand_size)
 
     @property
     def result(self) -> HandResult:
@@ -480,21 +480,19 @@ class Hand:
         followed when possible. Trumps ("spades") are the spade suit, the jokers
         and any promoted deuce (:func:`deck_of`).
         """
-        self._verify_card_action(seat, card, "played")
-        name = cards.format_card(card)
-        if self.phase == Phase.BID:
-            raise IllegalMove(f"seat {seat} played {name} during bidding ({self.waiting_for()})")
-        if self.phase == Phase.EXCHANGE:
-            raise IllegalMove(
-                f"seat {seat} played {name} during the blind-nil exchange ({self.waiting_for()})"
-            )
-        if self.phase == Phase.SCORE:
-            raise IllegalMove(f"seat {seat} played {name} after the hand was over")
-        if seat != self.turn_index:
-            raise IllegalMove(f"seat {seat} played {name} out of turn ({self.waiting_for()})")
+        # The usual case (a plain int seat and card in range, in play, in turn, held) is tested
+        # first and cheaply: the differential tests replay millions of plays. Anything else goes
+        # through the checks in their order, for the message.
+        if not (
+            type(seat) is int
+            and type(card) is int
+            and seat == self.turn_index
+            and self.phase is Phase.PLAY
+            and 0 <= card < cards.CARD_COUNT
+            and card in self._holdings[seat]
+        ):
+            self._refuse_play(seat, card)
         holding = self._holdings[seat]
-        if card not in holding:
-            raise IllegalMove(f"seat {seat} played {name}, not in hand")
         deck = self.deck
         suit = deck.suit_of(card)
         if not self._trick_cards:
@@ -509,11 +507,30 @@ class Hand:
                 f"holds {cards.format_cards(followers)}"
             )
 
+    def _refuse_play(self, seat: int, card: int) -> None:
+        """The checks of :meth:`verify_play` before the rules of leading and following, in order:
+        raise :class:`IllegalMove` for the first that fails (return if none does)."""
+        self._verify_card_action(seat, card, "played")
+        name = cards.format_card(card)
+        if self.phase == Phase.BID:
+            raise IllegalMove(f"seat {seat} played {name} during bidding ({self.waiting_for()})")
+        if self.phase == Phase.EXCHANGE:
+            raise IllegalMove(
+                f"seat {seat} played {name} during the blind-nil exchange ({self.waiting_for()})"
+            )
+        if self.phase == Phase.SCORE:
+            raise IllegalMove(f"seat {seat} played {name} after the hand was over")
+        if seat != self.turn_index:
+            raise IllegalMove(f"seat {seat} played {name} out of turn ({self.waiting_for()})")
+        if card not in self._holdings[seat]:
+            raise IllegalMove(f"seat {seat} played {name}, not in hand")
+
     def _verify_lead(self, seat: int, card: int) -> None:
         """The leading rules: ``first_lead`` on trick 1, then ``spades_lead``."""
         name = cards.format_card(card)
         trump = self.deck.is_trump(card)
-        only_trumps = all(self.deck.is_trump(held) for held in self._holdings[seat])
+        # Asked only of a trump lead (every rule below allows any other lead).
+        only_trumps = trump and all(self.deck.is_trump(held) for held in self._holdings[seat])
         if not self.tricks:
             match self.rules.first_lead:
                 case FirstLead.TWO_OF_CLUBS:
@@ -554,7 +571,10 @@ class Hand:
     def play(self, seat: int, card: int) -> CardPlay:
         """Seat ``seat`` plays ``card``; return the :class:`CardPlay` record."""
         self.verify_play(seat, card)
-        record = CardPlay(seat, card)
+        return self._record_play(CardPlay(seat, card))
+
+    def _record_play(self, record: CardPlay) -> CardPlay:
+        seat, card = record.seat_index, record.card
         self._holdings[seat].remove(card)
         if self._trick_cards and self.deck.is_trump(card):
             led_suit = self.deck.suit_of(self._trick_cards[0])
@@ -570,13 +590,13 @@ class Hand:
         return record
 
     def _end_trick(self) -> None:
-        position = trick_winner_index(self._trick_cards, self.rules)
+        position = self.deck.trick_winner_position(self._trick_cards)
         winner = (self.leader_index + position) % self.seat_count
         self.tricks.append(Trick(self.leader_index, winner, tuple(self._trick_cards)))
         self._tricks_taken[winner] += 1
         self._trick_cards = []
         self.leader_index = self.turn_index = winner
-        if len(self.tricks) == self.rules.hand_size:
+        if len(self.tricks) == self._hand_size:
             self._end_play()
 
     def _end_play(self) -> None:
@@ -589,6 +609,10 @@ class Hand:
 
     def apply(self, action: Action) -> Action:
         """Apply an action record (as parsed from a log); return it."""
+        if type(action) is CardPlay:
+            # Most actions are plays: the record, frozen, is kept as it is, not made again.
+            self.verify_play(action.seat_index, action.card)
+            return self._record_play(action)
         match action:
             case Bid(seat, tricks):
                 return self.bid(seat, tricks)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spades_sim import cards  # noqa: F401  (the doctests name cards)
-from spades_sim.referee.deck import STANDARD_DECK, TRUMP_SUIT, deck_of
+from spades_sim.referee.deck import STANDARD_DECK, deck_of
 from spades_sim.referee.handlog import BLIND_NIL, NIL_MADE, NIL_SET, SIDE_COUNT, HandResult, NilOutcome
 from spades_sim.rules import (
     HAND_SIZE,
@@ -68,13 +68,7 @@ def trick_winner_index(trick_cards: Sequence[int], rules: RuleSet | None = None)
     2
     """
     deck = STANDARD_DECK if rules is None else deck_of(rules)
-    led_suit = deck.suit_of(trick_cards[0])
-
-    def power(card: int) -> tuple[bool, bool, int]:
-        suit = deck.suit_of(card)
-        return suit == TRUMP_SUIT, suit == led_suit, deck.rank_of(card)
-
-    return max(range(len(trick_cards)), key=lambda position: power(trick_cards[position]))
+    return deck.trick_winner_position(trick_cards)
 
 
 def is_nil(bid: BidValue | None) -> bool:
