@@ -133,7 +133,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         interrupted=result.interrupted, win_share_paired_interval=list(result.paired_interval),
         win_share_unpaired_interval=list(result.unpaired_interval))
     deliver(outputs, "\n".join(text), result.summary(), meta,
-             lambda path: plot_comparison(result, path, break_even), extra=extra)
+            lambda path: plot_comparison(result, path, break_even), extra=extra)
     if result.interrupted:
         sys.exit(130)
 
@@ -232,8 +232,8 @@ def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, se
         sys.exit(130)
     table = nil_by_feature(run.records(), feature, blind)
     deliver(outputs, f"{title}\n{nil_text(table, feature, blind)}", table,
-             run_metadata(run, "nil", feature=feature, blind=blind),
-             lambda path: plot_nil_by_feature(table, feature, title, path, blind, rules))
+            run_metadata(run, "nil", feature=feature, blind=blind),
+            lambda path: plot_nil_by_feature(table, feature, title, path, blind, rules))
     if run.interrupted:
         sys.exit(130)
 
@@ -272,8 +272,8 @@ def _print_rules_comparison(command: str, result, strategies: list, what: str,
         # The figure's win rate is side 0's: its break-even under the first rule set.
         break_even = float(extra["economics"]["break_even"].iloc[0])
     deliver(outputs, "\n".join(text), result.table, meta,
-             lambda path: plot_metric_panels(result.table, metrics, title, path,
-                                             break_even=break_even), extra=extra)
+            lambda path: plot_metric_panels(result.table, metrics, title, path,
+                                            break_even=break_even), extra=extra)
     if result.interrupted:
         sys.exit(130)
 
@@ -402,7 +402,7 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
     meta = export.metadata("bids", result.seed, [rules], [*chosen, result.against], hands=hands,
                            interrupted=result.interrupted)
     deliver(outputs, f"{header}\n{side_by_side_text(result.metrics, group='strategy')}",
-             result.data(), meta, lambda path: plot_bid_profiles(result, title, path))
+            result.data(), meta, lambda path: plot_bid_profiles(result, title, path))
     if result.interrupted:
         sys.exit(130)
 
@@ -475,6 +475,6 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
         interrupted=result.interrupted, best=result.best, choices=result.choices.to_dict(),
         refused=result.refused)
     deliver(outputs, f"{header}\n{what_if_text(result, POLICY_LABEL)}", result.table, meta,
-             lambda path: plot_what_if(result, title, path))
+            lambda path: plot_what_if(result, title, path))
     if result.interrupted:
         sys.exit(130)

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import click
-import pandas as pd
 
 from .. import rules as _rules
 from ..analysis import export
+from ..analysis.formatting import params_text
+from ..analysis.listings import params_table, presets_table, strategies_table
 from ..kernel.strategies import STRATEGIES, get_strategy
 from .errors import user_errors
 from .options import output_options
@@ -38,10 +39,9 @@ def rules_list(fmt: str) -> None:
     with user_errors():
         outputs = check_outputs(fmt, None)
     presets = [_rules.load_preset(name) for name in _rules.preset_names()]
-    table = pd.DataFrame({"name": [r.name for r in presets],
-                          "description": [r.description for r in presets]})
-    deliver(outputs, "\n".join(f"{r.name:<24} {r.description}" for r in presets), table,
-             export.metadata("rules list", None, presets, []))
+    deliver(outputs, "\n".join(f"{r.name:<24} {r.description}" for r in presets),
+            presets_table(presets),
+            export.metadata("rules list", None, presets, []))
 
 
 @rules.command(name="show")
@@ -96,10 +96,9 @@ def strategies_list(fmt: str) -> None:
     """
     with user_errors():
         outputs = check_outputs(fmt, None)
-    table = pd.DataFrame({"name": list(STRATEGIES),
-                          "description": [s.description for s in STRATEGIES.values()]})
     deliver(outputs, "\n".join(f"{name:<14} {s.description}" for name, s in STRATEGIES.items()),
-             table, export.metadata("strategies list", None, [], list(STRATEGIES.values())))
+            strategies_table(STRATEGIES),
+            export.metadata("strategies list", None, [], list(STRATEGIES.values())))
 
 
 @strategies.command(name="show")
@@ -116,22 +115,7 @@ def strategies_show(name: str, fmt: str) -> None:
     with user_errors():
         outputs = check_outputs(fmt, None)
         strategy = get_strategy(name)
-    specs = strategy.params_read()
-    table = pd.DataFrame({
-        "parameter": [spec.name for spec in specs],
-        "value": [strategy.param(spec.name) for spec in specs],
-        "default": [spec.default for spec in specs],
-        "low": [spec.low for spec in specs], "high": [spec.high for spec in specs],
-        "set_by_strategy": [spec.name in strategy.params for spec in specs],
-        "meaning": [spec.meaning for spec in specs]})
-    lines = [f"{strategy.name}: {strategy.description}",
-             f"bidding policy {strategy.bidding}, card-play policy {strategy.play}",
-             f"{'parameter':<20} {'value':>8} {'default':>8}  {'range':<15} meaning"
-             "  (* = set by this strategy)"]
-    for row in table.itertuples(index=False):
-        mark = "*" if row.set_by_strategy else " "
-        lines.append(f"{row.parameter:<20} {row.value:>8g}{mark}{row.default:>8g}  "
-                     f"{f'{row.low:g} to {row.high:g}':<15} {row.meaning}")
-    deliver(outputs, "\n".join(lines), table,
-             export.metadata("strategies show", None, [], [strategy]))
+    table = params_table(strategy)
+    deliver(outputs, params_text(strategy, table), table,
+            export.metadata("strategies show", None, [], [strategy]))
 

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import math
-
 import click
 
 from ..analysis import export
+from ..analysis.formatting import audit_text, scored_text
 from ..referee import score_file, scored_frame
-from ..referee.audit import ANY, audit_file, check_csv_path, seats_label
+from ..referee.audit import audit_file, check_csv_path
 from .errors import InputError, user_errors
 from .options import WHOLE, log_rule_options, log_rules, output_options
 from .output import check_outputs, deliver, status
@@ -35,23 +34,9 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
         rules = log_rules(rules_name, rule_overrides)
         outputs = check_outputs(fmt, out)
         scored = score_file(log_file, rules)
-    lines = [f"{'line':>5} {'game':>5} {'hand':>4}  {'bids (by seat)':<18} "
-             f"{'tricks':<12} {'points':>11} {'score':>11} {'bags':>6}"]
-    for hand in scored:
-        bids = " ".join(str(b) for b in hand.bids)
-        tricks = " ".join(str(t) for t in hand.result.tricks)
-        points = "/".join(str(p) for p in hand.result.points)
-        total = "/".join(str(s) for s in hand.result.score)
-        bags = "/".join(str(b) for b in hand.result.bag_total)
-        game = "-" if hand.game is None else str(hand.game)
-        hand_index = "-" if hand.hand is None else str(hand.hand)
-        end = f"  side {hand.game_winner} wins" if hand.game_winner is not None else ""
-        lines.append(f"{hand.line_number:>5} {game:>5} {hand_index:>4}  {bids:<18} {tricks:<12} "
-                     f"{points:>11} {total:>11} {bags:>6}{end}")
-    lines.append(f"{len(scored)} hands scored, all moves legal, every recorded result agrees")
     meta = export.metadata("score", None, [rules] if rules else [], [], log=log_file,
                            hands=len(scored))
-    deliver(outputs, "\n".join(lines), scored_frame(scored), meta)
+    deliver(outputs, scored_text(scored), scored_frame(scored), meta)
 
 
 @click.command(name="audit")
@@ -87,31 +72,10 @@ def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[s
             check_csv_path(out)
         outputs = check_outputs(fmt, None)
         result = audit_file(log_file, rules, seats or None)
-    lines = [f"{'pattern':<20} {'hands':>7} {'share':>7} {'95% interval':>17} {'instances':>9}"]
-    for row in result.counts:
-        if row.pattern == ANY:
-            lines.append("-" * 64)
-        share = "-" if math.isnan(row.share) else f"{100 * row.share:.2f}%"
-        interval = ("" if math.isnan(row.low)
-                    else f"[{100 * row.low:.2f}%, {100 * row.high:.2f}%]")
-        lines.append(f"{row.pattern:<20} {row.hands:>7,} {share:>7} {interval:>17} "
-                     f"{row.instances:>9,}")
-    lines.append(f"{result.hands_audited:,} hands audited ({seats_label(result.seats)})")
-    shown = result.instances[:list_count]
-    if shown:
-        lines.append(f"first {len(shown):,} of {len(result.instances):,} instances:")
-        lines.append(f"{'line':>6} {'game':>5} {'hand':>4} {'trick':>5} {'seat':>4}  "
-                     f"{'pattern':<20} {'played':>6} {'sound':>5}  trick so far")
-        for instance in shown:
-            row = instance.row()
-            lines.append(f"{row['line']:>6} {row['game'] if row['game'] != '' else '-':>5} "
-                         f"{row['hand'] if row['hand'] != '' else '-':>4} {row['trick']:>5} "
-                         f"{row['seat']:>4}  {row['pattern']:<20} {row['played']:>6} "
-                         f"{row['sound'] or '-':>5}  {row['trick_so_far']}")
     meta = export.metadata("audit", None, [rules] if rules else [], [], log=log_file,
                            hands=result.hands_audited, seats=list(result.seats))
-    deliver(outputs, "\n".join(lines), result.table(), meta,
-             extra={"instances": result.instance_table().head(list_count)})
+    deliver(outputs, audit_text(result, list_count), result.table(), meta,
+            extra={"instances": result.instance_table().head(list_count)})
     if out is not None:
         with user_errors():  # after the results are printed: a full disk does not hide them
             result.write_csv(out)

@@ -118,7 +118,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
                           scheduler, quiet)
         title = run_title(run.rules, (), run) + f" (resumed from {resume_dir})" + stopped(run)
         deliver(outputs, f"{title}\n{summary_text(run.summary())}", run.summary(),
-                 run_metadata(run, resumed_from=resume_dir))
+                run_metadata(run, resumed_from=resume_dir))
         exit_if_not_saved(run)
         if run.interrupted:
             sys.exit(130)
@@ -150,12 +150,12 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         extra["economics"] = economics(run.records(), *money, rules.seat_count, labels)
         text.append(economics_text(extra["economics"], Payouts(*money, rules.seat_count, sides)))
     deliver(outputs, "\n".join(text), run.summary(), run_metadata(run), extra=extra,
-             data=run.records() if out is not None and not run.save_error else None)
+            data=run.records() if out is not None and not run.save_error else None)
     exit_if_not_saved(run)
     if log_path is not None and deal_range is not None:
         with user_errors():
             rules_file = write_hand_logs(log_path, kind, rules, strategies, run.seed, deal_range,
-                                     max_hands)
+                                         max_hands)
         status(f"wrote {log_path}" + (f" (rules in {rules_file})" if rules_file else ""))
     if run.interrupted:
         sys.exit(130)
@@ -289,7 +289,7 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None,
         report = run_study(study, out_dir, threads,
                            on_progress=lambda name: status(f"  {name} ..."))
     status(f"wrote {report.index} ({len(report.files)} files)"
-            + (" (interrupted)" if report.interrupted else ""))
+           + (" (interrupted)" if report.interrupted else ""))
     if report.interrupted:
         sys.exit(130)
 
