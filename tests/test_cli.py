@@ -100,7 +100,8 @@ def _help_of(*bundles) -> tuple[list[str], str]:
     for bundle in reversed(bundles):
         command = bundle(command)
     command = click.command()(command)
-    return [p.name for p in command.params], CliRunner().invoke(command, ["--help"]).output
+    text = CliRunner().invoke(command, ["--help"]).output
+    return [p.name for p in command.params], " ".join(text.split())  # wrapped as one line
 
 
 def test_the_run_options_bundle_words_each_command_s_options() -> None:
@@ -108,19 +109,19 @@ def test_the_run_options_bundle_words_each_command_s_options() -> None:
                                        max_hands="counted as half a win"))
     assert names == ["seed", "threads", "max_hands", "quiet"]
     assert "Seed, shared by every setting. [default: random, printed]" in text
-    assert "(counted as half a win).  [default: 1000]" in " ".join(text.split())
+    assert "(counted as half a win). [default: 1000]" in text
     names, text = _help_of(run_options(seed="Seed of round 0.", seed_default=1, threads=False))
     assert names == ["seed", "quiet"]
-    assert "Seed of round 0.  [default: 1]" in text
+    assert "Seed of round 0. [default: 1]" in text
     assert _help_of(run_options(seed=None, quiet=False))[0] == ["threads"]
 
 
 def test_the_output_options_bundle_words_each_command_s_options() -> None:
     assert _help_of(output_options(out=None))[0] == ["fmt"]
     assert _help_of(output_options())[0] == ["fmt", "out"]
-    names, text = _help_of(output_options("tune-STRATEGY.png", named=True))
+    names, text = _help_of(output_options("nil-by-FEATURE.png", named=True))
     assert names == ["fmt", "out", "figure_path", "svg", "no_figure"]
-    assert "The figure (.png or .svg). [default: tune-STRATEGY.png]" in text
+    assert "The figure (.png or .svg). [default: nil-by-FEATURE.png]" in text.replace("- ", "-")
     names, text = _help_of(output_options(out="Write every instance as CSV.",
                                           out_metavar="FILE.csv", out_dash=False))
     assert "--out FILE.csv" in text and "Write every instance as CSV." in text
