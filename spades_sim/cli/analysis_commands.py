@@ -44,7 +44,6 @@ from ..kernel.strategies import (
     parse_param_override,
 )
 from ..outputs import shown
-from ..run.catalogue import side_label
 from ..run.deals import parse_suit_count
 from ..run.simulate import simulate_hands
 from .errors import InputError, user_errors
@@ -69,6 +68,7 @@ from .output import (
     rules_label,
     run_metadata,
     run_title,
+    side_labels,
     status,
     strategies_label,
 )
@@ -265,9 +265,7 @@ def _print_rules_comparison(command: str, result, strategies: list, what: str,
     break_even = None
     if money is not None:
         seats, sides = result.rules[0].seat_count, result.rules[0].side_count
-        labels = {side: side_label(side, sides, seats, strategies[side].name)
-                  for side in range(sides)}
-        extra["economics"] = result.economics(*money, labels)
+        extra["economics"] = result.economics(*money, side_labels(seats, sides, strategies))
         text.append(rules_economics_text(extra["economics"], Payouts(*money, seats, sides)))
         # The figure's win rate is side 0's: its break-even under the first rule set.
         break_even = float(extra["economics"]["break_even"].iloc[0])

@@ -16,6 +16,7 @@ import pandas as pd
 from .. import rules as _rules
 from ..analysis import export
 from ..outputs import OutputError, check_file, shown
+from ..run.catalogue import side_label
 from ..run.simulate import Run
 from .errors import InputError, one_line, user_errors
 
@@ -121,6 +122,12 @@ def rules_label(rules: _rules.RuleSet, rule_overrides: tuple[str, ...]) -> str:
 def strategies_label(strategies: list) -> str:
     """How a title names the strategies at the table: each name once, in seat order."""
     return " vs ".join(dict.fromkeys(s.name for s in strategies))
+
+
+def side_labels(seats: int, sides: int, strategies: list) -> dict[int, str]:
+    """How the economics tables name each side: its seats and its strategy (the one at seat s,
+    side s's first seat)."""
+    return {side: side_label(side, sides, seats, strategies[side].name) for side in range(sides)}
 
 
 def run_title(rules: _rules.RuleSet, rule_overrides: tuple[str, ...], run: Run) -> str:

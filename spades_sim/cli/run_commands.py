@@ -16,7 +16,6 @@ from ..analysis.report import DEFAULT_STUDY, check_out_dir, load_study, run_stud
 from ..kernel.calibration import load_family
 from ..outputs import check_file, check_folder, shown
 from ..referee.handlog import log_rules_file
-from ..run.catalogue import side_label
 from ..run.handlogs import write_hand_logs
 from ..run.simulate import resume, simulate_games, simulate_hands
 from ..run.store import RunStore, resume_manifest
@@ -41,6 +40,7 @@ from .output import (
     exit_if_not_saved,
     run_metadata,
     run_title,
+    side_labels,
     status,
     stopped,
 )
@@ -144,11 +144,10 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
     text = [run_title(rules, rule_overrides, run) + stopped(run), summary_text(run.summary())]
     extra = {}
     if money is not None and run.done and not run.save_error:
-        sides = rules.side_count
-        labels = {side: side_label(side, sides, rules.seat_count, strategies[side].name)
-                  for side in range(sides)}
-        extra["economics"] = economics(run.records(), *money, rules.seat_count, labels)
-        text.append(economics_text(extra["economics"], Payouts(*money, rules.seat_count, sides)))
+        seats, sides = rules.seat_count, rules.side_count
+        labels = side_labels(seats, sides, strategies)
+        extra["economics"] = economics(run.records(), *money, seats, labels)
+        text.append(economics_text(extra["economics"], Payouts(*money, seats, sides)))
     deliver(outputs, "\n".join(text), run.summary(), run_metadata(run), extra=extra,
             data=run.records() if out is not None and not run.save_error else None)
     exit_if_not_saved(run)
