@@ -79,12 +79,10 @@ def run_options(*, seed: str | None = SEED_REPEATS, seed_default: int | None = N
     """
     options = []
     if seed is not None:
-        if seed_default is None:
-            options.append(click.option("--seed", type=WHOLE, default=None,
-                                        help=f"{seed} [default: random, printed]"))
-        else:
-            options.append(click.option("--seed", type=WHOLE, default=seed_default,
-                                        show_default=True, help=seed))
+        random = seed_default is None
+        options.append(click.option(
+            "--seed", type=WHOLE, default=seed_default, show_default=None if random else True,
+            help=f"{seed} [default: random, printed]" if random else seed))
     if threads:
         options.append(click.option("--threads", type=WHOLE, default=None,
                                     help="Threads. [default: all cores]"))
