@@ -22,6 +22,7 @@ from click.testing import CliRunner
 
 from spades_sim import rules as rules_module
 from spades_sim.cli import cli
+from spades_sim.cli.options import output_options, progress, run_options
 from spades_sim.rules import preset_names
 from spades_sim.run.simulate import simulate_games, simulate_hands
 from spades_sim.kernel.strategies import DEFAULT_STRATEGY
@@ -80,6 +81,50 @@ def test_no_progress_bar_when_not_a_terminal() -> None:
     assert_ok(result)
     assert result.stderr == ""
     assert result.output == invoke(["simulate", "--hands", "100", "--seed", "1", "--quiet"]).output
+
+
+def test_progress_is_silent_when_quiet_or_off_a_terminal(capsys: pytest.CaptureFixture) -> None:
+    for quiet, terminal_only in ((True, True), (True, False), (False, True)):
+        with progress(10, "hands", quiet, terminal_only=terminal_only) as advance:
+            advance(10)
+    assert capsys.readouterr().err == ""  # pytest's stderr is not a terminal
+    with progress(10, "hands", False, terminal_only=False) as advance:
+        advance(10)
+    assert capsys.readouterr().err.startswith("hands")
+
+
+def _help_of(*bundles) -> tuple[list[str], str]:
+    """The parameters and the help of a command made of option bundles alone."""
+    def command(**_: object) -> None:
+        """A command."""
+    for bundle in reversed(bundles):
+        command = bundle(command)
+    command = click.command()(command)
+    text = CliRunner().invoke(command, ["--help"]).output
+    return [p.name for p in command.params], " ".join(text.split())  # wrapped as one line
+
+
+def test_the_run_options_bundle_words_each_command_s_options() -> None:
+    names, text = _help_of(run_options(seed="Seed, shared by every setting.",
+                                       max_hands="counted as half a win"))
+    assert names == ["seed", "threads", "max_hands", "quiet"]
+    assert "Seed, shared by every setting. [default: random, printed]" in text
+    assert "(counted as half a win). [default: 1000]" in text
+    names, text = _help_of(run_options(seed="Seed of round 0.", seed_default=1, threads=False))
+    assert names == ["seed", "quiet"]
+    assert "Seed of round 0. [default: 1]" in text
+    assert _help_of(run_options(seed=None, quiet=False))[0] == ["threads"]
+
+
+def test_the_output_options_bundle_words_each_command_s_options() -> None:
+    assert _help_of(output_options(out=None))[0] == ["fmt"]
+    assert _help_of(output_options())[0] == ["fmt", "out"]
+    names, text = _help_of(output_options("nil-by-FEATURE.png", named=True))
+    assert names == ["fmt", "out", "figure_path", "svg", "no_figure"]
+    assert "The figure (.png or .svg). [default: nil-by-FEATURE.png]" in text.replace("- ", "-")
+    names, text = _help_of(output_options(out="Write every instance as CSV.",
+                                          out_metavar="FILE.csv", out_dash=False))
+    assert "--out FILE.csv" in text and "Write every instance as CSV." in text
 
 
 def test_version() -> None:

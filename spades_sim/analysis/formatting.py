@@ -12,6 +12,8 @@ import math
 
 import pandas as pd
 
+from ..referee.audit import ANY, seats_label
+
 PERCENT_UNITS = ("rate", "share")
 """Units whose values are shares, written as percentages."""
 
@@ -197,7 +199,69 @@ def what_if_text(result, policy_label: str) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["PERCENT_UNITS", "comparison_text", "economics_text", "interval_text", "nil_text",
-           "rules_economics_text",
+def scored_text(scored) -> str:
+    """The table of a scored hand log (``referee.score_file``): each hand's bids, tricks,
+    points, score and bags, the game's end where a side wins, and the verdict."""
+    lines = [f"{'line':>5} {'game':>5} {'hand':>4}  {'bids (by seat)':<18} "
+             f"{'tricks':<12} {'points':>11} {'score':>11} {'bags':>6}"]
+    for hand in scored:
+        bids = " ".join(str(b) for b in hand.bids)
+        tricks = " ".join(str(t) for t in hand.result.tricks)
+        points = "/".join(str(p) for p in hand.result.points)
+        total = "/".join(str(s) for s in hand.result.score)
+        bags = "/".join(str(b) for b in hand.result.bag_total)
+        game = "-" if hand.game is None else str(hand.game)
+        hand_index = "-" if hand.hand is None else str(hand.hand)
+        end = f"  side {hand.game_winner} wins" if hand.game_winner is not None else ""
+        lines.append(f"{hand.line_number:>5} {game:>5} {hand_index:>4}  {bids:<18} {tricks:<12} "
+                     f"{points:>11} {total:>11} {bags:>6}{end}")
+    lines.append(f"{len(scored)} hands scored, all moves legal, every recorded result agrees")
+    return "\n".join(lines)
+
+
+def audit_text(result, list_count: int) -> str:
+    """The table of a card-play audit (``referee.audit.AuditResult``): per pattern the hands
+    with an instance, their share with its interval and the instances, then the first
+    ``list_count`` instances with a card that would have been sound."""
+    lines = [f"{'pattern':<20} {'hands':>7} {'share':>7} {'95% interval':>17} {'instances':>9}"]
+    for row in result.counts:
+        if row.pattern == ANY:
+            lines.append("-" * 64)
+        share = "-" if math.isnan(row.share) else f"{100 * row.share:.2f}%"
+        interval = ("" if math.isnan(row.low)
+                    else f"[{100 * row.low:.2f}%, {100 * row.high:.2f}%]")
+        lines.append(f"{row.pattern:<20} {row.hands:>7,} {share:>7} {interval:>17} "
+                     f"{row.instances:>9,}")
+    lines.append(f"{result.hands_audited:,} hands audited ({seats_label(result.seats)})")
+    listed = result.instances[:list_count]
+    if listed:
+        lines.append(f"first {len(listed):,} of {len(result.instances):,} instances:")
+        lines.append(f"{'line':>6} {'game':>5} {'hand':>4} {'trick':>5} {'seat':>4}  "
+                     f"{'pattern':<20} {'played':>6} {'sound':>5}  trick so far")
+        for instance in listed:
+            row = instance.row()
+            lines.append(f"{row['line']:>6} {row['game'] if row['game'] != '' else '-':>5} "
+                         f"{row['hand'] if row['hand'] != '' else '-':>4} {row['trick']:>5} "
+                         f"{row['seat']:>4}  {row['pattern']:<20} {row['played']:>6} "
+                         f"{row['sound'] or '-':>5}  {row['trick_so_far']}")
+    return "\n".join(lines)
+
+
+def params_text(strategy, table: pd.DataFrame) -> str:
+    """A strategy's policies and the table of the parameters they read
+    (:func:`spades_sim.analysis.listings.params_table`), those it sets marked ``*``."""
+    lines = [f"{strategy.name}: {strategy.description}",
+             f"bidding policy {strategy.bidding}, card-play policy {strategy.play}",
+             f"{'parameter':<20} {'value':>8} {'default':>8}  {'range':<15} meaning"
+             "  (* = set by this strategy)"]
+    for row in table.itertuples(index=False):
+        mark = "*" if row.set_by_strategy else " "
+        lines.append(f"{row.parameter:<20} {row.value:>8g}{mark}{row.default:>8g}  "
+                     f"{f'{row.low:g} to {row.high:g}':<15} {row.meaning}")
+    return "\n".join(lines)
+
+
+__all__ = ["PERCENT_UNITS", "audit_text", "comparison_text", "economics_text", "interval_text",
+           "nil_text", "params_text", "rules_economics_text", "scored_text",
            "side_by_side_text", "summary_text", "tune_text", "value_text", "what_if_text",
            "win_share_text"]

@@ -755,6 +755,19 @@ def rules_reference(rules_path: str | Path, log_path: str | Path) -> str:
         return str(rules_file)
 
 
+def log_rules_file(log_path: str | Path, rules: RuleSet) -> str | None:
+    """The rules file to write beside a hand log at ``log_path``, or None when it needs none.
+
+    A log names its rules. When they are exactly a shipped preset, the log names the
+    preset; otherwise (a rules file, or a preset with fields changed) they are saved as
+    ``<log>.rules.toml`` and the log names that file by :func:`rules_reference`, so that
+    the log is scored under the same rules from any folder.
+    """
+    if rules.name not in preset_names() or load_preset(rules.name) != rules:
+        return f"{log_path}.rules.toml"
+    return None
+
+
 def _short(text: str, limit: int = 60) -> str:
     return shown(text, limit)
 

@@ -23,10 +23,12 @@ A saved run checks itself before it is trusted:
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -147,6 +149,33 @@ class Manifest:
         """(field, other's value, this one's) for every field that differs."""
         return [(name, getattr(other, name), value) for name, value in self.__dict__.items()
                 if getattr(other, name) != value]
+
+
+def resume_manifest(saved: Manifest, *, rules: RuleSet | None = None,
+                    strategies: Sequence[Strategy] | None = None, hands: int | None = None,
+                    games: int | None = None, seed: int | None = None,
+                    max_hands: int | None = None) -> Manifest:
+    """The manifest a resume asks for: ``saved`` with each run option given again in its place.
+
+    An option left None was not given and keeps its saved value; ``hands`` (or else
+    ``games``) sets the kind of run and its size. The version is always this package's:
+    another version may play differently, so :meth:`RunStore.check` refuses a run saved by
+    one (with the first field that differs from the saved manifest, as for every option).
+    """
+    changes: dict[str, Any] = {"version": __version__}
+    if rules is not None:
+        changes["rules"] = rules.to_dict()
+    if strategies is not None:
+        changes["strategies"] = tuple(map(strategy_spec, strategies))
+    if hands is not None:
+        changes["kind"], changes["requested"] = "hands", hands
+    elif games is not None:
+        changes["kind"], changes["requested"] = "games", games
+    if seed is not None:
+        changes["seed"] = seed
+    if max_hands is not None:
+        changes["max_hands"] = max_hands
+    return dataclasses.replace(saved, **changes)
 
 
 @dataclass

@@ -1,0 +1,261 @@
+"""The options the commands share, each declared once, and the progress bar.
+
+An option bundle is a function that returns a decorator applying a list of
+``click.option`` decorators (as sqlite-utils' ``output_options``); a command that
+words an option differently passes the difference as an argument, so that every
+command keeps its own help text and default. The parsers beside each bundle turn
+its values into the library's (rule sets, strategies, economics).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from .. import rules as _rules
+from ..analysis.metrics import check_buy_in, parse_rake
+from ..kernel.strategies import (
+    DEFAULT_STRATEGY,
+    STRATEGIES,
+    override_params,
+    parse_param_override,
+)
+from ..numbers import decimal_number, whole_number
+from ..outputs import shown
+from ..run.simulate import check_log_range, seat_strategies
+from .errors import InputError
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+class Number(click.ParamType):
+    """An option's number, in ASCII digits only (see :mod:`spades_sim.numbers`); anything else
+    ends in one ``field=value: allowed …`` line. Its range is checked where it is used."""
+
+    def __init__(self, name: str, parse: Callable[[str], Any], allowed: str) -> None:
+        self.name, self._parse, self._allowed = name, parse, allowed
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value  # a default
+        try:
+            return self._parse(value)
+        except ValueError:
+            field = param.opts[0].lstrip("-") if param is not None else "value"
+            raise InputError(f"{field}={shown(value)!r}: allowed {self._allowed}") from None
+
+
+WHOLE = Number("integer", whole_number, "a whole number in digits 0-9")
+DECIMAL = Number("float", decimal_number, "a number in digits 0-9, e.g. 100 or 2.5")
+
+
+def _bundle(options: list[Decorator]) -> Decorator:
+    """One decorator applying ``options``; they show in ``--help`` in the order listed."""
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            command = option(command)
+        return command
+    return decorate
+
+
+SEED_REPEATS = "Seed; the same seed gives the same results."
+"""The --seed help of a command that plays one run (or one set of deals)."""
+
+
+def run_options(*, seed: str | None = SEED_REPEATS, seed_default: int | None = None,
+                threads: bool = True, max_hands: str | None = None,
+                quiet: bool = True) -> Decorator:
+    """The run options: ``--seed``, ``--threads``, ``--max-hands`` and ``--quiet``.
+
+    ``seed`` is the help of --seed (None: no --seed); with no ``seed_default`` the seed may
+    be omitted (a random one is drawn and printed). ``max_hands`` says how a game stopped at
+    the cap is counted (None: no --max-hands). ``threads`` and ``quiet``: whether the
+    command takes --threads and --quiet.
+    """
+    options = []
+    if seed is not None:
+        random = seed_default is None
+        options.append(click.option(
+            "--seed", type=WHOLE, default=seed_default, show_default=None if random else True,
+            help=f"{seed} [default: random, printed]" if random else seed))
+    if threads:
+        options.append(click.option("--threads", type=WHOLE, default=None,
+                                    help="Threads. [default: all cores]"))
+    if max_hands is not None:
+        options.append(click.option(
+            "--max-hands", type=WHOLE, default=1000, show_default=True,
+            help=f"Stop a game that has not ended after this many hands ({max_hands})."))
+    if quiet:
+        options.append(click.option("--quiet", is_flag=True, help="No progress bar."))
+    return _bundle(options)
+
+
+TABLE_OUT = ("Write the table: .parquet, .csv or .json (with the run's metadata in Parquet and "
+             "JSON), or - for CSV on stdout.")
+"""The --out help of a command whose file is its table."""
+
+
+def output_options(figure: str | None = None, *, named: bool = False,
+                   out: str | None = TABLE_OUT, out_metavar: str | None = None,
+                   out_dash: bool = True) -> Decorator:
+    """The output options: ``--format``, ``--out`` and, with a ``figure``, ``--figure``,
+    ``--svg`` and ``--no-figure``.
+
+    ``out`` is the help of --out (None: no --out), ``out_metavar`` its metavar and
+    ``out_dash`` whether ``-`` means stdout. ``figure`` is the default figure; ``named``: the
+    command makes the figure's name from its arguments (``figure`` is the pattern the help
+    shows, and --figure defaults to None).
+    """
+    options = [click.option(
+        "--format", "fmt", default="text", show_default=True, metavar="text|json|csv",
+        help="How the table is printed: aligned text, or JSON (with the run's seed, rules, "
+             "strategies and version) or CSV, every value, interval and count.")]
+    if out is not None:
+        options.append(click.option(
+            "--out", type=click.Path(dir_okay=False, allow_dash=out_dash), default=None,
+            metavar=out_metavar, help=out))
+    if figure is not None:
+        options += [
+            click.option("--figure", "figure_path", type=click.Path(dir_okay=False),
+                         default=None if named else figure, show_default=not named,
+                         help="The figure (.png or .svg)."
+                              + (f" [default: {figure}]" if named else "")),
+            click.option("--svg", is_flag=True,
+                         help="Also write the figure as SVG, beside it under the same name."),
+            click.option("--no-figure", is_flag=True, help="Draw no figure."),
+        ]
+    return _bundle(options)
+
+
+@contextmanager
+def progress(total: int, unit: str, quiet: bool, *,
+             terminal_only: bool = True) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr with the rate and ETA; a no-op with ``quiet`` (--quiet) or,
+    when ``terminal_only``, when stderr is not a terminal.
+
+    Commands never branch on quiet mode: they always get an ``advance(count)`` callable.
+    """
+    if quiet or (terminal_only and not sys.stderr.isatty()):
+        yield lambda _count: None
+        return
+    start = time.perf_counter()
+    with click.progressbar(length=total, label=unit, show_eta=True, show_percent=True,
+                           file=sys.stderr) as bar:
+
+        def advance(count: int) -> None:
+            rate = (bar.pos + count) / max(time.perf_counter() - start, 1e-9)
+            bar.label = f"{unit} {rate:>11,.0f}/s"
+            bar.update(count)
+
+        yield advance
+
+
+def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--rules NAME|FILE`` and repeatable ``--rule FIELD=VALUE``."""
+    return _bundle([
+        click.option("--rules", "rules_name", default="standard", show_default=True,
+                     metavar="NAME|FILE",
+                     help="A preset (spades-sim rules list) or a rules file, given as "
+                          "./NAME or NAME.toml."),
+        click.option("--rule", "rule_overrides", multiple=True, metavar="FIELD=VALUE",
+                     help="Override one rule field, e.g. --rule nil_value=50 (repeatable)."),
+    ])(command)
+
+
+def log_rule_options(verb: str) -> Decorator:
+    """``--rules`` and ``--rule`` of the commands that read a hand log: the rules ``verb``
+    (score, replay) the log with instead of each line's own."""
+    return _bundle([
+        click.option("--rules", "rules_name", default=None, metavar="NAME|FILE",
+                     help=f"{verb} with these rules instead of each line's own."),
+        click.option("--rule", "rule_overrides", multiple=True, metavar="FIELD=VALUE",
+                     help="Override one rule field (repeatable; needs --rules)."),
+    ])
+
+
+def resolve_rules(rules_name: str, rule_overrides: tuple[str, ...]) -> _rules.RuleSet:
+    """The rule set of ``--rules`` with its ``--rule`` overrides."""
+    overrides = dict(_rules.parse_override(text) for text in rule_overrides)
+    return _rules.resolve_rules(rules_name, overrides)
+
+
+def log_rules(rules_name: str | None, rule_overrides: tuple[str, ...]) -> _rules.RuleSet | None:
+    """The rules of a log command's ``--rules`` and ``--rule`` (None: each line's own)."""
+    rules = resolve_rules(rules_name, rule_overrides) if rules_name else None
+    if rule_overrides and rules is None:
+        raise InputError("rule: allowed only together with --rules")
+    return rules
+
+
+def strategy_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--strategy`` and ``--param`` of the commands that seat strategies round the table."""
+    return _bundle([
+        click.option(
+            "--strategy", "strategy_names", multiple=True, metavar="NAME",
+            help="Strategy for every seat; twice: the seats take turns (side 0, then side 1 "
+                 "in partnership); or once per seat. "
+                 f"One of: {', '.join(STRATEGIES)}. [default: {DEFAULT_STRATEGY}]"),
+        click.option(
+            "--param", "param_overrides", multiple=True, metavar="SIDE.NAME=VALUE",
+            help="Change one parameter of one side's strategy (a seat's, without partners), "
+                 "e.g. --param 0.bid_offset=0.5 (repeatable; spades-sim strategies show "
+                 "expert)."),
+    ])(command)
+
+
+def table_strategies(rules: _rules.RuleSet, strategy_names: tuple[str, ...],
+                     param_overrides: tuple[str, ...]) -> list:
+    """One strategy per seat from ``--strategy`` names and ``--param`` overrides."""
+    return override_params(
+        seat_strategies(list(strategy_names) or [DEFAULT_STRATEGY], rules.seat_count),
+        [parse_param_override(text) for text in param_overrides], rules.side_count)
+
+
+def economics_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--buy-in`` and ``--rake`` of the commands that report table economics."""
+    return _bundle([
+        click.option(
+            "--buy-in", "buy_in", type=DECIMAL, default=None, metavar="AMOUNT",
+            help="Print the expected profit per game of a player of each side or strategy, "
+                 "and the break-even win rate, at this buy-in per player."),
+        click.option(
+            "--rake", default=None, metavar="SHARE",
+            help="The house's share of each buy-in, paid on entry and not in the prize pool: "
+                 "15% or 0.15. [default: 15%; needs --buy-in]"),
+    ])(command)
+
+
+def parse_economics(buy_in: float | None, rake: str | None) -> tuple[float, float] | None:
+    """(buy-in, rake share) from the options, or None when no economics were asked for."""
+    if buy_in is None:
+        if rake is not None:
+            raise InputError(f"rake={shown(rake)!r}: allowed only together with --buy-in")
+        return None
+    check_buy_in(buy_in)
+    return buy_in, parse_rake(rake if rake is not None else "15%")
+
+
+def variant_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--variant``: a rule set added to a comparison, the first one with some fields changed."""
+    return click.option(
+        "--variant", "variants", multiple=True, metavar="LABEL:FIELD=VALUE,…",
+        help="Add a rule set: the first one with these fields changed, e.g. "
+             "--variant 'nil 50:nil_value=50' (repeatable).")(command)
+
+
+def parse_log_range(text: str, kind: str) -> range:
+    """``--log-deals``: ``A:B`` (A included, B excluded) or a single index ``A``."""
+    start, sep, stop = text.partition(":")
+    try:
+        first = whole_number(start)
+        last = whole_number(stop) if sep else first + 1
+    except ValueError:
+        raise InputError(f"log-deals={shown(text)!r}: allowed START:STOP, e.g. 0:100") from None
+    deals = range(first, last)
+    check_log_range(kind, deals)
+    return deals

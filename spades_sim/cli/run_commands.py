@@ -1,0 +1,294 @@
+"""The run commands: ``simulate`` (with its saved runs and hand logs), ``calibrate`` (the
+expert's tables by self-play) and ``report`` (a study written up as HTML)."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import click
+
+from .. import __version__
+from ..analysis import calibrate as _calibrate
+from ..analysis.formatting import economics_text, summary_text
+from ..analysis.metrics import Payouts, economics
+from ..analysis.report import DEFAULT_STUDY, check_out_dir, load_study, run_study
+from ..kernel.calibration import load_family
+from ..outputs import check_file, check_folder, shown
+from ..referee.handlog import log_rules_file
+from ..run.handlogs import write_hand_logs
+from ..run.simulate import resume, simulate_games, simulate_hands
+from ..run.store import RunStore, resume_manifest
+from .errors import InputError, user_errors
+from .options import (
+    WHOLE,
+    economics_options,
+    output_options,
+    parse_economics,
+    parse_log_range,
+    progress,
+    resolve_rules,
+    rule_options,
+    run_options,
+    strategy_options,
+    table_strategies,
+    variant_option,
+)
+from .output import (
+    check_outputs,
+    deliver,
+    exit_if_not_saved,
+    run_metadata,
+    run_title,
+    side_labels,
+    status,
+    stopped,
+)
+
+RECORDS_OUT = ("Write the records (one row per seat-hand, or per game): .parquet, .csv or "
+               ".json (with the run's metadata in Parquet and JSON), or - for CSV on stdout.")
+
+
+@click.command()
+@rule_options
+@click.option("--hands", type=WHOLE, default=None,
+              help="Play N independent hands.  [default: 100000]")
+@click.option("--games", type=WHOLE, default=None, help="Play N games to the target instead.")
+@run_options(max_hands="counted unfinished")
+@strategy_options
+@output_options(out=RECORDS_OUT)
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+              help="Write hand logs (JSONL) of the deals chosen by --log-deals.")
+@click.option("--log-deals", default="0:10", show_default=True, metavar="START:STOP",
+              help="Which hands (or games, with --games) --log writes.")
+@economics_options
+@click.option("--save", "save_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Save the run block by block in DIR (a manifest and Parquet "
+                                  "shards of totals), so that --resume DIR can finish it.")
+@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Finish the run saved in DIR; run options given as well must "
+                                  "match it.")
+@click.option("--backend", default="local", show_default=True, metavar="local|dask",
+              help="Where blocks run: local numba threads, or a Dask cluster (--scheduler).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="The Dask scheduler for --backend dask, e.g. tcp://10.0.0.5:8786.")
+@click.pass_context
+def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...], hands: int | None,
+             games: int | None, seed: int | None, threads: int | None,
+             strategy_names: tuple[str, ...], param_overrides: tuple[str, ...], max_hands: int,
+             out: str | None, log_path: str | None, log_deals: str, buy_in: float | None,
+             rake: str | None, save_dir: str | None, resume_dir: str | None, backend: str,
+             scheduler: str | None, quiet: bool, fmt: str) -> None:
+    """Simulate hands or games and print a summary with 95% intervals.
+
+    Example:
+
+    \b
+        spades-sim simulate --rules standard --games 2000 --seed 7 --strategy basic --strategy random
+        spades-sim simulate --rules solo --games 2000 --buy-in 100 --rake 15%
+        spades-sim simulate --hands 100000000 --save big-run     # Ctrl-C, then:
+        spades-sim simulate --resume big-run
+        spades-sim simulate --hands 100000000 --backend dask --scheduler tcp://10.0.0.5:8786
+    """
+    if hands is not None and games is not None:
+        raise InputError("hands/games: allowed one of --hands N or --games N, not both")
+    given = {name for name in ("log_deals", "max_hands")
+             if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
+    if "log_deals" in given and log_path is None:
+        raise InputError(f"log-deals={shown(log_deals)!r}: allowed only together with --log FILE")
+    if "max_hands" in given and games is None and resume_dir is None:
+        raise InputError(f"max-hands={max_hands}: allowed only together with --games N")
+    if buy_in is not None and games is None:
+        raise InputError(f"buy-in={buy_in:g}: allowed only together with --games N")
+    totals_only = [name for name, value in (("--out", out), ("--log", log_path),
+                                            ("--buy-in", buy_in)) if value is not None]
+    if (backend == "dask" or resume_dir is not None) and totals_only:
+        what = (f"backend={shown(backend)!r}" if backend == "dask"
+                else f"resume={shown(resume_dir)!r}")
+        raise InputError(f"{what}: allowed without {', '.join(totals_only)} (such a run keeps "
+                         "totals only)")
+    if resume_dir is not None:
+        if save_dir is not None:
+            raise InputError(f"save={shown(save_dir)!r}: allowed without --resume (a resumed run "
+                             "goes on saving in its own folder)")
+        with user_errors():
+            outputs = check_outputs(fmt, None)
+            run = _resume(ctx, resume_dir, rules_name, rule_overrides, hands, games, seed,
+                          threads, strategy_names, param_overrides, max_hands, backend,
+                          scheduler, quiet)
+        title = run_title(run.rules, (), run) + f" (resumed from {resume_dir})" + stopped(run)
+        deliver(outputs, f"{title}\n{summary_text(run.summary())}", run.summary(),
+                run_metadata(run, resumed_from=resume_dir))
+        exit_if_not_saved(run)
+        if run.interrupted:
+            sys.exit(130)
+        return
+    with user_errors():
+        money = parse_economics(buy_in, rake)
+        rules = resolve_rules(rules_name, rule_overrides)
+        outputs = check_outputs(fmt, out)
+        if log_path is not None:
+            for path in filter(None, (log_path, log_rules_file(log_path, rules))):
+                check_file(path, "log")
+        kind = "games" if games is not None else "hands"
+        deal_range = parse_log_range(log_deals, kind) if log_path else None
+        n = games if games is not None else (hands if hands is not None else 100_000)
+        strategies = table_strategies(rules, strategy_names, param_overrides)
+        run_function = simulate_games if kind == "games" else simulate_hands
+        extra = {"max_hands": max_hands} if kind == "games" else {}
+        with progress(n, kind, quiet) as advance:
+            run = run_function(rules, strategies, n, seed=seed, threads=threads,
+                               keep_records=out is not None or money is not None,
+                               on_block=advance, save=save_dir, backend=backend,
+                               scheduler=scheduler, **extra)
+    text = [run_title(rules, rule_overrides, run) + stopped(run), summary_text(run.summary())]
+    extra = {}
+    if money is not None and run.done and not run.save_error:
+        seats, sides = rules.seat_count, rules.side_count
+        labels = side_labels(seats, sides, strategies)
+        extra["economics"] = economics(run.records(), *money, seats, labels)
+        text.append(economics_text(extra["economics"], Payouts(*money, seats, sides)))
+    deliver(outputs, "\n".join(text), run.summary(), run_metadata(run), extra=extra,
+            data=run.records() if out is not None and not run.save_error else None)
+    exit_if_not_saved(run)
+    if log_path is not None and deal_range is not None:
+        with user_errors():
+            rules_file = write_hand_logs(log_path, kind, rules, strategies, run.seed, deal_range,
+                                         max_hands)
+        status(f"wrote {log_path}" + (f" (rules in {rules_file})" if rules_file else ""))
+    if run.interrupted:
+        sys.exit(130)
+
+
+def _resume(ctx: click.Context, resume_dir: str, rules_name: str,
+            rule_overrides: tuple[str, ...], hands: int | None, games: int | None,
+            seed: int | None, threads: int | None, strategy_names: tuple[str, ...],
+            param_overrides: tuple[str, ...], max_hands: int, backend: str,
+            scheduler: str | None, quiet: bool):
+    """Finish a saved run; the run options given on the command line must match its manifest."""
+    store = RunStore(resume_dir)
+    saved = store.manifest()
+    explicit = {name for name in ("rules_name", "rule_overrides", "strategy_names",
+                                  "param_overrides", "max_hands")
+                if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT}
+    rules_given = bool(explicit & {"rules_name", "rule_overrides"})
+    rules = resolve_rules(rules_name, rule_overrides) if rules_given else saved.rule_set()
+    strategies = (table_strategies(rules, strategy_names, param_overrides)
+                  if explicit & {"strategy_names", "param_overrides"} else None)
+    requested = resume_manifest(
+        saved, rules=rules if rules_given else None, strategies=strategies, hands=hands,
+        games=games, seed=seed, max_hands=max_hands if "max_hands" in explicit else None)
+    store.check(requested)
+    scan = store.scan(saved)
+    for line in scan.damaged:
+        click.echo(f"note: {line}", err=True)
+    already = sum(count for _, count, _ in scan.blocks)
+    with progress(saved.requested, saved.kind, quiet) as advance:
+        advance(already)
+        return resume(resume_dir, threads, advance, backend, scheduler, requested)
+
+
+@click.command()
+@click.argument("families", nargs=-1, metavar="FAMILY...")
+@click.option("--all", "every_family", is_flag=True, help="Every family the presets use.")
+@click.option("--out-dir", type=click.Path(file_okay=False), required=True, metavar="DIR",
+              help="Existing folder for FAMILY.npz and tables.toml (data/calibration for the "
+                   "shipped tables).")
+@run_options(seed="Seed of round 0.", seed_default=1, threads=False)
+@click.option("--rounds", type=WHOLE, default=_calibrate.ROUNDS, show_default=True,
+              help="Rounds of self-play (each bids from the tables of the one before).")
+@click.option("--hands", type=WHOLE, default=_calibrate.Sizes.hands, show_default=True,
+              help="Hands per round measuring the tricks.")
+@click.option("--nil-hands", type=WHOLE, default=_calibrate.Sizes.nil_hands, show_default=True,
+              help="Hands per round exploring nils.")
+@click.option("--blind-hands", type=WHOLE, default=_calibrate.Sizes.blind_hands,
+              show_default=True, help="Hands per round and cards passed exploring blind nils.")
+@click.option("--games", type=WHOLE, default=_calibrate.Sizes.games, show_default=True,
+              help="Self-play games fitting the race table's spread (two-sided tables).")
+@click.option("--from-shipped", is_flag=True,
+              help="Start from the shipped tables instead of a bootstrap round.")
+def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed: int, rounds: int,
+              hands: int, nil_hands: int, blind_hands: int, games: int, from_shipped: bool,
+              quiet: bool) -> None:
+    """Build the expert bidder's calibration tables by self-play.
+
+    A family is a table mode and a deck (partnership-standard, solo-standard,
+    ...): the tables hold the trick and nil chances the expert bids from. Each
+    family's file and the command that made it (in tables.toml) go to
+    --out-dir. docs/strategies.md explains the rounds.
+
+    Example:
+
+    \b
+        spades-sim calibrate partnership-standard --out-dir my-tables --hands 200000
+    """
+    with user_errors():
+        names = list(_calibrate.FAMILY_PRESETS) if every_family else list(families)
+        if not names:
+            raise InputError("family: allowed one or more of "
+                             + ", ".join(_calibrate.FAMILY_PRESETS) + " (or --all)")
+        for name in names:
+            if name not in _calibrate.FAMILY_PRESETS:
+                raise InputError(f"family={shown(name)!r}: allowed "
+                                 + ", ".join(_calibrate.FAMILY_PRESETS))
+        check_folder(out_dir, "out-dir")
+        for label, value, low in (("rounds", rounds, 1), ("hands", hands, 10_000),
+                                  ("nil-hands", nil_hands, 10_000),
+                                  ("blind-hands", blind_hands, 1_000), ("games", games, 0)):
+            if not low <= value <= 10**9:
+                raise InputError(f"{label}={value}: allowed a whole number {low:,} to 10^9")
+        sizes = _calibrate.Sizes(hands, nil_hands, blind_hands, games)
+        for name in names:
+            start = load_family(name) if from_shipped else None
+            total = rounds * _calibrate.round_hands(name, sizes)
+            # Calibration is long and often logged: its bar shows off a terminal too.
+            with progress(total, f"{name} hands", quiet, terminal_only=False) as advance:
+                arrays = _calibrate.calibrate_family(name, rounds, sizes, seed, advance,
+                                                     start=start)
+            made_by = {"command": "spades-sim calibrate " + " ".join(
+                [name, "--out-dir", out_dir, "--seed", str(seed), "--rounds", str(rounds),
+                 "--hands", str(hands), "--nil-hands", str(nil_hands), "--blind-hands",
+                 str(blind_hands), "--games", str(games)]
+                + (["--from-shipped"] if from_shipped else [])),
+                "seed": seed, "rounds": rounds, "hands": hands, "nil_hands": nil_hands,
+                "blind_hands": blind_hands, "games": games, "from_shipped": from_shipped,
+                "version": __version__}
+            path = _calibrate.write_tables(out_dir, name, arrays, made_by)
+            status(f"wrote {path}")
+
+
+@click.command(name="report")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              metavar="STUDY.TOML", help="The study to run. [default: the default study]")
+@click.option("--out-dir", default="reports", show_default=True, type=click.Path(file_okay=False),
+              help="The report is written to OUT_DIR/<study name>/index.html.")
+@run_options(seed=None, quiet=False)
+@variant_option
+def report_command(config_path: str | None, out_dir: str, threads: int | None,
+                   variants: tuple[str, ...]) -> None:
+    """Run a study and write it up as an HTML report with its figures and data.
+
+    With no --config, the default study: standard rules against the main variants,
+    the bag rules, and the named strategies against each other in duplicate (about
+    20 seconds on 2 cores once compiled). The report reads offline: open
+    index.html in a browser.
+
+    Example:
+
+    \b
+        spades-sim report
+        spades-sim report --config my-study.toml --out-dir /tmp
+    """
+    with user_errors():
+        study = load_study(config_path) if config_path else DEFAULT_STUDY
+        if variants:  # checked with the study's other fields
+            study = dataclasses.replace(study, variants=study.variants + variants)
+        check_out_dir(out_dir, study.name)
+        status(f"study {study.name!r}, seed {study.seed}")
+        report = run_study(study, out_dir, threads,
+                           on_progress=lambda name: status(f"  {name} ..."))
+    status(f"wrote {report.index} ({len(report.files)} files)"
+           + (" (interrupted)" if report.interrupted else ""))
+    if report.interrupted:
+        sys.exit(130)
+

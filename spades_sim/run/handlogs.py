@@ -1,0 +1,35 @@
+"""Hand logs of a run: its chosen hands (or games) replayed with a trace and written as JSONL."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..referee.handlog import log_rules_file, rules_reference, write_log
+from ..rules import RuleSet, save_rules
+from .records import trace_logs
+from .simulate import trace_games, trace_hands
+
+
+def write_hand_logs(path: str, kind: str, rules: RuleSet, strategies: Sequence, seed: int,
+                    deals: range, max_hands: int) -> str | None:
+    """Write the logs of hands (``kind`` "hands") or games ``deals`` of a run to ``path``.
+
+    The run is the one ``simulate`` plays with ``rules``, one strategy per seat and
+    ``seed`` (games stopped at ``max_hands``): the hands are replayed, not kept from it.
+    Returns the rules file written beside the log (:func:`log_rules_file`), or None when
+    the log names a preset.
+    """
+    rules_file = log_rules_file(path, rules)
+    rules_ref = rules.name
+    if rules_file is not None:
+        save_rules(rules, rules_file, "log")
+        rules_ref = rules_reference(rules_file, path)
+    if kind == "games":
+        game_records, records, trace, packed = trace_games(rules, strategies, deals, seed,
+                                                           max_hands)
+        logs = trace_logs(rules_ref, records, trace, packed, games=game_records)
+    else:
+        records, trace, packed = trace_hands(rules, strategies, deals, seed)
+        logs = trace_logs(rules_ref, records, trace, packed)
+    write_log(path, logs)
+    return rules_file
