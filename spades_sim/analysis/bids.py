@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pandas as pd
@@ -19,6 +20,9 @@ from .metrics import bid_minus_tricks, bid_profile, hand_metrics
 from ..rules import RuleSet, resolve_rules
 from ..run.simulate import resolve_seed, simulate_hands
 from ..kernel.strategies import Strategy, get_strategy
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 @dataclass
@@ -96,14 +100,16 @@ def plot_bid_profiles(profiles: BidProfiles, title: str, path: str) -> None:
     for name, part in profiles.profile.groupby("strategy", sort=False):
         position = {bid: k for k, bid in enumerate(bids)}
         x = np.array([position[bid] for bid in part["bid"]])
-        _error_line(left, x, part, name, palette[name])
+        label = cast(str, name)  # the strategy column holds names
+        _error_line(left, x, part, label, palette[label])
     left.set_xticks(range(len(bids)), bids, fontsize=8)
     left.set_xlabel("bid (per seat)")
     left.set_ylabel("share of seat-hands (%)")
     left.set_title("bidding profile", fontsize=9)
     left.legend(fontsize=7, title="95% intervals", title_fontsize=7)
     for name, part in profiles.errors.groupby("strategy", sort=False):
-        _error_line(right, part["bid_minus_tricks"].to_numpy(), part, name, palette[name])
+        label = cast(str, name)  # the strategy column holds names
+        _error_line(right, part["bid_minus_tricks"].to_numpy(), part, label, palette[label])
     right.axvline(0, color="grey", linewidth=0.8, linestyle="--")
     right.set_xlabel("contract minus tricks taken (tricks; > 0: set, < 0: bags)")
     right.set_ylabel("share of side-hands with a contract (%)")
@@ -120,7 +126,7 @@ def _bid_order(bids: pd.Series) -> list[str]:
     return sorted(set(bids), key=key)
 
 
-def _error_line(ax, x: np.ndarray, part: pd.DataFrame, label: str, colour: str) -> None:
+def _error_line(ax: Axes, x: np.ndarray, part: pd.DataFrame, label: str, colour: str) -> None:
     share = 100 * part["share"].to_numpy(np.float64)
     errors = error_bars(share, 100 * part["low"], 100 * part["high"])
     ax.errorbar(x, share, yerr=errors, fmt="o-", markersize=3, capsize=3, label=label,

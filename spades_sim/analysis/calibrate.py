@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import tomli_w
@@ -49,6 +50,10 @@ from ..kernel.packing import pack_rules
 from ..rules import Mode, RuleSet, load_preset
 from ..run.simulate import BLOCK_HANDS, DEFAULT_MAX_HANDS, resolve_seed
 from ..kernel.strategies import STRATEGIES, Strategy, pack_strategies
+
+if TYPE_CHECKING:
+    from ..kernel.engine import HandRecords, HandTrace
+    from ..kernel.packing import PackedRules
 
 ROUNDS = 3
 """Rounds of the shipped tables (the first bids as expert-v1)."""
@@ -94,11 +99,13 @@ def _bootstrap_strategy() -> Strategy:
 
 
 def _position(seat: np.ndarray, dealer: np.ndarray, first_bid_offset: int, n: int) -> np.ndarray:
-    return (seat - dealer[:, None] - first_bid_offset) % n
+    position: np.ndarray = (seat - dealer[:, None] - first_bid_offset) % n
+    return position
 
 
-def _play(rules: RuleSet, strategy: Strategy, arrays: dict, hands: int, seed: int,
-          on_block: Callable[[int], None] | None):
+def _play(rules: RuleSet, strategy: Strategy, arrays: dict[str, np.ndarray], hands: int,
+          seed: int, on_block: Callable[[int], None] | None
+          ) -> Iterator[tuple[HandRecords, HandTrace, PackedRules]]:
     """Yield (records, trace, packed) per block of a hand run with traces."""
     packed = pack_rules(rules)
     strat = pack_strategies([strategy] * rules.seat_count, rules, kernel_tables(arrays, rules))
@@ -113,7 +120,7 @@ def _play(rules: RuleSet, strategy: Strategy, arrays: dict, hands: int, seed: in
             on_block(count)
 
 
-def _features(trace, packed) -> tuple[np.ndarray, np.ndarray]:
+def _features(trace: HandTrace, packed: PackedRules) -> tuple[np.ndarray, np.ndarray]:
     hands = trace.hands.reshape(-1)
     strength = np.empty((hands.size, _bid.STRENGTH_FEATURES))
     nil = np.empty((hands.size, _bid.NIL_FEATURES))
@@ -125,7 +132,8 @@ def _features(trace, packed) -> tuple[np.ndarray, np.ndarray]:
             nil.reshape(-1, seats, _bid.NIL_FEATURES))
 
 
-def _partner_view(records, packed):
+def _partner_view(records: HandRecords, packed: PackedRules
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per seat-hand: bidding position, the partner's bid (-1 when it bids later or there is
     none) and the partner's tricks."""
     n = packed.seat_count
@@ -142,8 +150,9 @@ def _partner_view(records, packed):
     return position, partner_bid, records.tricks[:, partner].astype(np.int64)
 
 
-def trick_counts(rules: RuleSet, strategy: Strategy, arrays: dict, hands: int, seed: int,
-                 strength_w: np.ndarray | None = None, on_block=None) -> dict[str, np.ndarray]:
+def trick_counts(rules: RuleSet, strategy: Strategy, arrays: dict[str, np.ndarray], hands: int,
+                 seed: int, strength_w: np.ndarray | None = None,
+                 on_block: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
     """Run 1 of a round: fit the strength weights (unless given) and count own and joint tricks
     by strength bin, with the per-hand game figures."""
     blocks = []
@@ -188,7 +197,7 @@ def _times(features_i8: np.ndarray, weights: np.ndarray, rows: int = 1 << 20) ->
                            for i in range(0, len(features_i8), rows)])
 
 
-def _side_figures(records, rules: RuleSet) -> np.ndarray:
+def _side_figures(records: HandRecords, rules: RuleSet) -> np.ndarray:
     """Per side-hand: points, bags, contract, made, the points of the count part when exactly one
     partner bid nil (NaN otherwise) and the points with no nil bid (NaN otherwise)."""
     sides = records.points.shape[1]
@@ -253,8 +262,9 @@ def _logistic(x: np.ndarray, y: np.ndarray, iterations: int = 25) -> np.ndarray:
     return w
 
 
-def nil_counts(rules: RuleSet, strategy: Strategy, arrays: dict, hands: int, seed: int,
-               nil_w: np.ndarray | None = None, on_block=None) -> dict[str, np.ndarray]:
+def nil_counts(rules: RuleSet, strategy: Strategy, arrays: dict[str, np.ndarray], hands: int,
+               seed: int, nil_w: np.ndarray | None = None,
+               on_block: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
     """Run 2 of a round: nils bid whatever the hand; fit the nil weights (unless given) and count
     nils made and bid by context and nil-score bin, and the partner's tricks after its count
     bid when this seat then bid nil."""
@@ -289,8 +299,9 @@ def nil_counts(rules: RuleSet, strategy: Strategy, arrays: dict, hands: int, see
     return {"nil_w": nil_w, "nil_bids": nil_bids, "nil_made": nil_made, "cover": cover}
 
 
-def blind_counts(rules: RuleSet, strategy: Strategy, arrays: dict, hands: int, seed: int,
-                 on_block=None) -> dict[str, np.ndarray]:
+def blind_counts(rules: RuleSet, strategy: Strategy, arrays: dict[str, np.ndarray], hands: int,
+                 seed: int, on_block: Callable[[int], None] | None = None
+                 ) -> dict[str, np.ndarray]:
     """Run 3 of a round: blind nils bid whenever allowed (``blind_nil = "anytime"``), for 0 to 3
     cards passed; counted by the partner's bid class."""
     blind_bids = np.zeros((4, BLIND_CLASSES))
@@ -315,7 +326,8 @@ SPREADS = np.round(np.arange(0.6, 2.51, 0.01), 2)
 """The race-spread factors :func:`win_spread` chooses among."""
 
 
-def win_spread(rules: RuleSet, strategy: Strategy, arrays: dict, games: int, seed: int) -> float:
+def win_spread(rules: RuleSet, strategy: Strategy, arrays: dict[str, np.ndarray], games: int,
+               seed: int) -> float:
     """The factor on the per-hand spread that makes the race table (``calibration.win_table``)
     fit the outcomes of ``games`` self-play games best (maximum likelihood over
     :data:`SPREADS`): at the start of every hand, each side's chance to win from the two
@@ -340,14 +352,15 @@ def win_spread(rules: RuleSet, strategy: Strategy, arrays: dict, games: int, see
     winner = records.winner[game]
     finished = winner >= 0
     mu, sigma = float(tables.game[_bid.G_MU]), float(tables.game[_bid.G_SIGMA])
-    z, won = [], []
+    z_parts: list[np.ndarray] = []
+    won_parts: list[np.ndarray] = []
     for side in range(2):
         ours = np.maximum(rules.target - before[finished, side], 0.0)
         theirs = np.maximum(rules.target - before[finished, 1 - side], 0.0)
         hands = np.maximum((ours + theirs) / (2 * mu), 1.0)
-        z.append((theirs - ours) / (sigma * np.sqrt(2 * hands)))
-        won.append(winner[finished] == side)
-    z, won = np.concatenate(z), np.concatenate(won)
+        z_parts.append((theirs - ours) / (sigma * np.sqrt(2 * hands)))
+        won_parts.append(winner[finished] == side)
+    z, won = np.concatenate(z_parts), np.concatenate(won_parts)
     best, best_loglik = 1.0, -np.inf
     for spread in SPREADS:
         p = np.clip(0.5 * (1 + _erf(z / (spread * np.sqrt(2)))), 1e-9, 1 - 1e-9)
@@ -375,7 +388,8 @@ def round_hands(name: str, sizes: Sizes) -> int:
 
 
 def calibrate_family(name: str, rounds: int = ROUNDS, sizes: Sizes = Sizes(), seed: int = 1,
-                     on_block=None, on_round: Callable[[int, dict], None] | None = None,
+                     on_block: Callable[[int], None] | None = None,
+                     on_round: Callable[[int, dict[str, np.ndarray]], None] | None = None,
                      start: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """Build one family's tables in ``rounds`` rounds of self-play from seed ``seed`` (round r
     plays seeds from ``seed + 100 r``); returns the arrays of its file.

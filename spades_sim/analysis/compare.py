@@ -12,8 +12,10 @@ to show how much the pairing sharpens the comparison.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -26,6 +28,9 @@ from .metrics import Payouts, check_buy_in
 from ..rules import RuleSet, resolve_rules
 from ..run.simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
 from ..kernel.strategies import Strategy, get_strategy
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 class PairsAlike(Enum):
@@ -59,7 +64,7 @@ class Comparison:
     seed: int
     pairs: int
     interrupted: bool
-    rows: list[dict]
+    rows: list[dict[str, Any]]
     share: np.ndarray
     """A's result in each pair of games: a win 1, a loss 0, an unfinished game ½, averaged."""
     unfinished: np.ndarray
@@ -121,7 +126,8 @@ COMPARED = ("win_share", "points", "nil_bid_rate", "nil_success", "bags", "penal
 """The catalogue metrics a duplicate comparison reports, by key."""
 
 
-def _pooled(units: list[Units], metric, a_sides: tuple[int, int]):
+def _pooled(units: list[Units], metric: Metric, a_sides: tuple[int, int]
+            ) -> tuple[np.ndarray, np.ndarray]:
     """Per pair: the numerator and denominator of ``metric`` for the strategy that sat on side
     ``a_sides[0]`` of the first run and ``a_sides[1]`` of the second, summed over both games."""
     (y0, x0), (y1, x1) = units[0].pair(metric, [a_sides[0]]), units[1].pair(metric, [a_sides[1]])
@@ -130,7 +136,8 @@ def _pooled(units: list[Units], metric, a_sides: tuple[int, int]):
 
 def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Strategy, games: int,
                        seed: int | None = None, threads: int | None = None,
-                       max_hands: int = DEFAULT_MAX_HANDS, on_block=None) -> Comparison:
+                       max_hands: int = DEFAULT_MAX_HANDS,
+                       on_block: Callable[[int], None] | None = None) -> Comparison:
     """Play ``games`` deal sequences twice (A on side 0, then A on side 1) and compare A with B.
 
     Needs a two-sided table (partnership or two-player). With ``on_block`` the two
@@ -158,11 +165,13 @@ def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Str
     rows = [_pair_row(metric(key, "games"), units) for key in COMPARED]
     share = _pooled(units, metric("win_share"), (0, 1))[0] / 2
     interrupted = any(run.interrupted for run in runs)
-    unfinished = sum((frame["winner"].to_numpy() < 0).astype(np.float64) for frame in frames)
+    # Two frames here (pairs > 0), so the sum is an array, never sum's start value 0.
+    unfinished = cast(np.ndarray,
+                      sum((frame["winner"].to_numpy() < 0).astype(np.float64) for frame in frames))
     return Comparison(rules, first, second, seed, pairs, interrupted, rows, share, unfinished)
 
 
-def _pair_row(chosen: Metric, units: list[Units]) -> dict:
+def _pair_row(chosen: Metric, units: list[Units]) -> dict[str, Any]:
     """A's and B's value of one metric (sums over both games of every pair) and the paired
     difference, by the delta method over pairs, so a pair with no denominator (no nil bid)
     weighs nothing."""
@@ -194,7 +203,7 @@ def plot_comparison(comparison: Comparison, path: str, break_even: float | None 
     save(fig, path)
 
 
-def _plot_win_share(ax, comparison: Comparison, break_even: float | None) -> None:
+def _plot_win_share(ax: Axes, comparison: Comparison, break_even: float | None) -> None:
     """Both strategies' win shares (A's and its complement) with the paired interval."""
     share = 100 * float(comparison.share.mean())
     low, high = (100 * bound for bound in comparison.paired_interval)
@@ -221,7 +230,7 @@ def _plot_win_share(ax, comparison: Comparison, break_even: float | None) -> Non
     ax.set_axisbelow(True)
 
 
-def _plot_difference(ax, row: dict, first: bool) -> None:
+def _plot_difference(ax: Axes, row: dict[str, Any], first: bool) -> None:
     """One metric's A − B (a summary row) on its own scale, with A's and B's values beside it."""
     percent = row["unit"] in PERCENT_UNITS
     scale = 100 if percent else 1

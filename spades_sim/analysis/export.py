@@ -129,8 +129,10 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     if Path(path).suffix.lower() == ".parquet":
         import pyarrow.parquet as pq
 
-        return json.loads(pq.read_schema(path).metadata[METADATA_KEY])
-    return json.loads(Path(path).read_text(encoding="utf-8"))["metadata"]
+        metadata: dict[str, Any] = json.loads(pq.read_schema(path).metadata[METADATA_KEY])
+        return metadata
+    written: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))["metadata"]
+    return written
 
 
 __all__ = ["FORMATS", "METADATA_KEY", "STDOUT", "SUFFIXES", "as_text", "check_format",

@@ -107,7 +107,9 @@ def error_bars(values: Any, lows: Any, highs: Any) -> np.ndarray:
     negative (a Wilson bound can sit a rounding error inside a rate of 0 or 1) and 0 where
     there is no interval."""
     values, lows, highs = (np.asarray(part, dtype=np.float64) for part in (values, lows, highs))
-    return np.nan_to_num(np.clip(np.vstack([values - lows, highs - values]), 0, None))
+    lengths: np.ndarray = np.nan_to_num(np.clip(np.vstack([values - lows, highs - values]), 0,
+                                                None))
+    return lengths
 
 
 def percent_ticks(axis: Any) -> None:
@@ -220,7 +222,8 @@ def clipped_texts(fig: Any) -> list[str]:
     drawn: list[Any] = []
     draw_text = renderer.draw_text
 
-    def record(gc, x, y, s, prop, angle, ismath=False, mtext=None):
+    def record(gc: Any, x: float, y: float, s: str, prop: Any, angle: float,
+               ismath: bool | str = False, mtext: Any = None) -> Any:
         if mtext is not None and s.strip():
             drawn.append(mtext)
         return draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)

@@ -9,13 +9,75 @@ commands. Whether a value is a percentage comes from its unit (``rate``, see
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import pandas as pd
 
 from ..referee.audit import ANY, seats_label
 
+if TYPE_CHECKING:
+    from .metrics import Payouts
+
 PERCENT_UNITS = ("rate", "share")
 """Units whose values are shares, written as percentages."""
+
+
+def table_rows(table: pd.DataFrame) -> Iterator[Any]:
+    """The rows of ``table`` as named tuples (``itertuples(index=False)``), their fields read by
+    column name. Typed as Any: pandas types every field as any scalar, and a text table knows
+    its columns."""
+    return table.itertuples(index=False)
+
+
+# What the text of each result reads of it: protocols, not the result classes, whose modules
+# import this one.
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class DuplicateResult(Protocol):
+    """What :func:`win_share_text` reads of a duplicate comparison
+    (:class:`spades_sim.analysis.compare.Comparison`)."""
+
+    @property
+    def pairs(self) -> int: ...
+    @property
+    def paired_interval(self) -> tuple[float, float]: ...
+    @property
+    def unpaired_interval(self) -> tuple[float, float]: ...
+    @property
+    def pairs_alike(self) -> Enum | None: ...
+
+
+class TuningResult(Protocol):
+    """What :func:`tune_text` reads of a tuning run
+    (:class:`spades_sim.analysis.tune.TuneResult`)."""
+
+    @property
+    def table(self) -> pd.DataFrame: ...
+    @property
+    def names(self) -> Sequence[str]: ...
+    @property
+    def best(self) -> pd.Series: ...
+    @property
+    def against(self) -> _Named: ...
+
+
+class WhatIfResult(Protocol):
+    """What :func:`what_if_text` reads of a what-if
+    (:class:`spades_sim.analysis.whatif.WhatIf`)."""
+
+    @property
+    def table(self) -> pd.DataFrame: ...
+    @property
+    def choices(self) -> pd.Series: ...
+    @property
+    def refused(self) -> Sequence[str]: ...
+    @property
+    def best(self) -> str: ...
 
 
 def _scale(unit: str, digits: int | None) -> tuple[float, str, int]:
@@ -48,7 +110,7 @@ def summary_text(table: pd.DataFrame) -> str:
     value, 95% interval and n."""
     width = max(len(m) for m in table["metric"])
     lines = [f"{'metric':<{width}}  {'value':>9}  {'95% interval':>21}  {'n':>10}"]
-    for row in table.itertuples(index=False):
+    for row in table_rows(table):
         lines.append(f"{row.metric:<{width}}  {value_text(row.value, row.unit):>9}  "
                      f"{interval_text(row.low, row.high, row.unit):>21}  {row.n:>10,}")
     return "\n".join(lines)
@@ -58,7 +120,7 @@ def comparison_text(table: pd.DataFrame) -> str:
     """A duplicate comparison (``Comparison.summary()``): A, B, A − B and its paired interval."""
     width = max(len(m) for m in table["metric"])
     lines = [f"{'metric':<{width}}  {'A':>9}  {'B':>9}  {'A - B':>9}  {'paired 95% interval':>21}"]
-    for row in table.itertuples(index=False):
+    for row in table_rows(table):
         cells = [value_text(v, row.unit) for v in (row.a, row.b, row.difference)]
         lines.append(f"{row.metric:<{width}}  {cells[0]:>9}  {cells[1]:>9}  {cells[2]:>9}  "
                      f"{interval_text(row.low, row.high, row.unit):>21}")
@@ -74,8 +136,8 @@ def side_by_side_text(table: pd.DataFrame, group: str = "run") -> str:
              + (f"  {'minus first':>11}  {'paired 95% interval':>22}" if paired else "")]
     first = table[group].iloc[0]
     for metric, part in table.groupby("metric", sort=False):
-        lines.append(metric)
-        for row in part.itertuples(index=False):
+        lines.append(cast(str, metric))  # a metric's label
+        for row in table_rows(part):
             line = (f"  {str(getattr(row, group)):<{width - 2}}  "
                     f"{value_text(row.value, row.unit):>9}  "
                     f"{interval_text(row.low, row.high, row.unit):>22}")
@@ -86,7 +148,7 @@ def side_by_side_text(table: pd.DataFrame, group: str = "run") -> str:
     return "\n".join(lines)
 
 
-def _economics_header(payouts) -> str:
+def _economics_header(payouts: Payouts) -> str:
     prize = f"a winning player gets {payouts.first:,.2f}"
     if payouts.second:
         prize += f", the second {payouts.second:,.2f}"
@@ -99,16 +161,16 @@ def _economics_rows(table: pd.DataFrame, indent: str = "  ") -> list[str]:
     return [f"{indent}{row.label:<{width}}  win rate {100 * row.win_rate:6.2f}%  expected profit"
             f" per game {row.profit:+.2f} [{row.low:+.2f}, {row.high:+.2f}]  "
             f"break-even win rate {100 * row.break_even:.2f}%"
-            for row in table.itertuples(index=False)]
+            for row in table_rows(table)]
 
 
-def economics_text(table: pd.DataFrame, payouts) -> str:
+def economics_text(table: pd.DataFrame, payouts: Payouts) -> str:
     """Expected profit per game and break-even win rate, one line per side or strategy
     (``metrics.economics`` or ``Comparison.economics`` with their ``Payouts``)."""
     return "\n".join([_economics_header(payouts), *_economics_rows(table)])
 
 
-def rules_economics_text(table: pd.DataFrame, payouts) -> str:
+def rules_economics_text(table: pd.DataFrame, payouts: Payouts) -> str:
     """Table economics under each rule set (``RulesComparison.economics``): what the house
     takes a game and a hand, then each side's expected profit."""
     lines = [_economics_header(payouts)]
@@ -120,7 +182,7 @@ def rules_economics_text(table: pd.DataFrame, payouts) -> str:
     return "\n".join(lines)
 
 
-def win_share_text(comparison) -> str:
+def win_share_text(comparison: DuplicateResult) -> str:
     """The line after a duplicate comparison: A's paired interval against the unpaired one."""
     paired, unpaired = comparison.paired_interval, comparison.unpaired_interval
     alike = comparison.pairs_alike
@@ -135,10 +197,10 @@ def win_share_text(comparison) -> str:
             f"{100 * unpaired[1]:.2f}%] on the same games")
 
 
-def tune_text(result) -> str:
+def tune_text(result: TuningResult) -> str:
     """Every setting of a tuning run (``tune.TuneResult``), best first, and the best one."""
     lines = []
-    for row in result.table.itertuples(index=False):
+    for row in table_rows(result.table):
         setting = "  ".join(f"{name}={getattr(row, name):g}" for name in result.names)
         lines.append(f"{setting:<40} win share {100 * row.win_share:6.2f}%  "
                      f"[{100 * row.low:6.2f}%, {100 * row.high:6.2f}%]  "
@@ -155,7 +217,7 @@ def nil_text(table: pd.DataFrame, feature: str, blind: bool) -> str:
     """Nil bids and success by a hand feature (``nil.nil_by_feature``)."""
     lines = [f"{feature:>10}  {'seat-hands':>10}  {'blind nils' if blind else 'nil bids':>10}  "
              f"{'bid rate':>8}  {'made':>7}  {'success':>8}  {'95% interval':>18}"]
-    for row in table.itertuples(index=False):
+    for row in table_rows(table):
         value = getattr(row, feature)
         success, interval = "-", ""
         if row.bids:
@@ -167,7 +229,7 @@ def nil_text(table: pd.DataFrame, feature: str, blind: bool) -> str:
     return "\n".join(lines)
 
 
-def what_if_text(result, policy_label: str) -> str:
+def what_if_text(result: WhatIfResult, policy_label: str) -> str:
     """The table of a what-if (``whatif.WhatIf``) and what it says: the strategy's own bid,
     the bids not allowed, the best bid."""
     def plain(low: float, high: float, unit: str = "rate", digits: int | None = None) -> str:
@@ -176,7 +238,7 @@ def what_if_text(result, policy_label: str) -> str:
     lines = [f"{'bid':<18} {'made':>7} {'95% interval':>14}  {'side pts':>8} "
              f"{'95% interval':>16}  {'win game':>8} {'95% interval':>14}  "
              f"{'vs strategy':>11} {'paired 95%':>16}"]
-    for row in result.table.itertuples(index=False):
+    for row in table_rows(result.table):
         change = ("" if row.bid == policy_label else
                   f"{value_text(row.win_change, 'rate', sign='+'):>11} "
                   + plain(row.change_low, row.change_high).rjust(16))
@@ -261,7 +323,7 @@ def params_text(strategy, table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["PERCENT_UNITS", "audit_text", "comparison_text", "economics_text", "interval_text",
-           "nil_text", "params_text", "rules_economics_text", "scored_text",
-           "side_by_side_text", "summary_text", "tune_text", "value_text", "what_if_text",
-           "win_share_text"]
+__all__ = ["PERCENT_UNITS", "DuplicateResult", "TuningResult", "WhatIfResult", "audit_text",
+           "comparison_text", "economics_text", "interval_text", "nil_text", "params_text",
+           "rules_economics_text", "scored_text", "side_by_side_text", "summary_text",
+           "table_rows", "tune_text", "value_text", "what_if_text", "win_share_text"]

@@ -27,8 +27,9 @@ rules, other strategies) side by side with paired differences against the first;
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -67,7 +68,8 @@ def placed_second(games: pd.DataFrame) -> np.ndarray:
     winner = games["winner"].to_numpy()
     losers = np.where(np.arange(score.shape[1]) == winner[:, None], -np.inf, score)
     second = np.argmax(losers, axis=1)
-    return (np.arange(score.shape[1]) == second[:, None]) & (winner >= 0)[:, None]
+    placed: np.ndarray = (np.arange(score.shape[1]) == second[:, None]) & (winner >= 0)[:, None]
+    return placed
 
 
 def game_metrics(games: pd.DataFrame, side: int | None = None,
@@ -150,7 +152,8 @@ def bid_minus_tricks(hands: pd.DataFrame) -> pd.DataFrame:
     counts = values.value_counts().sort_index()
     total = int(counts.sum())
     rows = []
-    for value, count in counts.items():
+    # The index holds the integer values counted (pandas types an index label as Hashable).
+    for value, count in cast(Iterable[tuple[int, int]], counts.items()):
         low, high = wilson_interval(int(count), total)
         rows.append({"bid_minus_tricks": int(value), "side_hands": int(count),
                      "share": count / total, "low": low, "high": high})
@@ -171,7 +174,8 @@ def bid_profile(hands: pd.DataFrame) -> pd.DataFrame:
     counts = pd.Series(order).value_counts().sort_index()
     total = int(counts.sum())
     rows = []
-    for value, count in counts.items():
+    # The index holds the integer values counted (pandas types an index label as Hashable).
+    for value, count in cast(Iterable[tuple[int, int]], counts.items()):
         low, high = wilson_interval(int(count), total)
         rows.append({"bid": bid_label(max(int(value), 0), int(value) < 0),
                      "seat_hands": int(count), "share": count / total, "low": low, "high": high})

@@ -27,6 +27,7 @@ import pandas as pd
 
 from ..cards import card_symbol
 from .figures import LEFT_OUT, MIN_CASES, error_bars, plain_text, pyplot, save
+from .formatting import table_rows
 from ..intervals import wilson_interval
 from ..outputs import shown
 from ..rules import RuleSet
@@ -81,7 +82,7 @@ def nil_by_feature(frame: pd.DataFrame, feature: str, blind: bool = False) -> pd
     table = grouped.agg(seat_hands=("bids", "size"), bids=("bids", "sum"), made=("made", "sum"))
     table = table.reset_index()
     rows = []
-    for row in table.itertuples(index=False):
+    for row in table_rows(table):
         bid_low, bid_high = wilson_interval(int(row.bids), int(row.seat_hands))
         low, high = wilson_interval(int(row.made), int(row.bids))
         rows.append({

@@ -17,7 +17,7 @@ import html
 import itertools
 import math
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from .. import __version__
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
-from .formatting import PERCENT_UNITS, interval_text, value_text
+from .formatting import PERCENT_UNITS, interval_text, table_rows, value_text
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, feature_title, nil_by_feature, plot_nil_by_feature
 from ..outputs import atomic_path, check_folder, shown, write_text
@@ -375,7 +375,7 @@ def _bags_section(study: Study, writer: _Writer, threads: int | None) -> Section
 
 
 def _comparison_section(writer: _Writer, name: str, result: RulesComparison,
-                        metrics: tuple[str, ...], title: str, heading: str,
+                        metrics: Sequence[tuple[str, int | None]], title: str, heading: str,
                         text: str) -> Section | None:
     """A section of rule sets side by side: the figure, the data and the table."""
     if result.interrupted:
@@ -476,7 +476,7 @@ def _economics_html(field_table: pd.DataFrame) -> _Markup:
             _fill("<td>{:+.2f} [{:+.2f}, {:+.2f}]</td>", row.profit, row.profit_low,
                   row.profit_high),
             _fill("<td>{:.2f}%</td>", 100 * row.break_even)])
-        for row in field_table.itertuples(index=False)]
+        for row in table_rows(field_table)]
     return _table(["strategy", "mean win share against the others", "expected profit per game",
                    "break-even win rate"], rows)
 
@@ -490,7 +490,7 @@ def _plot_round_robin(table: pd.DataFrame, field_table: pd.DataFrame, names: lis
     fig, (left, middle, right) = plt.subplots(1, 3, figsize=(12, 4.6), layout="constrained",
                                               gridspec_kw={"width_ratios": [1.3, 1, 1]})
     grid = np.full((len(names), len(names)), np.nan)
-    for row in table.itertuples(index=False):
+    for row in table_rows(table):
         grid[names.index(row.strategy), names.index(row.opponent)] = 100 * row.win_share
     image = left.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
     for i, j in itertools.product(range(len(names)), repeat=2):
@@ -571,7 +571,7 @@ def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section 
               getattr(row, feature), row.seat_hands, row.bids,
               _value_text("rate", row.bid_rate, row.bid_low, row.bid_high),
               _value_text("rate", row.success, row.low, row.high))
-        for row in table.itertuples(index=False)]
+        for row in table_rows(table)]
     grid = _table([feature, "seat-hands", "nil bids", "bid rate", "success rate"], rows)
     return Section(
         "Nil",

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -22,6 +24,10 @@ from ..outputs import shown
 from ..rules import RuleSet, resolve_rules
 from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed
 from ..kernel.strategies import PARAMS, Strategy, StrategyError, get_strategy
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 MAX_SETTINGS = 400
 """The most grid points one tuning run may ask for."""
@@ -85,7 +91,7 @@ class TuneResult:
 def tune(raw_rules: str | RuleSet, strategy: str | Strategy, ranges: list[tuple[str, list[float]]],
          against: str | Strategy, games: int, seed: int | None = None,
          threads: int | None = None, max_hands: int = DEFAULT_MAX_HANDS,
-         on_block=None) -> TuneResult:
+         on_block: Callable[[int], None] | None = None) -> TuneResult:
     """Play every combination of ``ranges`` (a grid) in duplicate against ``against``.
 
     All settings use one seed, hence the same deals. An interrupted run keeps the
@@ -144,7 +150,7 @@ def plot_tuning(result: TuneResult, path: str) -> bool:
     return True
 
 
-def _tuning_line(ax, result: TuneResult) -> None:
+def _tuning_line(ax: Axes, result: TuneResult) -> None:
     name = result.names[0]
     ordered = result.table.sort_values(name)
     share, low, high = (100 * ordered[column] for column in ("win_share", "low", "high"))
@@ -164,7 +170,7 @@ def _tuning_line(ax, result: TuneResult) -> None:
     ax.legend(fontsize=7)
 
 
-def _tuning_heatmap(fig, ax, result: TuneResult) -> None:
+def _tuning_heatmap(fig: Figure, ax: Axes, result: TuneResult) -> None:
     from matplotlib.patches import Rectangle
 
     x_name, y_name = result.names

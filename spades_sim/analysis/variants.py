@@ -12,17 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from ..run.catalogue import METRICS, select
+from ..run.catalogue import METRICS, Metric, select
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .metrics import compare_game_frames, economics
 from ..numbers import whole_number
 from ..rules import RuleSet, RulesError, parse_override, resolve_rules
 from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
+
+if TYPE_CHECKING:
+    from matplotlib.figure import SubFigure
+
+    from ..kernel.strategies import Strategy
 
 
 @dataclass
@@ -54,7 +59,8 @@ class RulesComparison:
         return table[["run", *[c for c in table.columns if c != "run"]]]
 
 
-def compare_rules(rule_sets: Sequence[str | RuleSet], strategies, games: int,
+def compare_rules(rule_sets: Sequence[str | RuleSet],
+                  strategies: str | Strategy | Sequence[str | Strategy], games: int,
                   seed: int | None = None, threads: int | None = None,
                   max_hands: int = DEFAULT_MAX_HANDS, labels: Sequence[str] | None = None,
                   on_block: Callable[[int], None] | None = None) -> RulesComparison:
@@ -258,8 +264,8 @@ def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[tuple[str, int | N
     save(fig, path)
 
 
-def _metric_panel(panel, part: pd.DataFrame, metric, reference: str, palette: dict[str, str],
-                  break_even: float | None) -> None:
+def _metric_panel(panel: SubFigure, part: pd.DataFrame, metric: Metric, reference: str,
+                  palette: dict[str, str], break_even: float | None) -> None:
     """One metric of :func:`plot_metric_panels`: values on the left, differences on the right."""
     from matplotlib.ticker import MaxNLocator
 

@@ -496,9 +496,11 @@ class Totals:
             x = np.column_stack([columns[m.denominator] for m in metrics]).astype(np.float64)
             products = (np.einsum("ij,ij->j", y, y), np.einsum("ij,ij->j", x, x),
                         np.einsum("ij,ij->j", x, y))  # without the temporary products
-            for metric, *sums in zip(metrics, y.sum(0), products[0], x.sum(0), products[1],
-                                     products[2], strict=True):
-                self.sums[(metric.key, side)].add_sums(*sums, units=y.shape[0])
+            for metric, sum_y, sum_yy, sum_x, sum_xx, sum_xy in zip(
+                    metrics, y.sum(0), products[0], x.sum(0), products[1], products[2],
+                    strict=True):
+                self.sums[(metric.key, side)].add_sums(sum_y, sum_yy, sum_x, sum_xx, sum_xy,
+                                                       units=y.shape[0])
 
     def merge(self, other: Totals) -> None:
         """Add ``other`` (the totals of later blocks of the same run) into these."""

@@ -142,7 +142,8 @@ class Dealer:
         self._check_possible()
 
     def suit_mask(self, suit: str) -> np.uint64:
-        return self.packed.suit_masks[SUIT_NAMES.index(suit)]
+        mask: np.uint64 = self.packed.suit_masks[SUIT_NAMES.index(suit)]
+        return mask
 
     def suit_counts(self, deals: np.ndarray, suit: str) -> np.ndarray:
         """Cards of ``suit`` held by each seat of each deal, shape (deals, seats)."""

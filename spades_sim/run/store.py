@@ -28,10 +28,10 @@ import errno
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -43,7 +43,7 @@ from ..kernel.strategies import Strategy, StrategyError
 try:  # POSIX; elsewhere saved runs are not locked
     import fcntl
 except ImportError:  # pragma: no cover
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module or None: checked before each lock
 
 MANIFEST = "manifest.json"
 LOCK = ".lock"
@@ -288,6 +288,7 @@ class RunStore:
             elif problem:
                 damaged.append(f"{shard.name}: {problem}; playing its block again")
             else:
+                assert block is not None  # a shard with no problem was read
                 sound[block[0]] = block
         if foreign and not sound and len(set(foreign.values())) == 1:
             raise StoreError(f"resume={str(self.path)!r}: allowed a {MANIFEST} as its shards "
@@ -306,7 +307,8 @@ class RunStore:
         """The sound blocks of the saved run, in block order."""
         return self.scan(self.manifest()).blocks
 
-    def _read_shard(self, shard: Path, digest: str, layout: dict[int, int]):
+    def _read_shard(self, shard: Path, digest: str, layout: dict[int, int]
+                    ) -> tuple[tuple[int, int, dict[str, float]] | str | None, str | None]:
         """((first, count, totals), None) for a sound shard, (its run's digest, None) for a shard
         of another run, else (None, what is wrong)."""
         match = _SHARD_NAME.fullmatch(shard.name)
@@ -321,7 +323,7 @@ class RunStore:
             return None, f"unreadable ({_first_line(error, 60)})"
         if len(frame) != 1 or any(name not in frame.columns for name in _IDENTITY):
             return None, "not a shard of this format"
-        row = frame.iloc[0].to_dict()
+        row = cast(dict[str, Any], frame.iloc[0].to_dict())  # a shard's columns are named
         if row["run"] != digest:
             return str(row["run"]), None  # another run's shard: scan refuses it
         try:
@@ -339,6 +341,7 @@ class RunStore:
     def _run_digest(self) -> str:
         if self._digest is None:
             self.manifest()
+        assert self._digest is not None  # manifest() reads it
         return self._digest
 
 
@@ -355,7 +358,7 @@ def _positive(value: Any) -> bool:
     return _whole(value) and value >= 1
 
 
-def _check_field(name: str, value: Any, test, allowed: str) -> None:
+def _check_field(name: str, value: Any, test: Callable[[Any], object], allowed: str) -> None:
     if not test(value):
         raise StoreError(f"{name}={_short(value)}: allowed {allowed}")
 
