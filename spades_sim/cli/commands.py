@@ -56,7 +56,6 @@ from ..run.simulate import (
     RunError,
     check_log_range,
     resume,
-    seat_strategies,
     simulate_games,
     simulate_hands,
     trace_games,
@@ -67,12 +66,12 @@ from ..kernel.strategies import (
     STRATEGIES,
     StrategyError,
     get_strategy,
-    override_params,
-    parse_param_override,
+    seat_strategies,
 )
 from ..analysis.whatif import (
     POLICY_LABEL,
     WhatIfError,
+    deal_passes,
     parse_bids,
     parse_side_values,
     plot_what_if,
@@ -204,9 +203,8 @@ def _strategy_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def _table_strategies(rules: _rules.RuleSet, strategy_names: tuple[str, ...],
                       param_overrides: tuple[str, ...]) -> list:
     """One strategy per seat from ``--strategy`` names and ``--param`` overrides."""
-    return override_params(
-        seat_strategies(list(strategy_names) or [DEFAULT_STRATEGY], rules.seat_count),
-        [parse_param_override(text) for text in param_overrides], rules.side_count)
+    return seat_strategies(list(strategy_names) or [DEFAULT_STRATEGY], rules.seat_count,
+                           param_overrides, rules.side_count)
 
 
 def _svg_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -959,8 +957,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         rules = _resolve_rules(rules_name, rule_overrides)
         outputs = _outputs(fmt, out, figure_path, svg, no_figure)
         money = _parse_economics(buy_in, rake)
-        pair = override_params([get_strategy(strategy_a), get_strategy(strategy_b)],
-                               [parse_param_override(text) for text in param_overrides], 2)
+        pair = seat_strategies([strategy_a, strategy_b], 2, param_overrides, side_count=2)
         show_bar = not quiet and sys.stderr.isatty()
         with _progress(2 * games, "games", show_bar) as advance:
             result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
@@ -1395,8 +1392,10 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
         constraints = [parse_suit_count(text) for text in constraint_texts]
         outputs = _outputs(fmt, out, figure_path, svg, no_figure)
         strategies = _table_strategies(rules, strategy_names, param_overrides)
-        result = what_if(rules, cards, seat, strategies, score, bags, known, dealer, hand_index,
-                         deals, seed, threads, constraints)
+        show_bar = not quiet and sys.stderr.isatty()
+        with _progress(deals * deal_passes(rules), "deals", show_bar) as advance:
+            result = what_if(rules, cards, seat, strategies, score, bags, known, dealer,
+                             hand_index, deals, seed, threads, constraints, on_block=advance)
     names = " vs ".join(dict.fromkeys(s.name for s in strategies))
     title = (f"rules {_rules_label(rules, rule_overrides)}, seat {seat} of dealer "
              f"{result.dealer}, score {'/'.join(map(str, result.score))}, bags "
