@@ -36,7 +36,8 @@ import pandas as pd
 from ..intervals import mean_interval, paired_interval, wilson_interval
 from ..cards import parse_cards
 from ..run.blocks import Block, Table, block_starts, prepare_table, run_blocks
-from ..run.deals import DEAL_BLOCK, Dealer, SuitCount, check_deal_count, deal_block_seed
+from ..run import deals as _deals
+from ..run.deals import Dealer, SuitCount, check_deal_count, deal_block_seed
 from ..kernel import drivers
 from ..kernel.drivers import what_if_deals
 from .figures import error_bars, percent_ticks, plain_text, pyplot, save
@@ -47,7 +48,7 @@ from ..rules import BlindNil, RuleSet, resolve_rules
 from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, set_threads
 from ..kernel.strategies import DEFAULT_STRATEGY
 
-BLOCK_DEALS = DEAL_BLOCK
+BLOCK_DEALS = _deals.DEAL_BLOCK
 """Deals a block of a what-if plays (a whole number of deal blocks; the result does not
 depend on it)."""
 POLICY_LABEL = "strategy's choice"
@@ -296,17 +297,18 @@ def _blocks(setting: _Setting, dealer_of_deals: Dealer, candidates: list[int],
     the kernel keys the play after deal ``r`` of a call by ``r``, so deal ``i`` is played the
     same way whatever block it is in.
     """
-    if BLOCK_DEALS % DEAL_BLOCK:
-        raise ValueError(f"BLOCK_DEALS={BLOCK_DEALS}: allowed a multiple of {DEAL_BLOCK}")
+    deal_block = _deals.DEAL_BLOCK
+    if BLOCK_DEALS % deal_block:
+        raise ValueError(f"BLOCK_DEALS={BLOCK_DEALS}: allowed a multiple of {deal_block}")
     packed, strat = setting.table.packed_rules, setting.table.packed_strategies
     for start in block_starts(deals, BLOCK_DEALS):
         stop = min(start + BLOCK_DEALS, deals)
         parts, cut = [], False
-        for first in range(start, stop, DEAL_BLOCK):
-            dealt = dealer_of_deals.deal(min(DEAL_BLOCK, stop - first), setting.seed, first)
+        for first in range(start, stop, deal_block):
+            dealt = dealer_of_deals.deal(min(deal_block, stop - first), setting.seed, first)
             *values, finished = what_if_deals(
                 rules=packed, strategies=strat, seed=deal_block_seed(setting.seed,
-                                                                     first // DEAL_BLOCK),
+                                                                     first // deal_block),
                 deals=dealt, dealer=setting.dealer, hand_index=setting.hand_index,
                 hero=setting.hero, forced_bids=setting.forced, candidates=candidates,
                 score=setting.score, bag_total=setting.bags, max_hands=setting.max_hands)
