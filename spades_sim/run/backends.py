@@ -35,7 +35,8 @@ BACKENDS = ("local", "dask")
 """The backends a run may name."""
 
 
-def backend(name: str, scheduler: str | None = None, keep_records: bool = False):
+def backend(name: str, scheduler: str | None = None,
+            keep_records: bool = False) -> LocalBackend | DaskBackend:
     """The backend called ``name``, checked: an unknown name, a scheduler without Dask, a
     Dask run without one, or records with Dask are refused in one line (:class:`RunError`).
     A Dask backend reaches its scheduler only when the run starts (``connect``)."""
