@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 from chisquare import P_FALSE_ALARM, chi2_sf, chi2_upper, chi_square
 
+from spades_sim.run.deals import Dealer, SuitCount
 from spades_sim.run.simulate import simulate_hands, trace_hands
 
 SPADE_HANDS = 200_000
@@ -211,3 +212,14 @@ def test_two_cards_share_a_seat_12_in_51(dealt_masks: np.ndarray, first: int, se
     p = 12 / 51
     rate = float(both.mean())
     assert abs(rate - p) < 4 * math.sqrt(p * (1 - p) / CARD_HANDS), (rate, p)
+
+
+@pytest.mark.parametrize("constraints", [(), (SuitCount(1, "spades", 0, 2),)])
+def test_constrained_deal_i_is_a_pure_function_of_the_seed_and_i(constraints) -> None:
+    """Deals are dealt from counters: any range of a seed's deals, asked for alone, is the same
+    slice of a longer run of them (across deal blocks too)."""
+    dealer = Dealer("standard", {0: "AS KS QS JS 2H 3H 4H 5H 6H 7H 8H 9H 10H"}, constraints)
+    whole = dealer.deal(700, seed=3)
+    for start, n in ((0, 1), (255, 2), (300, 400), (699, 1)):
+        assert (dealer.deal(n, seed=3, start=start) == whole[start:start + n]).all()
+    assert not (dealer.deal(700, seed=4) == whole).all()

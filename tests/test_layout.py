@@ -115,7 +115,6 @@ def _circle() -> list[str] | None:
     return None
 
 
-@pytest.mark.xfail(strict=True, reason="run.simulate and run.backends import each other until the block module lands")
 def test_no_import_circle():
     circle = _circle()
     assert circle is None, "import circle: " + " -> ".join(circle or [])

@@ -13,7 +13,9 @@ import pandas as pd
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
+from spades_sim.analysis import whatif
 from spades_sim.kernel import drivers
+from spades_sim.run import deals as deals_module
 from spades_sim.cards import parse_cards
 from spades_sim.run.deals import Dealer, DealError, SuitCount, parse_suit_count, popcount
 from spades_sim.analysis.whatif import (BLIND_LABEL, POLICY_LABEL, WhatIfError, parse_bids, parse_side_values,
@@ -265,3 +267,24 @@ def test_same_seed_same_results_whatever_the_threads() -> None:
     one = what_if(STANDARD, hand, deals=60, seed=8, threads=1)
     two = what_if(STANDARD, hand, deals=60, seed=8, threads=2)
     pd.testing.assert_frame_equal(one.table, two.table)
+
+
+def test_same_seed_same_results_whatever_the_threads_and_the_block_size(monkeypatch) -> None:
+    """Deal i of a seed, and the play after it, depend on the seed and i alone: with deal
+    blocks of 16, what-ifs played in blocks of 16, 48 or 64 deals, on 1 or 2 threads and in
+    chunks of 16 or 4 deals, give one table, blind nil's pass included; the progress callback
+    sees every deal of both passes."""
+    monkeypatch.setattr(deals_module, "DEAL_BLOCK", 16)
+    hand = "AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C"
+    tables = []
+    for block, threads, chunk in ((16, 1, 16), (48, 2, 16), (64, 2, 4)):
+        monkeypatch.setattr(whatif, "BLOCK_DEALS", block)
+        monkeypatch.setattr(drivers, "CHUNK_DEALS", chunk)
+        counted: list[int] = []
+        result = what_if(STANDARD, hand, score=(100, 300), deals=100, seed=8, threads=threads,
+                         on_block=counted.append)
+        assert sum(counted) == 2 * 100 and whatif.deal_passes(STANDARD) == 2
+        assert BLIND_LABEL in set(result.table["bid"])
+        tables.append(result.table)
+    for table in tables[1:]:
+        pd.testing.assert_frame_equal(table, tables[0])

@@ -13,6 +13,12 @@ Each candidate sees the same completions, the same policy random streams and the
 same later deals (common random numbers), so differences between candidates are
 paired and their intervals narrow.
 
+The deals are played in blocks through the run machinery
+(:func:`spades_sim.run.blocks.run_blocks`): a progress callback sees each block, and Ctrl-C
+keeps every deal finished. Deal ``i`` of a seed, and the play after it, are a pure function
+of the seed and ``i`` (:mod:`spades_sim.run.deals`: counter-based deal blocks), so a seed
+gives the same result whatever the threads and the block size.
+
 >>> from spades_sim.analysis.whatif import what_if
 >>> result = what_if("standard", "AS KS QS JS 10S 9S AH KH AD KD AC KC QC", deals=50, seed=1)
 >>> float(result.table.set_index("bid").loc["nil", "made"])  # the ace of spades takes a trick
@@ -21,7 +27,7 @@ paired and their intervals narrow.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,16 +35,22 @@ import pandas as pd
 
 from ..intervals import mean_interval, paired_interval, wilson_interval
 from ..cards import parse_cards
-from ..run.deals import Dealer, SuitCount
+from ..run.blocks import Block, Table, block_starts, prepare_table, run_blocks
+from ..run import deals as _deals
+from ..run.deals import Dealer, SuitCount, check_deal_count, deal_block_seed
+from ..kernel import drivers
 from ..kernel.drivers import what_if_deals
 from .figures import error_bars, percent_ticks, plain_text, pyplot, save
 from ..kernel import engine
 from ..numbers import is_digits, whole_number
 from ..outputs import shown
 from ..rules import BlindNil, RuleSet, resolve_rules
-from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, seat_strategies, set_threads
-from ..kernel.strategies import DEFAULT_STRATEGY, pack_strategies
+from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, set_threads
+from ..kernel.strategies import DEFAULT_STRATEGY
 
+BLOCK_DEALS = _deals.DEAL_BLOCK
+"""Deals a block of a what-if plays (a whole number of deal blocks; the result does not
+depend on it)."""
 POLICY_LABEL = "strategy's choice"
 BLIND_LABEL = "blind nil, unseen"
 """The blind-nil row: played on random cards of the seat (it is bid before looking)."""
@@ -158,19 +170,29 @@ def _dealer_for(rules: RuleSet, first_bid_offset: int, seat: int, known: dict[in
     return dealer
 
 
+def deal_passes(rules: RuleSet) -> int:
+    """How many times :func:`what_if` plays its deals under ``rules``: once with the seat's
+    cards, and once more on unseen cards where blind nil may be bid (its ``on_block`` counts the
+    deals of every pass)."""
+    return 1 if rules.blind_nil == BlindNil.OFF else 2
+
+
 def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
             strategies=DEFAULT_STRATEGY, score: Sequence[int] | None = None,
             bags: Sequence[int] | None = None, bids: dict[int, int] | None = None,
             dealer: int | None = None, hand_index: int | None = None, deals: int = 1000,
             seed: int | None = None, threads: int | None = None,
             constraints: Sequence[SuitCount] = (),
-            max_hands: int = DEFAULT_MAX_HANDS) -> WhatIf:
+            max_hands: int = DEFAULT_MAX_HANDS,
+            on_block: Callable[[int], None] | None = None) -> WhatIf:
     """Play ``deals`` random completions of the seat's ``hand`` once per candidate bid.
 
     ``score`` and ``bags`` are per side (default 0); ``bids`` the bids already made
     ({seat: code}, see :func:`bid_code`), which must be those of the seats before
     ``seat`` (with ``dealer`` None the dealer is chosen so that they are);
     ``hand_index`` is the number of hands already played (default: 0 at 0–0, else 1).
+    ``on_block(k)`` is called with the number of deals each block played, in every pass
+    (:func:`deal_passes`).
     """
     rules = resolve_rules(raw_rules)
     n, sides = rules.seat_count, rules.side_count
@@ -202,45 +224,104 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
         raise WhatIfError(f"hands-played={hand_index!r}: allowed 0 to {max_hands - 1} (a game "
                           f"stops after {max_hands} hands)")
     seed = resolve_seed(seed)
-    completions = dealer_of_deals.deal(deals, seed)
+    check_deal_count(deals)
     set_threads(threads)
-    strat = pack_strategies(seat_strategies(strategies, n), rules)
+    table = prepare_table(rules, strategies)
     forced = np.full(n, engine.FREE_BID, np.int64)
     for other, code in known.items():
         forced[other] = code
-
-    def grid(deals_of_seat, candidates):
-        return what_if_deals(rules=packed, strategies=strat, seed=seed, deals=deals_of_seat,
-                             dealer=dealer, hand_index=hand_index, hero=seat, forced_bids=forced,
-                             candidates=candidates, score=score, bag_total=bags,
-                             max_hands=max_hands)
+    setting = _Setting(table, seed, dealer, hand_index, seat, forced, score, bags, max_hands)
 
     candidates = [engine.FREE_BID, *range(0, rules.hand_size + 1)]
-    *played, hero_bid, finished = grid(completions, candidates)
-    if not finished.any():
+    (*played, hero_bid), interrupted = _play_pass(setting, dealer_of_deals, candidates, deals,
+                                                   on_block)
+    if not len(hero_bid):
         raise KeyboardInterrupt  # Ctrl-C before any deal was played: nothing to show
-    made, points, won, valid = (values[finished] for values in played)
+    made, points, won, valid = played
     if not valid[:, 0].all():
         raise WhatIfError(f"bids={_bids_text(known)!r}: allowed bids the rules permit at this "
                           "table")
     rows, refused = _rows(candidates, made, points, won, valid)
-    interrupted = not finished.all()
-    if rules.blind_nil != BlindNil.OFF and not interrupted:
+    if deal_passes(rules) > 1 and not interrupted:
         # Blind nil is bid before looking, so judging it with these cards would be hindsight:
         # it is played on deals where the seat's own cards are random too, against the
         # strategy's own bid on those same deals.
-        unseen = Dealer(rules, {}, constraints).deal(deals, seed)
-        *played, _, blind_finished = grid(unseen, [engine.FREE_BID, engine.BLIND_BID])
-        interrupted = not blind_finished.all()
-        if blind_finished.any():
-            blind_rows, blind_refused = _rows([engine.FREE_BID, engine.BLIND_BID],
-                                              *(values[blind_finished] for values in played))
+        blind = [engine.FREE_BID, engine.BLIND_BID]
+        (*played, _), interrupted = _play_pass(setting, Dealer(rules, {}, constraints), blind,
+                                               deals, on_block)
+        if len(played[0]):
+            blind_rows, blind_refused = _rows(blind, *played)
             rows[1:1] = [dict(row, bid=BLIND_LABEL) for row in blind_rows[1:]]
             refused[:0] = blind_refused
-    choices = pd.Series([bid_name(int(code)) for code in hero_bid[finished, 0]]).value_counts()
+    finished = len(hero_bid)
+    choices = pd.Series([bid_name(int(code)) for code in hero_bid[:, 0]]).value_counts()
     return WhatIf(rules, seat, tuple(cards), dealer, hand_index, tuple(score), tuple(bags), known,
-                  seed, deals, pd.DataFrame(rows), choices / int(finished.sum()), refused,
-                  interrupted)
+                  seed, deals, pd.DataFrame(rows), choices / finished, refused, interrupted)
+
+
+@dataclass(frozen=True)
+class _Setting:
+    """What every deal of a what-if is played from: the table, the seed and the hand's state."""
+
+    table: Table
+    seed: int
+    dealer: int
+    hand_index: int
+    hero: int
+    forced: np.ndarray
+    score: tuple[int, ...]
+    bags: tuple[int, ...]
+    max_hands: int
+
+
+def _play_pass(setting: _Setting, dealer_of_deals: Dealer, candidates: list[int], deals: int,
+               on_block: Callable[[int], None] | None) -> tuple[list[np.ndarray], bool]:
+    """Every candidate on deals ``0 … deals - 1`` of ``dealer_of_deals``, block by block: the
+    rows (made, points, won, valid, hero_bid) of every deal finished, and whether Ctrl-C cut
+    the pass short."""
+    parts: list[list[np.ndarray]] = []
+    ending = run_blocks(_blocks(setting, dealer_of_deals, candidates, deals),
+                        lambda block: parts.append(block.result), on_block)
+    columns = [np.concatenate(column) for column in zip(*parts)] if parts else [
+        np.zeros((0, len(candidates)), np.int8) for _ in range(5)]
+    return columns, ending.interrupted
+
+
+def _blocks(setting: _Setting, dealer_of_deals: Dealer, candidates: list[int],
+            deals: int) -> Iterator[Block]:
+    """Deal and play each block of a pass; yield its finished rows (with Ctrl-C held, so the
+    block is counted whole). A block cut short by Ctrl-C yields the deals it finished, then
+    ends the pass.
+
+    Each deal block is one call of the kernel, keyed by its own seed (:func:`deal_block_seed`):
+    the kernel keys the play after deal ``r`` of a call by ``r``, so deal ``i`` is played the
+    same way whatever block it is in.
+    """
+    deal_block = _deals.DEAL_BLOCK
+    if BLOCK_DEALS % deal_block:
+        raise ValueError(f"BLOCK_DEALS={BLOCK_DEALS}: allowed a multiple of {deal_block}")
+    packed, strat = setting.table.packed_rules, setting.table.packed_strategies
+    for start in block_starts(deals, BLOCK_DEALS):
+        stop = min(start + BLOCK_DEALS, deals)
+        parts, cut = [], False
+        for first in range(start, stop, deal_block):
+            dealt = dealer_of_deals.deal(min(deal_block, stop - first), setting.seed, first)
+            *values, finished = what_if_deals(
+                rules=packed, strategies=strat, seed=deal_block_seed(setting.seed,
+                                                                     first // deal_block),
+                deals=dealt, dealer=setting.dealer, hand_index=setting.hand_index,
+                hero=setting.hero, forced_bids=setting.forced, candidates=candidates,
+                score=setting.score, bag_total=setting.bags, max_hands=setting.max_hands)
+            parts.append([value[finished] for value in values])
+            if not finished.all():  # Ctrl-C: the driver kept the rows it finished
+                cut = True
+                break
+        rows = [np.concatenate(column) for column in zip(*parts)]
+        with drivers.interrupts_held():  # a block is counted whole or not at all
+            if len(rows[0]):
+                yield Block(start, len(rows[0]), rows)
+        if cut:
+            raise KeyboardInterrupt
 
 
 def _rows(candidates, made, points, won, valid) -> tuple[list[dict], list[str]]:
@@ -312,5 +393,5 @@ def plot_what_if(result: WhatIf, title: str, path: str) -> None:
     save(fig, path)
 
 
-__all__ = ["WhatIf", "WhatIfError", "bid_code", "bid_name", "parse_bids", "parse_side_values",
-           "plot_what_if", "what_if"]
+__all__ = ["BLOCK_DEALS", "WhatIf", "WhatIfError", "bid_code", "bid_name", "deal_passes",
+           "parse_bids", "parse_side_values", "plot_what_if", "what_if"]

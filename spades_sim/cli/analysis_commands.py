@@ -35,13 +35,19 @@ from ..analysis.variants import (
     rule_sets_of,
     variant_rule_sets,
 )
-from ..analysis.whatif import POLICY_LABEL, parse_bids, parse_side_values, plot_what_if, what_if
+from ..analysis.whatif import (
+    POLICY_LABEL,
+    deal_passes,
+    parse_bids,
+    parse_side_values,
+    plot_what_if,
+    what_if,
+)
 from ..kernel.strategies import (
     DEFAULT_STRATEGY,
     STRATEGIES,
     get_strategy,
-    override_params,
-    parse_param_override,
+    seat_strategies,
 )
 from ..outputs import shown
 from ..run.deals import parse_suit_count
@@ -110,8 +116,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         rules = resolve_rules(rules_name, rule_overrides)
         outputs = check_outputs(fmt, out, figure_path, svg, no_figure)
         money = parse_economics(buy_in, rake)
-        pair = override_params([get_strategy(strategy_a), get_strategy(strategy_b)],
-                               [parse_param_override(text) for text in param_overrides], 2)
+        pair = seat_strategies([strategy_a, strategy_b], 2, param_overrides, side_count=2)
         with progress(2 * games, "games", quiet) as advance:
             result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
                                         max_hands, on_block=advance)
@@ -457,8 +462,9 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
         constraints = [parse_suit_count(text) for text in constraint_texts]
         outputs = check_outputs(fmt, out, figure_path, svg, no_figure)
         strategies = table_strategies(rules, strategy_names, param_overrides)
-        result = what_if(rules, cards, seat, strategies, score, bags, known, dealer, hand_index,
-                         deals, seed, threads, constraints)
+        with progress(deals * deal_passes(rules), "deals", quiet) as advance:
+            result = what_if(rules, cards, seat, strategies, score, bags, known, dealer,
+                             hand_index, deals, seed, threads, constraints, on_block=advance)
     names = " vs ".join(dict.fromkeys(s.name for s in strategies))
     title = (f"rules {rules_label(rules, rule_overrides)}, seat {seat} of dealer "
              f"{result.dealer}, score {'/'.join(map(str, result.score))}, bags "

@@ -22,12 +22,11 @@ from ..analysis.metrics import check_buy_in, parse_rake
 from ..kernel.strategies import (
     DEFAULT_STRATEGY,
     STRATEGIES,
-    override_params,
-    parse_param_override,
+    seat_strategies,
 )
 from ..numbers import decimal_number, whole_number
 from ..outputs import shown
-from ..run.simulate import check_log_range, seat_strategies
+from ..run.simulate import check_log_range
 from .errors import InputError
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -211,9 +210,8 @@ def strategy_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def table_strategies(rules: _rules.RuleSet, strategy_names: tuple[str, ...],
                      param_overrides: tuple[str, ...]) -> list:
     """One strategy per seat from ``--strategy`` names and ``--param`` overrides."""
-    return override_params(
-        seat_strategies(list(strategy_names) or [DEFAULT_STRATEGY], rules.seat_count),
-        [parse_param_override(text) for text in param_overrides], rules.side_count)
+    return seat_strategies(list(strategy_names) or [DEFAULT_STRATEGY], rules.seat_count,
+                           param_overrides, rules.side_count)
 
 
 def economics_options(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -177,8 +177,7 @@ def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
 def _check_inputs(rules, strategies, seed: int) -> None:
     """Refuse what the kernel cannot take: it reads the packed tuples field by field, and a seed
     outside ``0 … 2**63 - 1`` would wrap silently in its counters."""
-    from .packing import PackedRules
-    from .strategies import PackedStrategies
+    from .packing import PackedRules, PackedStrategies
 
     if not isinstance(rules, PackedRules):
         raise TypeError(f"rules: a PackedRules (packing.pack_rules) expected, not {type(rules).__name__}")

@@ -177,6 +177,40 @@ class PackedRules(NamedTuple):
     king_mask: np.uint64
 
 
+class PackedStrategies(NamedTuple):
+    """The strategy of every seat as the kernel reads it: policy ids, parameter vectors and the
+    expert bidder's calibration tables for this table (the fields of
+    :class:`~spades_sim.kernel.expert_bid.BidTables`, flattened into this one tuple). Every
+    array is C-contiguous: numba compiles the kernel once per array layout it is handed.
+
+    Made only by :func:`spades_sim.kernel.strategies.pack_strategies`; defined here beside
+    :class:`PackedRules` so that the drivers check both without importing the strategies."""
+
+    bid_policy: np.ndarray
+    """ndarray(int64, ndim=1): bidding policy id per seat."""
+    play_policy: np.ndarray
+    """ndarray(int64, ndim=1): card-play policy id per seat."""
+    params: np.ndarray
+    """ndarray(float64, ndim=2): parameter vector per seat."""
+    strength_w: np.ndarray
+    nil_w: np.ndarray
+    own: np.ndarray
+    joint: np.ndarray
+    cover: np.ndarray
+    nil: np.ndarray
+    blind: np.ndarray
+    game: np.ndarray
+    bag_steps: np.ndarray
+    win: np.ndarray
+    choice_set: np.ndarray
+    """ndarray(int64, ndim=1): per seat, its row of the precomputed choices below."""
+    own_bid: np.ndarray
+    own_value: np.ndarray
+    joint_bid: np.ndarray
+    joint_value: np.ndarray
+    cover_points: np.ndarray
+
+
 def pack_rules(rules: RuleSet) -> PackedRules:
     """Pack a validated :class:`RuleSet` for the kernel.
 

@@ -7,6 +7,7 @@ per seat), so changing a parameter never recompiles anything.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -19,7 +20,7 @@ from . import params as _params
 from .expert_bid import BidTables
 from ..numbers import decimal_number, is_digits
 from ..outputs import shown
-from .packing import pack_rules
+from .packing import PackedStrategies, pack_rules
 from ..rules import RuleSet
 
 
@@ -270,35 +271,39 @@ def override_params(seats: list[Strategy], overrides: list[tuple[int, str, float
     return result
 
 
-class PackedStrategies(NamedTuple):
-    """The strategy of every seat as the kernel reads it: policy ids, parameter vectors and the
-    expert bidder's calibration tables for this table (the fields of
-    :class:`~spades_sim.kernel.expert_bid.BidTables`, flattened into this one tuple). Every
-    array is C-contiguous: numba compiles the kernel once per array layout it is handed."""
+def seat_strategies(raw_strategies: str | Strategy | Sequence[str | Strategy],
+                    seat_count: int = 4,
+                    overrides: Sequence[str | tuple[int, str, float]] = (),
+                    side_count: int | None = None) -> list[Strategy]:
+    """One strategy per seat round the table: from one (everyone), two (taking turns round
+    the table, so partners share one) or one per seat, names or :class:`Strategy` objects; then
+    each override applied to its side's seats (:func:`override_params`).
 
-    bid_policy: np.ndarray
-    """ndarray(int64, ndim=1): bidding policy id per seat."""
-    play_policy: np.ndarray
-    """ndarray(int64, ndim=1): card-play policy id per seat."""
-    params: np.ndarray
-    """ndarray(float64, ndim=2): parameter vector per seat."""
-    strength_w: np.ndarray
-    nil_w: np.ndarray
-    own: np.ndarray
-    joint: np.ndarray
-    cover: np.ndarray
-    nil: np.ndarray
-    blind: np.ndarray
-    game: np.ndarray
-    bag_steps: np.ndarray
-    win: np.ndarray
-    choice_set: np.ndarray
-    """ndarray(int64, ndim=1): per seat, its row of the precomputed choices below."""
-    own_bid: np.ndarray
-    own_value: np.ndarray
-    joint_bid: np.ndarray
-    joint_value: np.ndarray
-    cover_points: np.ndarray
+    ``overrides`` are ``SIDE.NAME=VALUE`` texts (:func:`parse_param_override`) or parsed
+    ``(side, name, value)`` tuples; with any, ``side_count`` says how many sides the table has.
+    This is the one place strategies are seated: the runs, the what-if and the command line
+    all seat theirs here.
+
+    >>> [s.name for s in seat_strategies(["basic", "random"])]
+    ['basic', 'random', 'basic', 'random']
+    >>> [s.name for s in seat_strategies("basic", 4, ["1.bid_offset=-1"], side_count=2)]
+    ['basic', 'basic[bid_offset=-1]', 'basic', 'basic[bid_offset=-1]']
+    """
+    if isinstance(raw_strategies, str | Strategy):
+        raw_strategies = [raw_strategies]
+    chosen = [get_strategy(s) for s in raw_strategies]
+    if len(chosen) not in (1, 2, seat_count):
+        raise drivers.RunError(f"strategies={len(chosen)}: allowed one (all seats), two (seats "
+                               "take turns: one per side in partnership) or "
+                               f"{seat_count} (one per seat)")
+    seats = [chosen[seat % len(chosen)] for seat in range(seat_count)]
+    if not overrides:
+        return seats
+    if side_count is None:
+        raise TypeError("seat_strategies: side_count is needed with overrides")
+    parsed = [parse_param_override(override) if isinstance(override, str) else override
+              for override in overrides]
+    return override_params(seats, parsed, side_count)
 
 
 _EXPERT_POLICIES = ("expert",)

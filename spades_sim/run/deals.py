@@ -16,6 +16,14 @@ accepted deals uniform over the deals that satisfy everything.
 >>> bool((dealer.suit_counts(deals, "spades")[:, 1] <= 2).all())
 True
 
+Deals are counter-based: deal ``i`` of seed ``s`` is a pure function of ``(s, i)``. They are
+dealt in *deal blocks* of :data:`DEAL_BLOCK`: block ``b`` draws its completions from its own
+Philox stream, keyed by the seed with the block number as its counter, and keeps the first
+:data:`DEAL_BLOCK` that meet every constraint; deal ``i`` is deal ``i % DEAL_BLOCK`` of block
+``i // DEAL_BLOCK``. So the deals do not depend on how many are asked for at once, on the
+threads, or on the blocks a what-if plays them in, and :func:`deal_block_seed` keys whatever
+is played from a deal block's deals the same way.
+
 Constraints that no deal can meet are refused at once; constraints so rare that
 fewer than one trial deal in :data:`MIN_ACCEPT_RATE` meets them are refused after a
 trial of :data:`TRIAL_DEALS` deals, instead of running for ever. Deals come back as
@@ -42,6 +50,11 @@ TRIAL_DEALS = 20_000
 MIN_ACCEPT_RATE = 1e-4
 """Constraints met less often than this are refused as too rare."""
 BATCH = 4096
+"""Completions drawn at a time once a deal block's first draw fell short."""
+DEAL_BLOCK = 256
+"""Deals dealt from one counter of the seed's stream (see the module's notes)."""
+_DEAL_STREAM, _PLAY_STREAM = 1, 2
+"""The high words of the Philox keys: the deals, and the seeds of what is played from them."""
 
 
 class DealError(ValueError):
@@ -84,6 +97,25 @@ def parse_suit_count(text: str) -> SuitCount:
     if result.suit not in SUIT_NAMES:
         raise DealError(f"constraint={shown(text)!r}: allowed a suit of " + ", ".join(SUIT_NAMES))
     return result
+
+
+def check_deal_count(n: int) -> None:
+    """Refuse a number of deals below 1 or above :data:`MAX_DEALS`."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_DEALS:
+        raise DealError(f"deals={n!r}: allowed 1 to {MAX_DEALS:,}")
+
+
+def _stream(seed: int, stream: int, block: int) -> np.random.Generator:
+    """The Philox generator of deal block ``block`` of ``seed``: keyed by the seed (and which
+    stream), counting from the block number (in the counter's third word, so no block's draws
+    reach the next one's)."""
+    return np.random.Generator(np.random.Philox(key=seed | stream << 64, counter=block << 128))
+
+
+def deal_block_seed(seed: int, block: int) -> int:
+    """A seed (0 … 2**63 - 1) for what is played from the deals of deal block ``block`` of
+    ``seed``: a pure function of the two, as the deals are."""
+    return int(_stream(seed, _PLAY_STREAM, block).bit_generator.random_raw()) >> 1
 
 
 def popcount(masks: np.ndarray) -> np.ndarray:
@@ -196,18 +228,29 @@ class Dealer:
                 keep[i] = bool(self.accept(self.hands(deals[i])))
         return keep
 
-    def deal(self, n: int, seed: int) -> np.ndarray:
-        """``n`` deals meeting every constraint, as slot masks of shape (n, seats); the same
-        seed gives the same deals."""
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_DEALS:
-            raise DealError(f"deals={n!r}: allowed 1 to {MAX_DEALS:,}")
-        rng = np.random.default_rng(seed)
+    def deal(self, n: int, seed: int, start: int = 0) -> np.ndarray:
+        """Deals ``start`` … ``start + n - 1`` of ``seed``, each meeting every constraint, as slot
+        masks of shape (n, seats); deal ``i`` of a seed is the same however it is asked for."""
+        check_deal_count(n)
+        if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+            raise DealError(f"start={start!r}: allowed a whole number of at least 0")
+        first, last = start // DEAL_BLOCK, (start + n - 1) // DEAL_BLOCK
+        deals = np.concatenate([self._deal_block(seed, block)
+                                for block in range(first, last + 1)])
+        offset = start - first * DEAL_BLOCK
+        return deals[offset:offset + n]
+
+    def _deal_block(self, seed: int, block: int) -> np.ndarray:
+        """The :data:`DEAL_BLOCK` deals of deal block ``block``: the first completions of its
+        stream that meet every constraint (so uniform over the deals that do)."""
+        rng = _stream(seed, _DEAL_STREAM, block)
         unconstrained = not self.constraints and self.accept is None
+        # The first draw of a constrained block 0 is the trial that measures the accept rate.
+        size = DEAL_BLOCK if unconstrained or block else TRIAL_DEALS
         kept: list[np.ndarray] = []
         found, tried = 0, 0
-        while found < n:
-            # The first batch of a constrained deal is the trial that measures the accept rate.
-            deals = self._complete(rng, BATCH if found or unconstrained else TRIAL_DEALS)
+        while found < DEAL_BLOCK:
+            deals = self._complete(rng, size)
             tried += len(deals)
             deals = deals[self._keep(deals)]
             kept.append(deals)
@@ -216,7 +259,8 @@ class Dealer:
                 raise DealError(f"constraints: {found:,} of {tried:,} trial deals met them; allowed"
                                 f" constraints that at least 1 deal in "
                                 f"{round(1 / MIN_ACCEPT_RATE):,} meets")
-        return np.concatenate(kept)[:n]
+            size = BATCH
+        return np.concatenate(kept)[:DEAL_BLOCK]
 
     def completions(self) -> int:
         """How many completions the predeal leaves, before constraints (multinomial)."""
@@ -226,4 +270,5 @@ class Dealer:
         return total
 
 
-__all__ = ["Dealer", "DealError", "SuitCount", "parse_suit_count", "popcount", "CardError"]
+__all__ = ["DEAL_BLOCK", "Dealer", "DealError", "SuitCount", "check_deal_count", "deal_block_seed",
+           "parse_suit_count", "popcount", "CardError"]
