@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 
 from spades_sim import compare_strategies, simulate_games, simulate_hands
-from spades_sim.run.catalogue import pick
+from spades_sim.analysis.metrics import _side_hands
+from spades_sim.analysis.whatif import BLIND_LABEL, POLICY_LABEL, what_if
+from spades_sim.cards import format_cards
 from spades_sim.intervals import paired_interval, wilson_interval
 from spades_sim.referee.audit import audit_file
-from spades_sim.cards import format_cards
-from spades_sim.analysis.metrics import _side_hands
 from spades_sim.rules import load_preset
-from spades_sim.analysis.whatif import BLIND_LABEL, POLICY_LABEL, what_if
+from spades_sim.run.catalogue import pick
 
 NEW, YARDSTICK = "expert", "expert-v1"
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 
 from spades_sim import compare_strategies, simulate_hands
-from spades_sim.run.catalogue import pick
 from spades_sim.intervals import wilson_interval
 from spades_sim.kernel.strategies import DEFAULT_STRATEGY, STRATEGIES
+from spades_sim.run.catalogue import pick
 
 
 def pct(value: float) -> str:

@@ -18,8 +18,8 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
 
-from .cards import format_card, format_cards, parse_card, parse_cards  # noqa: E402
-from .rules import RuleSet, RulesError, load_preset, load_rules, preset_names  # noqa: E402
+from .cards import format_card, format_cards, parse_card, parse_cards
+from .rules import RulesError, RuleSet, load_preset, load_rules, preset_names
 
 _LAZY = {
     # the kernel tier: strategies and packing

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 import pandas as pd
 
-from .figures import colours, error_bars, plain_text, pyplot, save
-from .metrics import bid_minus_tricks, bid_profile, hand_metrics
+from ..kernel.strategies import Strategy, get_strategy
 from ..rules import RuleSet, resolve_rules
 from ..run.simulate import resolve_seed, simulate_hands
-from ..kernel.strategies import Strategy, get_strategy
+from .figures import colours, error_bars, plain_text, pyplot, save
+from .metrics import bid_minus_tricks, bid_profile, hand_metrics
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -37,7 +37,7 @@ import tomli_w
 
 from .. import __version__
 from ..kernel import drivers
-from ..outputs import atomic_path, write_text
+from ..kernel import expert_bid as _bid
 from ..kernel.calibration import (
     STRENGTH_BINS_PER_TRICK,
     CalibrationError,
@@ -45,11 +45,11 @@ from ..kernel.calibration import (
     kernel_tables,
     save_family,
 )
-from ..kernel import expert_bid as _bid
+from ..kernel.strategies import STRATEGIES, Strategy
+from ..outputs import atomic_path, write_text
 from ..rules import Mode, RuleSet, load_preset
 from ..run.blocks import prepare_table
 from ..run.simulate import BLOCK_HANDS, DEFAULT_MAX_HANDS, resolve_seed
-from ..kernel.strategies import STRATEGIES, Strategy
 
 if TYPE_CHECKING:
     from ..kernel.engine import HandRecords, HandTrace
@@ -273,7 +273,7 @@ def nil_counts(rules: RuleSet, strategy: Strategy, arrays: dict[str, np.ndarray]
     rows = []
     for records, trace, packed in _play(rules, explorer, arrays, hands, seed, on_block):
         _, nil_features = _features(trace, packed)
-        position, partner_bid, partner_tricks = _partner_view(records, packed)
+        _, partner_bid, partner_tricks = _partner_view(records, packed)
         nil = (records.bid == 0) & (records.blind == 0)
         context = np.where(packed.partner[0] < 0, _bid.NIL_CTX_NO_COVER,
                            np.where(partner_bid < 0, _bid.NIL_CTX_PARTNER_LATER,
@@ -339,7 +339,8 @@ def win_spread(rules: RuleSet, strategy: Strategy, arrays: dict[str, np.ndarray]
     """
     if rules.side_count != 2 or games <= 0:
         return 1.0
-    table = prepare_table(rules, strategy, tables=kernel_tables(arrays, rules))
+    tables = kernel_tables(arrays, rules)
+    table = prepare_table(rules, strategy, tables=tables)
     packed, strat = table.packed_rules, table.packed_strategies
     records, out, _ = drivers.trace_games(rules=packed, strategies=strat, seed=seed,
                                           games=np.arange(games), max_hands=DEFAULT_MAX_HANDS)

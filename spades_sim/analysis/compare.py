@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import pandas as pd
 
-from ..run.catalogue import Metric, Units, frame_units, metric
 from ..intervals import paired_interval, ratio_difference, wilson_interval
+from ..kernel.strategies import Strategy, get_strategy
+from ..rules import RuleSet, resolve_rules
+from ..run.catalogue import Metric, Units, frame_units, metric
+from ..run.simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .formatting import PERCENT_UNITS, value_text
 from .metrics import Payouts, check_buy_in
-from ..rules import RuleSet, resolve_rules
-from ..run.simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
-from ..kernel.strategies import Strategy, get_strategy
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

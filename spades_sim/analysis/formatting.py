@@ -18,6 +18,9 @@ import pandas as pd
 from ..referee.audit import ANY, seats_label
 
 if TYPE_CHECKING:
+    from ..kernel.strategies import Strategy
+    from ..referee.audit import AuditResult
+    from ..referee.replay import ScoredHand
     from .metrics import Payouts
 
 PERCENT_UNITS = ("rate", "share")
@@ -138,7 +141,7 @@ def side_by_side_text(table: pd.DataFrame, group: str = "run") -> str:
     for metric, part in table.groupby("metric", sort=False):
         lines.append(cast(str, metric))  # a metric's label
         for row in table_rows(part):
-            line = (f"  {str(getattr(row, group)):<{width - 2}}  "
+            line = (f"  {getattr(row, group)!s:<{width - 2}}  "
                     f"{value_text(row.value, row.unit):>9}  "
                     f"{interval_text(row.low, row.high, row.unit):>22}")
             if paired and getattr(row, group) != first:
@@ -261,7 +264,7 @@ def what_if_text(result: WhatIfResult, policy_label: str) -> str:
     return "\n".join(lines)
 
 
-def scored_text(scored) -> str:
+def scored_text(scored: Sequence[ScoredHand]) -> str:
     """The table of a scored hand log (``referee.score_file``): each hand's bids, tricks,
     points, score and bags, the game's end where a side wins, and the verdict."""
     lines = [f"{'line':>5} {'game':>5} {'hand':>4}  {'bids (by seat)':<18} "
@@ -281,7 +284,7 @@ def scored_text(scored) -> str:
     return "\n".join(lines)
 
 
-def audit_text(result, list_count: int) -> str:
+def audit_text(result: AuditResult, list_count: int) -> str:
     """The table of a card-play audit (``referee.audit.AuditResult``): per pattern the hands
     with an instance, their share with its interval and the instances, then the first
     ``list_count`` instances with a card that would have been sound."""
@@ -301,15 +304,15 @@ def audit_text(result, list_count: int) -> str:
         lines.append(f"{'line':>6} {'game':>5} {'hand':>4} {'trick':>5} {'seat':>4}  "
                      f"{'pattern':<20} {'played':>6} {'sound':>5}  trick so far")
         for instance in listed:
-            row = instance.row()
-            lines.append(f"{row['line']:>6} {row['game'] if row['game'] != '' else '-':>5} "
-                         f"{row['hand'] if row['hand'] != '' else '-':>4} {row['trick']:>5} "
-                         f"{row['seat']:>4}  {row['pattern']:<20} {row['played']:>6} "
-                         f"{row['sound'] or '-':>5}  {row['trick_so_far']}")
+            fields = instance.row()
+            lines.append(f"{fields['line']:>6} {fields['game'] if fields['game'] != '' else '-':>5} "
+                         f"{fields['hand'] if fields['hand'] != '' else '-':>4} {fields['trick']:>5} "
+                         f"{fields['seat']:>4}  {fields['pattern']:<20} {fields['played']:>6} "
+                         f"{fields['sound'] or '-':>5}  {fields['trick_so_far']}")
     return "\n".join(lines)
 
 
-def params_text(strategy, table: pd.DataFrame) -> str:
+def params_text(strategy: Strategy, table: pd.DataFrame) -> str:
     """A strategy's policies and the table of the parameters they read
     (:func:`spades_sim.analysis.listings.params_table`), those it sets marked ``*``."""
     lines = [f"{strategy.name}: {strategy.description}",

@@ -34,11 +34,10 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from ..run.catalogue import chosen, frame_units, penalty_decides, table
 from ..intervals import mean_interval, ratio_difference, wilson_interval
 from ..numbers import decimal_number
 from ..outputs import shown
-
+from ..run.catalogue import chosen, frame_units, penalty_decides, table
 
 # ---------------------------------------------------------------- game frames
 
@@ -288,7 +287,18 @@ def economics(games: pd.DataFrame, buy_in: float, rake: float, seats: int,
 
 
 __all__ = [
-    "EconomicsError", "Payouts", "bid_label", "bid_minus_tricks", "bid_profile", "check_buy_in",
-    "compare_game_frames", "economics", "decided_by_penalty", "game_metrics",
-    "hand_metrics", "parse_rake", "placed_second", "side_count",
+    "EconomicsError",
+    "Payouts",
+    "bid_label",
+    "bid_minus_tricks",
+    "bid_profile",
+    "check_buy_in",
+    "compare_game_frames",
+    "decided_by_penalty",
+    "economics",
+    "game_metrics",
+    "hand_metrics",
+    "parse_rake",
+    "placed_second",
+    "side_count",
 ]

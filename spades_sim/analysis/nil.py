@@ -26,11 +26,11 @@ import numpy as np
 import pandas as pd
 
 from ..cards import card_symbol
-from .figures import LEFT_OUT, MIN_CASES, error_bars, plain_text, pyplot, save
-from .formatting import table_rows
 from ..intervals import wilson_interval
 from ..outputs import shown
 from ..rules import RuleSet
+from .figures import LEFT_OUT, MIN_CASES, error_bars, plain_text, pyplot, save
+from .formatting import table_rows
 
 FEATURES: dict[str, str] = {
     "spades": "trumps held",

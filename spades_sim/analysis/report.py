@@ -27,16 +27,16 @@ import pandas as pd
 import tomli_w
 
 from .. import __version__
+from ..kernel.strategies import StrategyError, get_strategy
+from ..outputs import atomic_path, check_folder, shown, write_text
+from ..rules import RulesError, preset_names, resolve_rules, unknown_key
+from ..run.simulate import simulate_hands
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .formatting import PERCENT_UNITS, interval_text, table_rows, value_text
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, feature_title, nil_by_feature, plot_nil_by_feature
-from ..outputs import atomic_path, check_folder, shown, write_text
-from ..rules import RulesError, preset_names, resolve_rules, unknown_key
-from ..run.simulate import simulate_hands
-from ..kernel.strategies import StrategyError, get_strategy
 from .variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,

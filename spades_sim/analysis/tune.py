@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .compare import compare_strategies
-from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
+from ..kernel.strategies import PARAMS, Strategy, StrategyError, get_strategy
 from ..numbers import decimal_number
 from ..outputs import shown
 from ..rules import RuleSet, resolve_rules
 from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed
-from ..kernel.strategies import PARAMS, Strategy, StrategyError, get_strategy
+from .compare import compare_strategies
+from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -64,7 +64,7 @@ def parse_param_range(raw_range: str) -> tuple[str, list[float]]:
         asked = f"{int(steps) + 1}" if steps < 10**12 else "far too many"
         raise StrategyError(f"param {name}={shown(text)}: allowed at most {MAX_SETTINGS} values"
                             f" ({asked} asked)")
-    count = int(math.floor(steps + 1e-9)) + 1
+    count = math.floor(steps + 1e-9) + 1
     return name, [round(low + k * step, 10) for k in range(count)]
 
 

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..numbers import whole_number
+from ..rules import RulesError, RuleSet, parse_override, resolve_rules
 from ..run.catalogue import METRICS, Metric, select
+from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .metrics import compare_game_frames, economics
-from ..numbers import whole_number
-from ..rules import RuleSet, RulesError, parse_override, resolve_rules
-from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
 
 if TYPE_CHECKING:
     from matplotlib.figure import SubFigure

@@ -33,20 +33,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..intervals import mean_interval, paired_interval, wilson_interval
 from ..cards import parse_cards
-from ..run.blocks import Block, Table, block_starts, prepare_table, run_blocks
-from ..run import deals as _deals
-from ..run.deals import Dealer, SuitCount, check_deal_count, deal_block_seed
-from ..kernel import drivers
+from ..intervals import mean_interval, paired_interval, wilson_interval
+from ..kernel import drivers, engine
 from ..kernel.drivers import what_if_deals
-from .figures import error_bars, percent_ticks, plain_text, pyplot, save
-from ..kernel import engine
+from ..kernel.strategies import DEFAULT_STRATEGY, Strategy
 from ..numbers import is_digits, whole_number
 from ..outputs import shown
 from ..rules import BlindNil, RuleSet, resolve_rules
+from ..run import deals as _deals
+from ..run.blocks import Block, Table, block_starts, prepare_table, run_blocks
+from ..run.deals import Dealer, SuitCount, check_deal_count, deal_block_seed
 from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, set_threads
-from ..kernel.strategies import DEFAULT_STRATEGY
+from .figures import error_bars, percent_ticks, plain_text, pyplot, save
 
 BLOCK_DEALS = _deals.DEAL_BLOCK
 """Deals a block of a what-if plays (a whole number of deal blocks; the result does not
@@ -178,7 +177,8 @@ def deal_passes(rules: RuleSet) -> int:
 
 
 def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
-            strategies=DEFAULT_STRATEGY, score: Sequence[int] | None = None,
+            strategies: str | Strategy | Sequence[str | Strategy] = DEFAULT_STRATEGY,
+            score: Sequence[int] | None = None,
             bags: Sequence[int] | None = None, bids: dict[int, int] | None = None,
             dealer: int | None = None, hand_index: int | None = None, deals: int = 1000,
             seed: int | None = None, threads: int | None = None,
@@ -232,7 +232,7 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
         forced[other] = code
     setting = _Setting(table, seed, dealer, hand_index, seat, forced, score, bags, max_hands)
 
-    candidates = [engine.FREE_BID, *range(0, rules.hand_size + 1)]
+    candidates = [engine.FREE_BID, *range(rules.hand_size + 1)]
     (*played, hero_bid), interrupted = _play_pass(setting, dealer_of_deals, candidates, deals,
                                                    on_block)
     if not len(hero_bid):
@@ -324,7 +324,8 @@ def _blocks(setting: _Setting, dealer_of_deals: Dealer, candidates: list[int],
             raise KeyboardInterrupt
 
 
-def _rows(candidates, made, points, won, valid) -> tuple[list[dict], list[str]]:
+def _rows(candidates: Sequence[int], made: np.ndarray, points: np.ndarray, won: np.ndarray,
+          valid: np.ndarray) -> tuple[list[dict[str, object]], list[str]]:
     """One table row per candidate the rules allowed on every deal played (the first, the
     strategy's own choice, is the reference of the paired change), and the names of the
     others."""

@@ -15,11 +15,11 @@ from typing import Any
 import click
 
 from .. import rules as _rules
-from ..cards import CardError
 from ..analysis.metrics import EconomicsError
 from ..analysis.nil import FeatureError
 from ..analysis.report import StudyError
 from ..analysis.whatif import WhatIfError
+from ..cards import CardError
 from ..kernel.calibration import CalibrationError
 from ..kernel.strategies import StrategyError
 from ..outputs import OutputError, shown

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -53,7 +53,7 @@ WHOLE = Number("integer", whole_number, "a whole number in digits 0-9")
 DECIMAL = Number("float", decimal_number, "a number in digits 0-9, e.g. 100 or 2.5")
 
 
-def _bundle(options: list[Decorator]) -> Decorator:
+def _bundle(options: Sequence[Callable[[Any], Any]]) -> Decorator:
     """One decorator applying ``options``; they show in ``--help`` in the order listed."""
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         for option in reversed(options):

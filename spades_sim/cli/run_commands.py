@@ -7,6 +7,7 @@ import dataclasses
 import sys
 
 import click
+import pandas as pd
 
 from .. import __version__
 from ..analysis import calibrate as _calibrate
@@ -104,7 +105,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
                                             ("--buy-in", buy_in)) if value is not None]
     if (backend == "dask" or resume_dir is not None) and totals_only:
         what = (f"backend={shown(backend)!r}" if backend == "dask"
-                else f"resume={shown(resume_dir)!r}")
+                else f"resume={shown(str(resume_dir))!r}")
         raise InputError(f"{what}: allowed without {', '.join(totals_only)} (such a run keeps "
                          "totals only)")
     if resume_dir is not None:
@@ -142,13 +143,13 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
                                on_block=advance, save=save_dir, backend=backend,
                                scheduler=scheduler, **extra)
     text = [run_title(rules, rule_overrides, run) + stopped(run), summary_text(run.summary())]
-    extra = {}
+    tables: dict[str, pd.DataFrame] = {}
     if money is not None and run.done and not run.save_error:
         seats, sides = rules.seat_count, rules.side_count
         labels = side_labels(seats, sides, strategies)
-        extra["economics"] = economics(run.records(), *money, seats, labels)
-        text.append(economics_text(extra["economics"], Payouts(*money, seats, sides)))
-    deliver(outputs, "\n".join(text), run.summary(), run_metadata(run), extra=extra,
+        tables["economics"] = economics(run.records(), *money, seats, labels)
+        text.append(economics_text(tables["economics"], Payouts(*money, seats, sides)))
+    deliver(outputs, "\n".join(text), run.summary(), run_metadata(run), extra=tables,
             data=run.records() if out is not None and not run.save_error else None)
     exit_if_not_saved(run)
     if log_path is not None and deal_range is not None:

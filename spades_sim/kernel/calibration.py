@@ -90,7 +90,8 @@ def load_family(name: str, folder: str | Path | None = None) -> dict[str, np.nda
 def save_family(arrays: dict[str, np.ndarray], path: str | Path) -> None:
     """Write one family's arrays (compressed ``.npz``)."""
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
+    # numpy's stubs read a ** mapping as possibly holding allow_pickle; these keys are table names
+    np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
     Path(path).write_bytes(buffer.getvalue())
 
 

@@ -69,6 +69,9 @@ import pandas as pd
 
 from spades_sim import cards
 from spades_sim.intervals import wilson_interval
+from spades_sim.outputs import atomic_path, check_file
+from spades_sim.referee.deck import TRUMP_SUIT, DeckSpec
+from spades_sim.referee.hand import Hand, Phase
 from spades_sim.referee.handlog import (
     Action,
     CardPlay,
@@ -78,9 +81,6 @@ from spades_sim.referee.handlog import (
     parse_action,
     read_log,
 )
-from spades_sim.outputs import atomic_path, check_file
-from spades_sim.referee.deck import TRUMP_SUIT, DeckSpec
-from spades_sim.referee.hand import Hand, Phase
 from spades_sim.referee.replay import ScoredHand, score_file
 from spades_sim.referee.scoring import BidValue, is_nil, partner_of, trick_winner_index
 from spades_sim.rules import MAX_SEATS, RuleSet
@@ -367,7 +367,8 @@ def wasted_trump(view: PlayView, card: int, trick_winner: int) -> int | None:
 def nil_took_duckable(view: PlayView, card: int, trick_winner: int) -> int | None:
     """``nil-took-duckable``: a live nil, not on lead, wins a trick it could have ducked.
 
-    Returns the highest legal card that did not beat the card then winning when the play is an instance, else None.
+    Returns the highest legal card that did not beat the card then winning when the play is an
+    instance, else None.
     """
     seat, winner = view.seat, view.winning_card
     if winner is None or trick_winner != seat or not view.live_nil(seat):

@@ -29,8 +29,8 @@ from spades_sim.rules import (
     HAND_SIZE,
     MAX_SEATS,
     SEAT_COUNT,
-    RuleSet,
     RulesError,
+    RuleSet,
     load_preset,
     load_rules,
     preset_names,
@@ -701,7 +701,7 @@ def read_log(path: str | Path) -> Iterator[tuple[int, HandLog]]:
         or when the file cannot be read.
     """
     try:
-        lines = open(path, encoding="utf-8")
+        lines = open(path, encoding="utf-8")  # noqa: SIM115 - closed by the with below; opened first to name an unreadable file
     except OSError as error:
         raise LogError(f"log={shown(path)!r}: allowed a readable JSONL file ({error.strerror})"
                        ) from None

@@ -18,6 +18,7 @@ local backend's, and it writes each block's shard at once when the run is saved.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -71,16 +72,18 @@ class LocalBackend:
         Each block is yielded with Ctrl-C held, so that the caller writes, folds and reports
         it whole or not at all; Ctrl-C meanwhile is raised when the next block is asked for.
         """
+        table = run.table
+        assert table is not None  # a run is given its table before it is played
         for start in starts:
             count = min(block, run.requested - start)
-            records = play_block(run.kind, run.table, run.seed, start, count, max_hands)
+            records = play_block(run.kind, table, run.seed, start, count, max_hands)
             with drivers.interrupts_held():  # a block is counted whole or not at all
                 totals = run.totals.empty_like()
                 totals.add(records)
                 frame = None
                 if run.keep_records:
                     frame = (_records.hand_frame(records) if run.kind == "hands" else
-                             _records.game_frame(records, run.table.packed_rules.seat_count,
+                             _records.game_frame(records, table.packed_rules.seat_count,
                                                  start))
                 yield Block(start, count, totals, frame)
 
@@ -145,7 +148,7 @@ def connect(scheduler: str):
     except ImportError:
         raise RunError("backend='dask': allowed only with dask.distributed installed "
                        "(pip install 'spades-sim[dask]')") from None
-    from distributed.comm import get_address_host_port
+    from distributed.comm.addressing import get_address_host_port
 
     try:
         # A malformed address is refused before a client exists: a client that fails to start
@@ -204,10 +207,8 @@ def dask_blocks(run, block: int, starts: list[int], max_hands: int | None, clien
             elif now - active > NO_WORKER_SECONDS:
                 raise RunError(_stopped(address, f"no worker for {NO_WORKER_SECONDS:g} s", run))
     finally:
-        try:
+        with contextlib.suppress(Exception):  # the scheduler may be gone: nothing left to cancel
             client.cancel(list(futures))
-        except Exception:  # noqa: BLE001 - the scheduler may be gone: nothing left to cancel
-            pass
 
 
 def dask_errors() -> tuple[type[BaseException], ...]:

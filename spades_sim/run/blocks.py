@@ -29,6 +29,7 @@ from typing import Any, NamedTuple, Protocol
 import pandas as pd
 
 from ..kernel import drivers
+from ..kernel.engine import GameRecords, HandRecords
 from ..kernel.expert_bid import BidTables
 from ..kernel.packing import PackedRules, pack_rules
 from ..kernel.strategies import PackedStrategies, Strategy, pack_strategies, seat_strategies
@@ -47,7 +48,8 @@ class Table(NamedTuple):
     packed_strategies: PackedStrategies
 
 
-def prepare_table(raw_rules: str | RuleSet, raw_strategies,
+def prepare_table(raw_rules: str | RuleSet,
+                  raw_strategies: str | Strategy | Sequence[str | Strategy],
                   overrides: Sequence[str | tuple[int, str, float]] = (),
                   tables: BidTables | None = None) -> Table:
     """Validate and pack a table once: the rules resolved (:func:`spades_sim.rules.resolve_rules`),
@@ -61,7 +63,8 @@ def prepare_table(raw_rules: str | RuleSet, raw_strategies,
                  pack_strategies(strategies, rules, tables))
 
 
-class Block(NamedTuple):
+@dataclass(frozen=True)
+class Block:
     """One played block: items ``start`` … ``start + count - 1`` and what they gave."""
 
     start: int
@@ -83,14 +86,17 @@ def new_totals(kind: str, packed: PackedRules) -> Totals:
 
 
 def play_block(kind: str, table: Table, seed: int, start: int, count: int,
-               max_hands: int | None):
+               max_hands: int | None) -> HandRecords | GameRecords:
     """Play one block (hands or games ``start`` … ``start + count - 1``); its kernel records."""
     packed, strat = table.packed_rules, table.packed_strategies
     if kind == "hands":
-        return drivers.play_hands(rules=packed, strategies=strat, seed=seed, start=start,
-                                  count=count)[0]
-    return drivers.play_games(rules=packed, strategies=strat, seed=seed, start=start, count=count,
-                              max_hands=max_hands)
+        hands: HandRecords = drivers.play_hands(rules=packed, strategies=strat, seed=seed,
+                                                start=start, count=count)[0]
+        return hands
+    assert max_hands is not None  # a game run always has its cap
+    games: GameRecords = drivers.play_games(rules=packed, strategies=strat, seed=seed,
+                                            start=start, count=count, max_hands=max_hands)
+    return games
 
 
 @dataclass

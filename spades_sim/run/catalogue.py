@@ -541,7 +541,29 @@ class Totals:
         return totals
 
 
-__all__ = ["CATALOGUE", "FrameError", "METRICS", "Metric", "MetricError", "RUN_KINDS", "Sums",
-           "TABLE_COLUMNS", "Totals", "Units", "chosen", "penalty_decides", "frame_units",
-           "game_units", "hand_units", "metric", "of_run", "pick", "row", "select", "selections", "side_label",
-           "sums_of", "table"]
+__all__ = [
+    "CATALOGUE",
+    "METRICS",
+    "RUN_KINDS",
+    "TABLE_COLUMNS",
+    "FrameError",
+    "Metric",
+    "MetricError",
+    "Sums",
+    "Totals",
+    "Units",
+    "chosen",
+    "frame_units",
+    "game_units",
+    "hand_units",
+    "metric",
+    "of_run",
+    "penalty_decides",
+    "pick",
+    "row",
+    "select",
+    "selections",
+    "side_label",
+    "sums_of",
+    "table",
+]

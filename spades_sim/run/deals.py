@@ -40,9 +40,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import SUIT_NAMES, CardError, format_card, parse_cards
+from ..kernel.packing import PackedRules, pack_rules
 from ..numbers import whole_number
 from ..outputs import shown
-from ..kernel.packing import PackedRules, pack_rules
 from ..rules import RuleSet, resolve_rules
 
 TRIAL_DEALS = 20_000
@@ -270,5 +270,14 @@ class Dealer:
         return total
 
 
-__all__ = ["DEAL_BLOCK", "Dealer", "DealError", "SuitCount", "check_deal_count", "deal_block_seed",
-           "parse_suit_count", "popcount", "CardError"]
+__all__ = [
+    "DEAL_BLOCK",
+    "CardError",
+    "DealError",
+    "Dealer",
+    "SuitCount",
+    "check_deal_count",
+    "deal_block_seed",
+    "parse_suit_count",
+    "popcount",
+]

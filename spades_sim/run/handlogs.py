@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..kernel.strategies import Strategy
 from ..referee.handlog import log_rules_file, rules_reference, write_log
 from ..rules import RuleSet, save_rules
 from .records import trace_logs
 from .simulate import trace_games, trace_hands
 
 
-def write_hand_logs(path: str, kind: str, rules: RuleSet, strategies: Sequence, seed: int,
+def write_hand_logs(path: str, kind: str, rules: RuleSet, strategies: Sequence[Strategy], seed: int,
                     deals: range, max_hands: int) -> str | None:
     """Write the logs of hands (``kind`` "hands") or games ``deals`` of a run to ``path``.
 

@@ -36,9 +36,9 @@ from typing import Any, cast
 import pandas as pd
 
 from .. import __version__
-from ..outputs import atomic_path, check_folder, shown, write_text
-from ..rules import RuleSet, RulesError, from_dict
 from ..kernel.strategies import Strategy, StrategyError
+from ..outputs import atomic_path, check_folder, shown, write_text
+from ..rules import RulesError, RuleSet, from_dict
 
 try:  # POSIX; elsewhere saved runs are not locked
     import fcntl
@@ -110,7 +110,7 @@ class Manifest:
         raw = json.loads(text)
         if not isinstance(raw, dict):
             raise StoreError(f"manifest={_short(raw)}: allowed a JSON object")
-        names = [spec for spec in cls.__dataclass_fields__]
+        names = list(cls.__dataclass_fields__)
         for name in raw:
             if name not in names:
                 raise StoreError(f"manifest field {_short(name, 40)}: allowed "
@@ -319,7 +319,7 @@ class RunStore:
             return None, f"hands {start}-{start + count - 1} are not a block of this run"
         try:
             frame = pd.read_parquet(shard)
-        except Exception as error:  # noqa: BLE001 - pyarrow raises many kinds on a bad file
+        except Exception as error:  # pyarrow raises many kinds on a bad file
             return None, f"unreadable ({_first_line(error, 60)})"
         if len(frame) != 1 or any(name not in frame.columns for name in _IDENTITY):
             return None, "not a shard of this format"
