@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from spades_sim.cards import mask_of, parse_cards
-from spades_sim.kernel.engine import _game_over
+from spades_sim.kernel.game import _game_over
 from spades_sim.kernel.policy import _blind_nil_allowed
 from spades_sim.kernel.scoring import _score_side
 from spades_sim.kernel.trick import _beats_mask, _follow_mask, _lead_mask
@@ -308,7 +308,7 @@ def test_standard_suit_masks_are_card_id_runs() -> None:
 
 def _allowed(rules: RuleSet, bids: list[int], seat: int, position: int,
              trumps_held: int = 3) -> set[int]:
-    from spades_sim.kernel.engine import _allowed_bids
+    from spades_sim.kernel.bidding import _allowed_bids
     from spades_sim.kernel.packing import pack_rules
 
     mask = int(_allowed_bids(pack_rules(rules), np.array(bids, dtype=np.int64), seat, position,
