@@ -63,7 +63,8 @@ class HandTrace(NamedTuple):
     bidders: np.ndarray  # int8 (n, seats): the seats in the order they bid
     givers: np.ndarray  # int8 (n, seats): the seats in the order they passed in the blind-nil
     # exchange (each passes its ``given`` cards to its partner), -1 after the last
-    leaders: np.ndarray  # int8 (n, hand_size): seat leading each trick
+    first_leader: np.ndarray  # int8 (n,): seat leading the first trick (each later trick's
+    # leader is the previous trick's winner)
 
 
 class GameRecords(NamedTuple):
@@ -104,7 +105,7 @@ def _empty_hand_outputs(rules, rows):
         np.zeros((rows, n), np.uint64), np.zeros((rows, n), np.uint64),
         np.zeros((rows, n), np.uint64), np.zeros((rows, n * rules.hand_size), i8),
         np.zeros((rows, rules.hand_size), i8), np.zeros((rows, n), i8),
-        np.zeros((rows, n), i8), np.zeros((rows, rules.hand_size), i8),
+        np.zeros((rows, n), i8), np.zeros(rows, i8),
     )
     return hands_out, trace_out
 
@@ -164,11 +165,11 @@ def _write_trace(s, row, trace):
         trace.given[row, seat] = s.given[seat]
         trace.bidders[row, seat] = s.bidders[seat]
         trace.givers[row, seat] = s.givers[seat]
+    trace.first_leader[row] = s.first_leader[0]
     for k in range(s.plays.shape[0]):
         trace.plays[row, k] = s.plays[k]
     for t in range(s.winners.shape[0]):
         trace.winners[row, t] = s.winners[t]
-        trace.leaders[row, t] = s.leaders[t]
 
 
 @njit(cache=True, inline='always')

@@ -57,15 +57,15 @@ def _first_leader(rules, dealer, remaining):
 
 @njit(cache=True, inline='always')
 def _play_tricks(rules, strat, dealer, hand_index, s):
-    """Play every trick from ``s.remaining``; writes ``s.plays``, ``s.leaders``, ``s.winners``
-    and ``s.tricks``."""
+    """Play every trick from ``s.remaining``; writes ``s.first_leader``, ``s.plays``,
+    ``s.winners`` and ``s.tricks``."""
     # Arrays are bound to locals once: reading them through the tuples inside the loop
     # costs a reference-count update per access.
     n = rules.seat_count
     trump = rules.trump_suit
     suit_masks, suit_low, slot_suit = rules.suit_masks, rules.suit_low, rules.slot_suit
     remaining, rng, bids, tricks = s.remaining, s.rng, s.bids, s.tricks
-    plays, leaders, winners, known, partners = s.plays, s.leaders, s.winners, s.known, rules.partner
+    plays, winners, known, partners = s.plays, s.winners, s.known, rules.partner
     shown_out, costs = s.shown_out, s.costs
     play_policy, params = strat.play_policy, strat.params
     bag_total = s.bag_total
@@ -80,8 +80,8 @@ def _play_tricks(rules, strat, dealer, hand_index, s):
     broken = False
     lowest_club = np.uint64(1) << np.uint64(rules.suit_low[0])
     leader = _first_leader(rules, dealer, remaining)
+    s.first_leader[0] = leader
     for t in range(rules.hand_size):
-        leaders[t] = leader
         led_suit = _RUNTIME_ZERO[0] - 1  # not the literal -1 (see _RUNTIME_ZERO)
         win_slot = led_suit
         win_seat = led_suit

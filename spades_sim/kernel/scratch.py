@@ -52,7 +52,7 @@ class _Scratch(NamedTuple):
     bidders: np.ndarray  # int64 (seats,): the seats in the order they bid
     givers: np.ndarray  # int64 (seats,): the seats in the order they passed in the blind-nil
     # exchange, -1 after the last
-    leaders: np.ndarray  # int64 (hand_size,): the seat leading each trick
+    first_leader: np.ndarray  # int64 (1,): the seat that led the first trick
 
 
 @njit(cache=True)
@@ -68,7 +68,7 @@ def _new_scratch(rules):
         np.zeros(hand_size, np.int64), np.zeros(sides, np.int64), np.zeros(sides, np.int64),
         np.zeros((SIDE_ROWS, sides), np.int64), _free_bids(n), np.zeros(n, np.int64),
         np.zeros((n, COST_COLUMNS), np.float64), np.zeros(WORK_SIZE, np.float64),
-        np.zeros(n, np.int64), np.full(n, -1, np.int64), np.zeros(hand_size, np.int64),
+        np.zeros(n, np.int64), np.full(n, -1, np.int64), np.zeros(1, np.int64),
     )
 
 

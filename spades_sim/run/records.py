@@ -118,12 +118,14 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
                 actions.append(f"{seat} b {int(records.bid[row, seat])}")
         actions += _exchange_actions(trace.givers[row], trace.given[row], slot_card)
         tricks = []
+        leader = int(trace.first_leader[row])
         for t in range(hand_size):
-            leader = int(trace.leaders[row, t])
             cards = _cards(trace.plays[row, t * seats:(t + 1) * seats], slot_card)
             for k, card in enumerate(cards):
                 actions.append(f"{(leader + k) % seats} p {format_card(card)}")
-            tricks.append(Trick(leader=leader, winner=int(trace.winners[row, t]), cards=cards))
+            winner = int(trace.winners[row, t])
+            tricks.append(Trick(leader=leader, winner=winner, cards=cards))
+            leader = winner
         nil = tuple(
             None if records.bid[row, seat] != 0 else ("made" if records.tricks[row, seat] == 0
                                                       else "set")
