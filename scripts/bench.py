@@ -8,6 +8,7 @@ first), because the 2-core development machine is noisy.
     python scripts/bench.py            # the full set, about six minutes (10^8 hands for memory)
     python scripts/bench.py --quick    # smaller counts
     python scripts/bench.py --strategies-only   # hands/s and games/s per strategy only
+    python scripts/bench.py --breakdown-only    # ns per hand of each step of the kernel only
 """
 
 from __future__ import annotations
@@ -20,58 +21,42 @@ import sys
 import time
 
 import numba
-import numpy as np
-from numba import njit
 
-from spades_sim.kernel import engine
-from spades_sim.kernel.rng import _key3
+from spades_sim.kernel import drivers
 from spades_sim.kernel.packing import pack_rules
 from spades_sim.rules import load_preset, preset_names
 from spades_sim.run.simulate import simulate_games, simulate_hands
 from spades_sim.kernel.strategies import get_strategy, pack_strategies
 from spades_sim.analysis.whatif import what_if
 
-STAGES = ("deal", "bidding", "play 13 tricks", "scoring", "records")
-
-
-@njit(_nrt=False)
-def _staged(rules, strat, n, stages, s, out):
-    """Run the kernel's per-hand steps up to ``stages`` (1 = deal only … 5 = all), one thread."""
-    checksum = 0
-    for i in range(n):
-        engine._deal(rules.deck_slots, rules.seat_count, rules.hand_size, _key3(1, i, 0),
-                     s.cards, s.hands)
-        if stages >= 2:
-            for seat in range(rules.seat_count):
-                s.rng[seat] = _key3(7, i, seat)
-            engine._bid_round(rules, strat, 0, 0, s)
-        if stages >= 3:
-            engine._exchange(rules, strat.play_policy, 0, s)
-            engine._play_tricks(rules, strat, 0, 0, s)
-        if stages >= 4:
-            engine._score_hand(rules, s)
-        if stages >= 5:
-            engine._write_hand(rules, s, i, 0, 0, i, out)
-        checksum += s.hands[0] & np.uint64(1)
-    return checksum
+STAGES = ("deal", "bidding", "play", "scoring", "records")
+"""The steps of ``drivers.play_hands(through=...)``, in order ("bidding" includes the
+blind-nil exchange; "records" writes the hand's records)."""
 
 
 def _breakdown(strategy: str, hands: int, repeats: int) -> list[float]:
-    """Nanoseconds per hand that each kernel step adds (cumulative runs, differences of medians)."""
+    """Nanoseconds per hand that each kernel step adds, on one thread: the real pipeline run
+    through each step in turn (``play_hands(through=...)``), differences of medians."""
     standard = load_preset("standard")
     packed = pack_rules(standard)
     strat = pack_strategies([get_strategy(strategy)] * packed.seat_count, standard)
-    out, _ = engine._empty_hand_outputs(packed, hands)
-    scratch = engine._new_scratch(packed)
-    totals = []
-    for stages in range(1, len(STAGES) + 1):
-        _staged(packed, strat, 100, stages, scratch, out)
-        times = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            _staged(packed, strat, hands, stages, scratch, out)
-            times.append(time.perf_counter() - start)
-        totals.append(statistics.median(times) / hands * 1e9)
+    saved = drivers.threads()
+    drivers.set_threads(1)
+    try:
+        totals = []
+        for step in STAGES:
+            def run(count, step=step):
+                drivers.play_hands(rules=packed, strategies=strat, seed=1, start=0, count=count,
+                                   through=step)
+            run(100)
+            times = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                run(hands)
+                times.append(time.perf_counter() - start)
+            totals.append(statistics.median(times) / hands * 1e9)
+    finally:
+        drivers.set_threads(saved)
     return [totals[0]] + [b - a for a, b in zip(totals, totals[1:])]
 
 
@@ -164,6 +149,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--strategies-only", action="store_true",
                         help="only the hands/s and games/s of each strategy")
+    parser.add_argument("--breakdown-only", action="store_true",
+                        help="only where the time goes, step by step, in the kernel")
     args = parser.parse_args()
     hands = 200_000 if args.quick else 1_000_000
     games = 5_000 if args.quick else 20_000
@@ -171,6 +158,9 @@ def main() -> None:
     cores = numba.config.NUMBA_NUM_THREADS
     print(f"spades-sim benchmark: {os.cpu_count()} cores, numba {numba.__version__}, "
           f"{args.repeats} repeats, medians")
+    if args.breakdown_only:
+        _print_breakdown(hands, args.repeats)
+        return
     print(f"{'what':<34} {'1 thread':>12} {f'{cores} threads':>12} {'ratio':>7}")
     per_core = {}
     for label, strategy, run, n in (
@@ -220,9 +210,13 @@ def main() -> None:
         standard_cards = standard_cards or cards
         print(f"  {name:<26} {rate:>10,.0f} hands/s {cards:>13,.0f} cards/s "
               f"{cards / standard_cards:>6.2f}")
+    _print_breakdown(hands, args.repeats)
+
+
+def _print_breakdown(hands: int, repeats: int) -> None:
     print("where the time goes, kernel only, 1 thread (ns per hand; differences of medians):")
     for strategy in ("random", "basic"):
-        parts = _breakdown(strategy, hands // 4, args.repeats)
+        parts = _breakdown(strategy, hands // 4, repeats)
         cells = ", ".join(f"{name} {ns:.0f}" for name, ns in zip(STAGES, parts))
         print(f"  {strategy}: {cells}; total {sum(parts):.0f} ns = {1e9 / sum(parts):,.0f} hands/s")
 

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from spades_sim.cards import mask_of, parse_cards
-from spades_sim.kernel.engine import _game_over
+from spades_sim.kernel.game import _game_over
 from spades_sim.kernel.policy import _blind_nil_allowed
 from spades_sim.kernel.scoring import _score_side
-from spades_sim.kernel.trick import _beats_mask, _follow_mask, _lead_mask
+from spades_sim.kernel.trick import _beats, _beats_mask, _follow_mask, _lead_mask
 from spades_sim.kernel.packing import (
     NO_ELIMINATION,
     BLIND_AFTER_FIRST_HAND,
@@ -299,6 +299,15 @@ def test_rules_nothing_beats_ace_of_spades() -> None:
     assert int(_beats_mask(parse_cards("AS")[0], SPADES, SUIT_MASKS, TRUMP)) == 0
 
 
+def test_rules_beats_is_the_trick_winner_rule() -> None:
+    # A card beats the winner when higher and of the winner's suit, or a spade over a side suit.
+    suit_of = {card: card // 13 for card in range(52)}
+    for winner in parse_cards("2D 10H AC 2S 10S AS"):
+        for card in range(52):
+            expected = card > winner and (suit_of[card] == suit_of[winner] or suit_of[card] == TRUMP)
+            assert bool(_beats(card, winner, suit_of[winner], SUIT_MASKS, TRUMP)) == expected
+
+
 def test_standard_suit_masks_are_card_id_runs() -> None:
     for suit in range(4):
         assert int(SUIT_MASKS[suit]) == ((1 << 13) - 1) << (13 * suit)
@@ -308,7 +317,7 @@ def test_standard_suit_masks_are_card_id_runs() -> None:
 
 def _allowed(rules: RuleSet, bids: list[int], seat: int, position: int,
              trumps_held: int = 3) -> set[int]:
-    from spades_sim.kernel.engine import _allowed_bids
+    from spades_sim.kernel.bidding import _allowed_bids
     from spades_sim.kernel.packing import pack_rules
 
     mask = int(_allowed_bids(pack_rules(rules), np.array(bids, dtype=np.int64), seat, position,

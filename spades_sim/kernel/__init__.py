@@ -1,7 +1,10 @@
 """The kernel tier: numba functions on ints and arrays, and the Python face that feeds and drives them.
 
-The jitted modules (bits, rng, params, trick, scoring, policy, expert_bid, expert_play,
-engine) take ints and arrays only. Beside them, in plain Python over numpy: ``packing``
+The jitted modules take ints and arrays only: bits, rng, params, trick, policy, expert_bid and
+expert_play (the helpers and the policies), and one module per rule step, deal, bidding (and
+the blind-nil exchange), play, scoring and game (a hand's pipeline and the game loop), with
+scratch (the state they share), outputs (the record layouts and their writing) and engine
+(the chunk entry points the drivers call). Beside them, in plain Python over numpy: ``packing``
 (rule sets packed into the kernel's tables), ``strategies`` (the named strategies and their
 packed parameters), ``calibration`` (the expert's shipped bid tables) and ``drivers`` (the
 public drivers: validate, allocate, run the chunks on threads). Nothing in this tier imports
@@ -51,6 +54,9 @@ def _kernel_cache_dir() -> str:
 _previous_cache_dir = _numba_config.CACHE_DIR
 _numba_config.CACHE_DIR = _kernel_cache_dir()
 try:
-    from . import bits, engine, policy, rng, scoring, trick  # noqa: F401  (compiled into the cache above)
+    from . import (  # noqa: F401  (compiled into the cache above)
+        bidding, bits, deal, engine, expert_bid, expert_play, game, outputs, params, play, policy,
+        rng, scoring, scratch, trick,
+    )
 finally:
     _numba_config.CACHE_DIR = _previous_cache_dir

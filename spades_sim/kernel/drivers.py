@@ -203,7 +203,8 @@ def _ids(name: str, ids) -> np.ndarray:
     return ids
 
 
-def play_hands(*, rules, strategies, seed: int, start: int, count: int, trace: bool = False):
+def play_hands(*, rules, strategies, seed: int, start: int, count: int, trace: bool = False,
+               through: str = "records"):
     """Play hands ``start … start + count - 1`` of a hand run (each from 0–0, dealer seat 0).
 
     Parameters
@@ -217,25 +218,33 @@ def play_hands(*, rules, strategies, seed: int, start: int, count: int, trace: b
     start, count : int
         The first hand index and the number of hands.
     trace : bool
-        Also write every hand's trace (the cards dealt, passed and played).
+        Also write every hand's trace (the cards dealt, passed and played; who bid, passed and
+        led).
+    through : {"deal", "bidding", "play", "scoring", "records"}
+        The last rule step each hand runs ("bidding" includes the blind-nil exchange). Before
+        "records" (the default: the whole hand) nothing is written and the outputs stay zero:
+        the steps are there to time the real pipeline a step at a time (``scripts/bench.py``).
 
     Returns
     -------
     records : HandRecords
         One row per hand: int8/int32/int64 arrays of shape ``(count,)``, ``(count, seats)`` or
-        ``(count, sides)`` (see :class:`spades_sim.kernel.engine.HandRecords`).
+        ``(count, sides)`` (see :class:`spades_sim.kernel.outputs.HandRecords`).
     hand_trace : HandTrace
         One row per hand, shape ``(count, …)``; all zero unless ``trace``.
     """
     _check_inputs(rules, strategies, seed)
     _check_range("start", start)
     _check_range("count", count)
+    if through not in engine.STEPS:
+        raise RunError(f"through={through!r}: allowed one of {', '.join(engine.STEPS)}")
+    step = engine.STEPS[through]
     with interrupts_held():  # numba allocates and boxes the outputs
         out, hand_trace = engine._empty_hand_outputs(rules, count)
 
     def arguments(lo: int, hi: int) -> tuple:
         return (rules, strategies, seed, start, lo, hi, engine._new_scratch(rules), out,
-                hand_trace, trace)
+                hand_trace, trace, step)
 
     _load_for(engine._hands_chunk, arguments)
     with interrupts_held() as check:
@@ -262,7 +271,7 @@ def play_games(*, rules, strategies, seed: int, start: int, count: int, max_hand
     -------
     GameRecords
         One row per game: arrays of shape ``(count,)`` or ``(count, sides)`` (see
-        :class:`spades_sim.kernel.engine.GameRecords`).
+        :class:`spades_sim.kernel.outputs.GameRecords`).
     """
     _check_inputs(rules, strategies, seed)
     _check_range("start", start)
@@ -313,11 +322,13 @@ def trace_hands(*, rules, strategies, seed: int, deals):
     with interrupts_held():
         out, hand_trace = engine._empty_hand_outputs(rules, deals.size)
         s = engine._new_scratch(rules)
-    load_kernel(engine._hands_chunk, rules, strategies, seed, 0, 0, 0, s, out, hand_trace, True)
+    whole_hand = engine.STEP_RECORDS
+    load_kernel(engine._hands_chunk, rules, strategies, seed, 0, 0, 0, s, out, hand_trace, True,
+                whole_hand)
     with interrupts_held() as check:
         for lo, hi in _consecutive_runs(deals):
             engine._hands_chunk(rules, strategies, seed, int(deals[lo]) - lo, lo, hi, s, out,
-                                hand_trace, True)
+                                hand_trace, True, whole_hand)
             check()
     return out, hand_trace
 

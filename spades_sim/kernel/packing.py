@@ -16,15 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .engine import (
-    FORCED_MIRROR,
-    FORCED_NONE,
-    FORCED_SUICIDE,
-    FORCED_WHIZ,
-    LEAD_LOWEST_CLUB,
-    LEAD_NO_TRUMP,
-    LEAD_ORDINARY,
-)
+from .bidding import FORCED_MIRROR, FORCED_NONE, FORCED_SUICIDE, FORCED_WHIZ
+from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP, LEAD_ORDINARY
 from .policy import BLIND_AFTER_FIRST_HAND, BLIND_ANYTIME, BLIND_OFF, BLIND_WHEN_BEHIND
 from ..cards import BIG_JOKER, CLUBS, DIAMONDS, HEARTS, LITTLE_JOKER, SPADES, card_id
 from ..rules import (

@@ -1,6 +1,26 @@
-"""Score one side's hand (docs/scoring.md, steps 1-5). jit-compiled; inputs not checked."""
+"""Score a hand (docs/scoring.md, steps 1-5): each side's contract, nils, bags and penalty.
+
+``_score_side`` scores one side from plain numbers (the expert bidder calls it too, to
+weigh its candidate bids); ``_score_hand`` scores every side of the hand just played
+from the scratch state. jit-compiled; inputs not checked.
+"""
 
 from numba import njit
+
+# Rows of ``_Scratch.side``: what each side's last hand scored (``_score_hand`` writes them).
+SIDE_POINTS = 0
+"""Score change, penalty included."""
+SIDE_BAGS = 1
+"""Bags taken."""
+SIDE_PENALTY = 2
+"""Points lost to bag penalties."""
+SIDE_MADE = 3
+"""1 if the contract was made, else 0."""
+SIDE_CONTRACT = 4
+"""The sum of the side's count (non-nil) bids."""
+SIDE_COUNT_TRICKS = 5
+"""The count bidders' own tricks (the contract's tricks may add a nil bidder's)."""
+SIDE_ROWS = 6
 
 
 @njit(cache=True, inline='always')
@@ -65,3 +85,52 @@ def _score_side(contract, contract_tricks, nil_tricks, nil_made_value, nil_set_v
         total -= bag_limit
         penalty += bag_penalty
     return points - penalty, bags, penalty, total, made
+
+
+@njit(cache=True, inline='always')
+def _bag_room(rules, bag_total):
+    """Bags a side can still take before the next penalty (a large number when bags are free)."""
+    return rules.bag_limit - bag_total if rules.bag_penalty > 0 else 1000
+
+
+@njit(cache=True, inline='always')
+def _score_hand(rules, s):
+    """Score every side; updates ``s.score``, ``s.bag_total`` and the rows of ``s.side``."""
+    n = rules.seat_count
+    sides = rules.side_count
+    for side in range(sides):
+        contract = 0
+        contract_tricks = 0
+        count_tricks = 0  # the count bidders' own tricks (contract_tricks may add a nil's)
+        nil_tricks = 0
+        nil_won = 0
+        nil_lost = 0
+        for seat in range(side, n, sides):  # partners are side_count seats apart
+            if s.bids[seat] > 0:
+                contract += s.bids[seat]
+                contract_tricks += s.tricks[seat]
+                count_tricks += s.tricks[seat]
+            else:
+                if rules.nil_counts_for_partner:
+                    contract_tricks += s.tricks[seat]
+                else:
+                    nil_tricks += s.tricks[seat]
+                value = rules.blind_value if s.blind[seat] == 1 else rules.nil_value
+                if s.tricks[seat] == 0:
+                    nil_won += value
+                else:
+                    nil_lost += value
+        made_points, set_points = _contract_points(contract, rules.failed_per_bid,
+                                                   rules.ten_for_two_hundred,
+                                                   rules.thirteen_points)
+        points, bags, penalty, bags_after, made = _score_side(
+            contract, contract_tricks, nil_tricks, nil_won, nil_lost, s.bag_total[side],
+            made_points, set_points, rules.overtrick_points, rules.bag_limit, rules.bag_penalty)
+        s.score[side] += points
+        s.bag_total[side] = bags_after
+        s.side[SIDE_POINTS, side] = points
+        s.side[SIDE_BAGS, side] = bags
+        s.side[SIDE_PENALTY, side] = penalty
+        s.side[SIDE_MADE, side] = made
+        s.side[SIDE_CONTRACT, side] = contract
+        s.side[SIDE_COUNT_TRICKS, side] = count_tricks

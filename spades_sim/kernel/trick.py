@@ -42,3 +42,10 @@ def _beats_mask(winning_slot, winning_suit, suit_masks, trump_suit):
     if winning_suit == trump_suit:
         return suit_masks[trump_suit] & higher
     return (suit_masks[winning_suit] & higher) | suit_masks[trump_suit]
+
+
+@njit(cache=True, inline='always')
+def _beats(slot, winning_slot, winning_suit, suit_masks, trump_suit):
+    """Whether ``slot`` beats the card now winning the trick (the trick-winner rule)."""
+    beats = _beats_mask(winning_slot, winning_suit, suit_masks, trump_suit)
+    return (beats >> np.uint64(slot)) & np.uint64(1) != np.uint64(0)

@@ -14,7 +14,6 @@ import pandas as pd
 
 from ..cards import format_card
 from ..referee.handlog import HandLog, HandResult, Trick
-from ..kernel.engine import LEAD_LOWEST_CLUB
 
 _SEAT_COLUMNS = ("bid", "blind", "tricks", "spades", "top_spade", "aces", "kings", "voids",
                  "nil_risk")
@@ -76,33 +75,16 @@ def _mask_cards(mask, slot_card) -> tuple[int, ...]:
     return _cards([s for s in range(64) if int(mask) >> s & 1], slot_card)
 
 
-def _exchange(packed, bid_order, blind, dealt, given, slot_card) -> tuple[list[str], list[int]]:
-    """The ``g`` actions of the blind-nil exchange (in the order of docs/scoring.md) and the
-    hands, as slot masks, that play starts with."""
+def _exchange_actions(givers, given, slot_card) -> list[str]:
+    """The ``g`` actions of the blind-nil exchange, in the order the kernel passed: each seat
+    of ``givers`` (-1 ends them) passes its ``given`` cards, lowest slot first."""
     actions: list[str] = []
-    held = [int(mask) for mask in dealt]
-    exchanged = set()
-    for seat in bid_order:
-        side = seat % packed.side_count
-        if not blind[seat] or side in exchanged or not packed.blind_pass:
-            continue
-        exchanged.add(side)
-        partner = int(packed.partner[seat])
-        for giver, taker in ((partner, seat), (seat, partner)):
-            passed = int(given[giver])
-            held[giver] &= ~passed
-            held[taker] |= passed
-            actions += [f"{giver} g {format_card(card)}"
-                        for card in _mask_cards(passed, slot_card)]
-    return actions, held
-
-
-def _first_leader(packed, dealer: int, held) -> int:
-    """The seat that led the first trick (the same rule as the kernel's ``_play_tricks``)."""
-    if packed.first_lead_mode == LEAD_LOWEST_CLUB:
-        lowest_club = 1 << int(packed.suit_low[0])
-        return next(seat for seat in range(packed.seat_count) if int(held[seat]) & lowest_club)
-    return (dealer + packed.first_lead_offset) % packed.seat_count
+    for giver in givers:
+        if giver < 0:
+            break
+        actions += [f"{int(giver)} g {format_card(card)}"
+                    for card in _mask_cards(given[giver], slot_card)]
+    return actions
 
 
 def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[HandLog]:
@@ -129,17 +111,14 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
         discards = (tuple(_mask_cards(trace.discards[row, seat], slot_card) for seat in range(seats))
                     if packed.draw_deal else None)
         actions = []
-        bid_order = [(dealer + packed.first_bid_offset + k) % seats for k in range(seats)]
-        for seat in bid_order:
+        for seat in (int(seat) for seat in trace.bidders[row]):
             if records.blind[row, seat]:
                 actions.append(f"{seat} bn")
             else:
                 actions.append(f"{seat} b {int(records.bid[row, seat])}")
-        passes, held = _exchange(packed, bid_order, records.blind[row], trace.hands[row],
-                                 trace.given[row], slot_card)
-        actions += passes
+        actions += _exchange_actions(trace.givers[row], trace.given[row], slot_card)
         tricks = []
-        leader = _first_leader(packed, dealer, held)
+        leader = int(trace.first_leader[row])
         for t in range(hand_size):
             cards = _cards(trace.plays[row, t * seats:(t + 1) * seats], slot_card)
             for k, card in enumerate(cards):

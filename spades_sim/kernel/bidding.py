@@ -1,0 +1,164 @@
+"""Bidding: which bids the rules allow, one round of bids, and the blind-nil exchange.
+
+jit-compiled; inputs not checked.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import _popcount
+from .expert_bid import _bid_expert, _wants_blind_expert
+from .params import POLICY_EXPERT
+from .policy import _blind_nil_allowed, _choose_bid, _pass_card, _wants_blind_nil
+from .scoring import _bag_room
+from .scratch import BLIND_BID, FREE_BID
+
+# Forced-bid modes (``PackedRules.forced_mode``).
+FORCED_NONE, FORCED_SUICIDE, FORCED_MIRROR, FORCED_WHIZ = 0, 1, 2, 3
+
+
+@njit(cache=True, inline='always')
+def _allowed_bids(rules, bids, seat, position, trumps_held):
+    """Bit b set when ``seat``, bidding ``position``-th (from 0), may bid b (0 = nil) now.
+
+    A forced mode decides alone; otherwise min_bid, both_partners_nil, side_min_bid and
+    sum_of_bids_not_hand_size together (docs/scoring.md "Bidding constraints", "Forced-bid modes").
+    """
+    n = rules.seat_count
+    partner = rules.partner[seat]
+    partner_bid = bids[partner] if partner >= 0 else -1
+    all_bids = (1 << (rules.max_bid + 1)) - 1
+    if rules.forced_mode == FORCED_MIRROR:
+        return 1 << trumps_held
+    if rules.forced_mode == FORCED_WHIZ:
+        return 1 | (1 << trumps_held)
+    if rules.forced_mode == FORCED_SUICIDE:
+        four_up = all_bids & ~0xF
+        if partner_bid < 0:
+            return 1 | four_up
+        return four_up if partner_bid == 0 else 1
+    allowed = all_bids
+    if rules.min_bid > 0 or (rules.forbid_double_nil and partner_bid == 0):
+        allowed &= ~1
+    if partner_bid >= 0 and rules.side_min_bid > 0:
+        if partner_bid < rules.side_min_bid:
+            allowed &= ~((1 << (rules.side_min_bid - partner_bid)) - 1)  # nil and counts too low
+    if position == n - 1 and rules.sum_not_hand_size:
+        others = 0
+        for other in range(n):
+            if other != seat:
+                others += bids[other]
+        forbidden = rules.hand_size - others
+        if 0 <= forbidden <= rules.max_bid:
+            allowed &= ~(1 << forbidden)
+    return allowed
+
+
+@njit(cache=True, inline='always')
+def _leading_other(score, side):
+    """The highest score of any side but ``side``: the one "behind" is measured against."""
+    best = -(2**62)
+    for other in range(score.shape[0]):
+        if other != side and score[other] > best:
+            best = score[other]
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _bid_round(rules, strat, dealer, hand_index, s):
+    """One round of bids from the first bidder, clockwise; writes ``s.bids``, ``s.blind`` and
+    ``s.bidders``."""
+    n = rules.seat_count
+    bid_policy, params = strat.bid_policy, strat.params
+    for seat in range(n):
+        s.bids[seat] = -1
+        s.blind[seat] = 0
+    for k in range(n):
+        seat = (dealer + rules.first_bid_offset + k) % n
+        s.bidders[k] = seat
+        side = seat % rules.side_count
+        partner = rules.partner[seat]
+        partner_bid = s.bids[partner] if partner >= 0 else -1
+        allowed = _allowed_bids(rules, s.bids, seat, k,
+                                _popcount(s.hands[seat] & rules.suit_masks[rules.trump_suit]))
+        leader = _leading_other(s.score, side)
+        blind_allowed = (allowed & 1) == 1 and _blind_nil_allowed(
+            rules.blind_mode, rules.blind_threshold, s.score[side], leader, hand_index)
+        forced = s.forced[seat]
+        if forced != FREE_BID:
+            # A what-if bid (spades_sim.analysis.whatif): made as told, noted when the rules forbid it.
+            if forced == BLIND_BID:
+                s.bids[seat] = 0
+                s.blind[seat] = 1
+                ok = blind_allowed
+            else:
+                s.bids[seat] = forced
+                ok = forced <= rules.max_bid and ((allowed >> forced) & 1) == 1
+            if not ok:
+                s.forced[n] = 0
+            continue
+        if bid_policy[seat] == POLICY_EXPERT:
+            blind = False
+            if blind_allowed:
+                blind, s.rng[seat] = _wants_blind_expert(rules, strat, params[seat], seat,
+                                                         s.bids, s.score, hand_index, s.work,
+                                                         s.rng[seat])
+        else:
+            blind = blind_allowed and _wants_blind_nil(bid_policy[seat], params[seat],
+                                                       partner_bid, leader - s.score[side],
+                                                       leader, rules.target)
+        if blind:
+            s.bids[seat] = 0
+            s.blind[seat] = 1
+        elif bid_policy[seat] == POLICY_EXPERT:
+            s.bids[seat], s.rng[seat] = _bid_expert(
+                rules, strat, params[seat], seat, k, allowed, s.hands[seat], s.bids, s.score,
+                s.bag_total, hand_index, s.work, s.rng[seat])
+        else:
+            s.bids[seat], s.rng[seat] = _choose_bid(
+                bid_policy[seat], params[seat], s.hands[seat], partner, partner_bid, allowed,
+                rules.max_bid, rules.trick_scale, _bag_room(rules, s.bag_total[side]),
+                rules.suit_masks, rules.suit_low, rules.trump_suit, s.rng[seat])
+
+
+@njit(cache=True, inline='always')
+def _pass_cards(rules, play_policy, giver, taker, to_blind_nil, s):
+    """``giver`` passes ``rules.blind_pass`` cards of its remaining hand to ``taker``."""
+    for _ in range(rules.blind_pass):
+        slot, s.rng[giver] = _pass_card(play_policy[giver], s.remaining[giver], to_blind_nil,
+                                        rules.suit_masks, rules.suit_low, rules.trump_suit,
+                                        s.rng[giver])
+        bit = np.uint64(1) << np.uint64(slot)
+        s.remaining[giver] &= ~bit
+        s.remaining[taker] |= bit
+        s.given[giver] |= bit
+
+
+@njit(cache=True)
+def _exchange(rules, play_policy, s):
+    """Set ``s.remaining`` to the hands play starts with, after any blind-nil exchange; writes
+    ``s.given`` and ``s.givers``.
+
+    Each side exchanges once, for its first blind nil in bidding order (``s.bidders``): the
+    partner passes, then the blind-nil bidder passes back (docs/scoring.md).
+    """
+    n = rules.seat_count
+    for seat in range(n):
+        s.remaining[seat] = s.hands[seat]
+        s.given[seat] = 0
+        s.givers[seat] = -1
+    if rules.blind_pass == 0:
+        return
+    exchanged = 0  # bit per side
+    passes = 0
+    for k in range(n):
+        seat = s.bidders[k]
+        side = seat % rules.side_count
+        if s.blind[seat] == 1 and not (exchanged >> side) & 1:
+            exchanged |= 1 << side
+            partner = rules.partner[seat]
+            _pass_cards(rules, play_policy, partner, seat, True, s)
+            _pass_cards(rules, play_policy, seat, partner, False, s)
+            s.givers[passes] = partner
+            s.givers[passes + 1] = seat
+            passes += 2
