@@ -14,6 +14,7 @@ first), because the 2-core development machine is noisy.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import subprocess
@@ -22,12 +23,12 @@ import time
 
 import numba
 
+from spades_sim.analysis.whatif import what_if
 from spades_sim.kernel import drivers
 from spades_sim.kernel.packing import pack_rules
+from spades_sim.kernel.strategies import get_strategy, pack_strategies
 from spades_sim.rules import load_preset, preset_names
 from spades_sim.run.simulate import simulate_games, simulate_hands
-from spades_sim.kernel.strategies import get_strategy, pack_strategies
-from spades_sim.analysis.whatif import what_if
 
 STAGES = ("deal", "bidding", "play", "scoring", "records")
 """The steps of ``drivers.play_hands(through=...)``, in order ("bidding" includes the
@@ -57,7 +58,7 @@ def _breakdown(strategy: str, hands: int, repeats: int) -> list[float]:
             totals.append(statistics.median(times) / hands * 1e9)
     finally:
         drivers.set_threads(saved)
-    return [totals[0]] + [b - a for a, b in zip(totals, totals[1:])]
+    return [totals[0]] + [b - a for a, b in itertools.pairwise(totals)]
 
 
 def _median_rate(run, count: int, repeats: int) -> float:
@@ -122,14 +123,14 @@ def _dask_scaling(hands: int, repeats: int) -> None:
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                           host="127.0.0.1", dashboard_address=None) as cluster:
             address = cluster.scheduler_address
-            rates.append(_median_rate(lambda k: simulate_hands(
+            rates.append(_median_rate(lambda k, address=address: simulate_hands(
                 rules, "basic", k, seed=1, backend="dask", scheduler=address), hands, repeats))
             if workers == 1:
                 blocks, size = 200, 1000
                 saved = simulate.BLOCK_HANDS
                 simulate.BLOCK_HANDS = size
                 try:
-                    dask_seconds = blocks * size / _median_rate(lambda k: simulate_hands(
+                    dask_seconds = blocks * size / _median_rate(lambda k, address=address: simulate_hands(
                         rules, "basic", k, seed=1, backend="dask", scheduler=address),
                         blocks * size, repeats)
                     local_seconds = blocks * size / _median_rate(lambda k: simulate_hands(
@@ -171,7 +172,7 @@ def main() -> None:
         rates = []
         for threads in (1, cores):
             rates.append(_median_rate(
-                lambda k, s=strategy, run=run: run(rules, s, k, seed=1, threads=threads),
+                lambda k, s=strategy, run=run, threads=threads: run(rules, s, k, seed=1, threads=threads),
                 n, args.repeats))
         per_core[label, strategy] = rates[0]
         print(f"{f'{label}, {strategy}':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "

@@ -33,7 +33,6 @@ from pathlib import Path
 import numba
 from numba.core import config as _numba_config
 
-
 _PYTHON_FACE = frozenset({"__init__.py", "calibration.py", "drivers.py", "packing.py", "strategies.py"})
 """The kernel's plain-Python modules: no machine code depends on their text."""
 
@@ -55,8 +54,21 @@ _previous_cache_dir = _numba_config.CACHE_DIR
 _numba_config.CACHE_DIR = _kernel_cache_dir()
 try:
     from . import (  # noqa: F401  (compiled into the cache above)
-        bidding, bits, deal, engine, expert_bid, expert_play, game, outputs, params, play, policy,
-        rng, scoring, scratch, trick,
+        bidding,
+        bits,
+        deal,
+        engine,
+        expert_bid,
+        expert_play,
+        game,
+        outputs,
+        params,
+        play,
+        policy,
+        rng,
+        scoring,
+        scratch,
+        trick,
     )
 finally:
     _numba_config.CACHE_DIR = _previous_cache_dir

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import expert_bid as _bid
 from ..rules import Deck, RuleSet
+from . import expert_bid as _bid
 
 WIN_STEP = 10.0
 """Width of a bin of points to go in ``win``."""

@@ -19,6 +19,7 @@ than in a numba ``parallel=True`` loop does two things:
 
 from __future__ import annotations
 
+import itertools
 import signal
 import sys
 import threading
@@ -296,7 +297,7 @@ def _consecutive_runs(ids: np.ndarray) -> list[tuple[int, int]]:
     """``(lo, hi)`` row ranges of ``ids`` whose values go up by one."""
     breaks = np.flatnonzero(np.diff(ids) != 1) + 1
     edges = [0, *breaks.tolist(), ids.size]
-    return [(lo, hi) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
+    return [(lo, hi) for lo, hi in itertools.pairwise(edges) if hi > lo]
 
 
 def trace_hands(*, rules, strategies, seed: int, deals):

@@ -23,8 +23,8 @@ from .bidding import (  # noqa: F401  (re-exported: callers read them as engine.
 from .bits import _RUNTIME_ZERO
 from .deal import _first_dealer
 from .game import (  # noqa: F401  (re-exported)
-    STEP_DEAL,
     STEP_BIDDING,
+    STEP_DEAL,
     STEP_PLAY,
     STEP_RECORDS,
     STEP_SCORING,

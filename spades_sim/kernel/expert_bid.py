@@ -34,7 +34,6 @@ import numpy as np
 from numba import njit
 
 from .bits import _RUNTIME_ZERO, _lowest_bit, _popcount
-from .policy import _holds_rank_from_top
 from .params import (
     P_BAG_WEIGHT,
     P_BID_OFFSET,
@@ -46,6 +45,7 @@ from .params import (
     P_NIL_BONUS,
     P_NIL_MIN_CHANCE,
 )
+from .policy import _holds_rank_from_top
 from .rng import _next
 from .scoring import _contract_points, _score_side
 
@@ -485,7 +485,6 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
     sbin = min(max(int(strength / STRENGTH_STEP + 0.5), 0), tables.own.shape[2] - 1)
     horizon = _horizon(rules, tables, score, hand_index)
     r = bag_total[side] % tables.bag_steps.shape[1]
-    weight = params[P_BAG_WEIGHT]
     q = tables.choice_set[seat]
     every = ((1 << (rules.max_bid + 1)) - 1) & ~1
     if allowed & every == every:  # the usual case: read the precomputed choice

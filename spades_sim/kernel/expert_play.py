@@ -238,8 +238,8 @@ def _lead_for_tricks(legal, hand, out, opponents_out, partner_out, next_out, sui
         top = _highest_bit(mine)
         suit_out = out & suit_masks[suit]
         ruffable = trumps_out != 0 and (opponents_out >> suit) & 1 == 1
-        if not ruffable and (suit_out == 0 and trumps_out == 0
-                             or suit_out != 0 and top > _highest_bit(suit_out)):
+        if not ruffable and ((suit_out == 0 and trumps_out == 0)
+                             or (suit_out != 0 and top > _highest_bit(suit_out))):
             return top
         length = _popcount(mine)
         if ((partner_out >> suit) & 1 and trumps_out != 0 and (next_out >> suit) & 1 == 0

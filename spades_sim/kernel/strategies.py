@@ -14,14 +14,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..numbers import decimal_number, is_digits
+from ..outputs import shown
+from ..rules import RuleSet
 from . import calibration, drivers
 from . import expert_bid as _expert_bid
 from . import params as _params
 from .expert_bid import BidTables
-from ..numbers import decimal_number, is_digits
-from ..outputs import shown
 from .packing import PackedStrategies, pack_rules
-from ..rules import RuleSet
 
 
 class StrategyError(ValueError):

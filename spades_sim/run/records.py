@@ -8,6 +8,7 @@ written by :func:`spades_sim.analysis.export.write`.
 
 from __future__ import annotations
 
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -20,6 +21,9 @@ _SEAT_COLUMNS = ("bid", "blind", "tricks", "spades", "top_spade", "aces", "kings
 _SIDE_COLUMNS = ("contract", "made", "points", "bags", "penalty", "score", "bag_total")
 _GAME_SIDE_COLUMNS = ("score", "bag_total", "contracts", "made", "nil_bids", "nil_made",
                       "blind_bids", "blind_made", "bags", "penalty", "bid_error")
+
+NilOutcome = Literal["made", "set"] | None
+"""A seat's nil in a hand result: made, set, or no nil bid."""
 
 
 def hand_frame(records) -> pd.DataFrame:
@@ -126,7 +130,7 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
             winner = int(trace.winners[row, t])
             tricks.append(Trick(leader=leader, winner=winner, cards=cards))
             leader = winner
-        nil = tuple(
+        nil: tuple[NilOutcome, ...] = tuple(
             None if records.bid[row, seat] != 0 else ("made" if records.tricks[row, seat] == 0
                                                       else "set")
             for seat in range(seats))
