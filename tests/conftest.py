@@ -1,12 +1,84 @@
 """Shared test set-up: this folder on the import path (for the helper modules ``stacking`` and
-``clirun``), and the fixtures several test files use."""
+``clirun``), the kernel compiled on every core before the tests start, and the fixtures several
+test files use."""
 
+import hashlib
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+KERNEL_WARM_UPS = {
+    "hands": "from spades_sim import simulate_hands, trace_hands\n"
+             "simulate_hands('standard', 'expert', 2, seed=1)\n"
+             "trace_hands('standard', 'expert', [0], 1)\n",
+    "games": "from spades_sim import simulate_games, trace_games\n"
+             "simulate_games('standard', 'random', 1, seed=1)\n"
+             "trace_games('standard', 'random', [0], 1, max_hands=2)\n",
+    "what-if": "from spades_sim import what_if\n"
+               "what_if('standard', 'AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C', "
+               "strategies='random', deals=2, seed=1)\n",
+}
+"""One tiny run per kernel entry point, each in its own process. Only the hand run packs the
+expert (whose bid tables compile a kernel of their own), so no two processes compile the same
+entry point."""
+
+KERNEL_ENTRY_POINTS = (("engine", "_hands_chunk"), ("engine", "_games_chunk"),
+                       ("engine", "_what_if_chunk"), ("expert_bid", "_fill_choices"))
+"""The kernel's jitted functions that Python calls (module, name): the ones worth warming."""
+
+
+def _kernel_is_cached() -> bool:
+    """Whether numba's cache holds every entry point, written after its source last changed.
+
+    The cache folder is the one ``spades_sim.kernel`` points numba at, and inside it numba's
+    own sub-folder for the kernel's source folder (its name and a SHA-1 of its path)."""
+    import spades_sim.kernel as kernel
+
+    source_dir = Path(kernel.__file__).resolve().parent
+    cached = (Path(kernel._kernel_cache_dir())
+              / f"{source_dir.name}_{hashlib.sha1(str(source_dir).encode()).hexdigest()}")
+    for module, name in KERNEL_ENTRY_POINTS:
+        source = source_dir / f"{module}.py"
+        indexes = list(cached.glob(f"{module}.{name}-*.nbi"))
+        if not indexes or min(i.stat().st_mtime for i in indexes) < source.stat().st_mtime:
+            return False
+    return True
+
+
+def _warm_the_kernel() -> None:
+    """Compile the kernel's entry points side by side, one process each, into numba's cache.
+
+    From a cold cache the compile takes minutes and, left to the tests, happens in one process
+    on one core (or, under pytest-xdist, the same entry point in every worker at once). The
+    processes share the test run's environment, so they fill the cache the tests then load.
+    A warm-up that fails is not an error here: the tests compile what is missing themselves
+    and report any fault of the kernel."""
+    env = dict(os.environ)
+    # The processes import the same spades_sim as this one (a worktree's, not an install's).
+    package_root = str(Path(__import__("spades_sim").__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+    processes = [subprocess.Popen([sys.executable, "-c", code], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for code in KERNEL_WARM_UPS.values()]
+    try:
+        for process in processes:
+            process.wait()
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # In the controlling process only: pytest-xdist's workers start after this returns.
+    if not hasattr(config, "workerinput") and not _kernel_is_cached():
+        _warm_the_kernel()
 
 
 @pytest.fixture
