@@ -39,8 +39,11 @@ def _kernel_is_cached() -> bool:
     own sub-folder for the kernel's source folder (its name and a SHA-1 of its path)."""
     import spades_sim.kernel as kernel
 
+    cache_dir = getattr(kernel, "_kernel_cache_dir", None)
+    if cache_dir is None:  # the folder is not known: warm up (seconds when all is cached)
+        return False
     source_dir = Path(kernel.__file__).resolve().parent
-    cached = (Path(kernel._kernel_cache_dir())
+    cached = (Path(cache_dir())
               / f"{source_dir.name}_{hashlib.sha1(str(source_dir).encode()).hexdigest()}")
     for module, name in KERNEL_ENTRY_POINTS:
         source = source_dir / f"{module}.py"
@@ -75,9 +78,24 @@ def _warm_the_kernel() -> None:
                 process.wait()
 
 
+def _warm_up_wanted(config: pytest.Config) -> bool:
+    return not (config.option.help or config.option.collectonly) and not _kernel_is_cached()
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    # In the controlling process only: pytest-xdist's workers start after this returns.
-    if not hasattr(config, "workerinput") and not _kernel_is_cached():
+    # pytest-xdist's controller collects nothing and starts its workers after this returns: warm
+    # up here, before any worker compiles an entry point that another compiles at the same time.
+    if (not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None)
+            and _warm_up_wanted(config)):
+        _warm_the_kernel()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # In a run in one process, once the tests are known: only if one of them uses the kernel
+    # (collecting it imported the kernel), so that the referee's tests alone never wait for it.
+    config = session.config
+    if (not hasattr(config, "workerinput") and not getattr(config.option, "numprocesses", None)
+            and "spades_sim.kernel" in sys.modules and _warm_up_wanted(config)):
         _warm_the_kernel()
 
 
