@@ -13,19 +13,20 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 KERNEL_WARM_UPS = {
-    "hands": "from spades_sim import simulate_hands, trace_hands\n"
-             "simulate_hands('standard', 'expert', 2, seed=1)\n"
-             "trace_hands('standard', 'expert', [0], 1)\n",
+    "hands and what-if": "from spades_sim import simulate_hands, trace_hands, what_if\n"
+                         "simulate_hands('standard', 'expert', 2, seed=1)\n"
+                         "trace_hands('standard', 'expert', [0], 1)\n"
+                         "what_if('standard', 'AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C', "
+                         "strategies='random', deals=2, seed=1)\n",
     "games": "from spades_sim import simulate_games, trace_games\n"
              "simulate_games('standard', 'random', 1, seed=1)\n"
              "trace_games('standard', 'random', [0], 1, max_hands=2)\n",
-    "what-if": "from spades_sim import what_if\n"
-               "what_if('standard', 'AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C', "
-               "strategies='random', deals=2, seed=1)\n",
 }
-"""One tiny run per kernel entry point, each in its own process. Only the hand run packs the
-expert (whose bid tables compile a kernel of their own), so no two processes compile the same
-entry point."""
+"""Tiny runs that compile every kernel entry point, in two processes (one per core). Each
+process also compiles the jitted stages of a hand that every entry point calls (about half of
+a cold compile's CPU time), so more processes than cores would cost more than they save; the
+game kernel alone takes about as long as the hand and what-if kernels together. Only the
+first process packs the expert (whose bid tables compile a kernel of their own)."""
 
 KERNEL_ENTRY_POINTS = (("engine", "_hands_chunk"), ("engine", "_games_chunk"),
                        ("engine", "_what_if_chunk"), ("expert_bid", "_fill_choices"))
@@ -54,7 +55,7 @@ def _kernel_is_cached() -> bool:
 
 
 def _warm_the_kernel() -> None:
-    """Compile the kernel's entry points side by side, one process each, into numba's cache.
+    """Compile the kernel's entry points side by side, in two processes, into numba's cache.
 
     From a cold cache the compile takes minutes and, left to the tests, happens in one process
     on one core (or, under pytest-xdist, the same entry point in every worker at once). The
