@@ -1,12 +1,103 @@
 """Shared test set-up: this folder on the import path (for the helper modules ``stacking``,
-``refereeplay`` and ``clirun``), and the fixtures several test files use."""
+``refereeplay`` and ``clirun``), the kernel compiled on every core before the tests start, and
+the fixtures several test files use."""
 
+import hashlib
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+KERNEL_WARM_UPS = {
+    "hands and what-if": "from spades_sim import simulate_hands, trace_hands, what_if\n"
+                         "simulate_hands('standard', 'expert', 2, seed=1)\n"
+                         "trace_hands('standard', 'expert', [0], 1)\n"
+                         "what_if('standard', 'AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C', "
+                         "strategies='random', deals=2, seed=1)\n",
+    "games": "from spades_sim import simulate_games, trace_games\n"
+             "simulate_games('standard', 'random', 1, seed=1)\n"
+             "trace_games('standard', 'random', [0], 1, max_hands=2)\n",
+}
+"""Tiny runs that compile every kernel entry point, in two processes (one per core). Each
+process also compiles the jitted stages of a hand that every entry point calls (about half of
+a cold compile's CPU time), so more processes than cores would cost more than they save; the
+game kernel alone takes about as long as the hand and what-if kernels together. Only the
+first process packs the expert (whose bid tables compile a kernel of their own)."""
+
+KERNEL_ENTRY_POINTS = (("engine", "_hands_chunk"), ("engine", "_games_chunk"),
+                       ("engine", "_what_if_chunk"), ("expert_bid", "_fill_choices"))
+"""The kernel's jitted functions that Python calls (module, name): the ones worth warming."""
+
+
+def _kernel_is_cached() -> bool:
+    """Whether numba's cache holds every entry point, written after its source last changed.
+
+    The cache folder is the one ``spades_sim.kernel`` points numba at, and inside it numba's
+    own sub-folder for the kernel's source folder (its name and a SHA-1 of its path)."""
+    import spades_sim.kernel as kernel
+
+    cache_dir = getattr(kernel, "_kernel_cache_dir", None)
+    if cache_dir is None:  # the folder is not known: warm up (seconds when all is cached)
+        return False
+    source_dir = Path(kernel.__file__).resolve().parent
+    cached = (Path(cache_dir())
+              / f"{source_dir.name}_{hashlib.sha1(str(source_dir).encode()).hexdigest()}")
+    for module, name in KERNEL_ENTRY_POINTS:
+        source = source_dir / f"{module}.py"
+        indexes = list(cached.glob(f"{module}.{name}-*.nbi"))
+        if not indexes or min(i.stat().st_mtime for i in indexes) < source.stat().st_mtime:
+            return False
+    return True
+
+
+def _warm_the_kernel() -> None:
+    """Compile the kernel's entry points side by side, in two processes, into numba's cache.
+
+    From a cold cache the compile takes minutes and, left to the tests, happens in one process
+    on one core (or, under pytest-xdist, the same entry point in every worker at once). The
+    processes share the test run's environment, so they fill the cache the tests then load.
+    A warm-up that fails is not an error here: the tests compile what is missing themselves
+    and report any fault of the kernel."""
+    env = dict(os.environ)
+    # The processes import the same spades_sim as this one (a worktree's, not an install's).
+    package_root = str(Path(__import__("spades_sim").__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+    processes = [subprocess.Popen([sys.executable, "-c", code], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for code in KERNEL_WARM_UPS.values()]
+    try:
+        for process in processes:
+            process.wait()
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+def _warm_up_wanted(config: pytest.Config) -> bool:
+    return not (config.option.help or config.option.collectonly) and not _kernel_is_cached()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest-xdist's controller collects nothing and starts its workers after this returns: warm
+    # up here, before any worker compiles an entry point that another compiles at the same time.
+    if (not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None)
+            and _warm_up_wanted(config)):
+        _warm_the_kernel()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # In a run in one process, once the tests are known: only if one of them uses the kernel
+    # (collecting it imported the kernel), so that the referee's tests alone never wait for it.
+    config = session.config
+    if (not hasattr(config, "workerinput") and not getattr(config.option, "numprocesses", None)
+            and "spades_sim.kernel" in sys.modules and _warm_up_wanted(config)):
+        _warm_the_kernel()
 
 
 @pytest.fixture
