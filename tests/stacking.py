@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from spades_sim.cards import CLUBS, DIAMONDS, HEARTS, SPADES
-from spades_sim.referee.handlog import HandResult
 from spades_sim.referee import BidValue, DeckSpec, Game, Hand, Phase, deck_of
+from spades_sim.referee.handlog import HandResult
 from spades_sim.rules import RuleSet
 
 STANDARD = RuleSet()

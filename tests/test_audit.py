@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from refereeplay import play
 
-from spades_sim.referee import audit
+from spades_sim.cards import format_card, parse_card, parse_cards
+from spades_sim.referee import BidValue, Hand, Phase, audit, deck_of
 from spades_sim.referee.audit import (
     ANY,
     NIL_NOT_COVERED,
@@ -28,11 +30,16 @@ from spades_sim.referee.audit import (
     PlayView,
     audit_file,
 )
-from spades_sim.cards import format_card, parse_card, parse_cards
-from spades_sim.referee.handlog import BLIND_NIL, Bid, BlindNilBid, HandLog, LogError, format_action, write_log
-from spades_sim.referee import BidValue, Hand, Phase, deck_of
+from spades_sim.referee.handlog import (
+    BLIND_NIL,
+    Bid,
+    BlindNilBid,
+    HandLog,
+    LogError,
+    format_action,
+    write_log,
+)
 from spades_sim.rules import RuleSet, resolve_rules
-from refereeplay import play
 
 EVEN = (3, 3, 3, 3)
 

@@ -16,11 +16,11 @@ import numba
 import pytest
 from clirun import invoke
 
+from spades_sim.analysis.metrics import MAX_BUY_IN
+from spades_sim.analysis.tune import MAX_SETTINGS
 from spades_sim.cli.commands import MESSAGE_MOST
 from spades_sim.run.deals import MAX_DEALS
-from spades_sim.analysis.metrics import MAX_BUY_IN
 from spades_sim.run.simulate import MAX_COUNT, MAX_HANDS_CAP, MAX_LOGGED
-from spades_sim.analysis.tune import MAX_SETTINGS
 
 CARDS = "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"
 THREADS = numba.config.NUMBA_NUM_THREADS
@@ -163,10 +163,10 @@ def _toml_cases() -> list:
                       "file='bad.toml': allowed valid TOML"))
         cases.append((_place(place, "./" + "r" * 300), {},
                       "rrrrr': allowed a readable TOML file (File name too long)"))
-    for encoding, data in NOT_UTF8.items():
+    for data in NOT_UTF8.values():
         cases.append((["report", "--config", "study.toml"], {"study.toml": data},
                       "config='study.toml': allowed a UTF-8 TOML file"))
-    for what, data in EMPTY_TOML.items():
+    for data in EMPTY_TOML.values():
         cases.append((["report", "--config", "study.toml"], {"study.toml": data},
                       "config='study.toml': allowed a study that sets at least one field"))
     return cases
@@ -496,16 +496,16 @@ def test_bad_input_ends_in_one_line(args: list[str], files: dict[str, bytes], ex
 
 
 def test_compare_rules_refuses_a_repeated_label() -> None:
-    from spades_sim.rules import RulesError
     from spades_sim.analysis.variants import compare_rules
+    from spades_sim.rules import RulesError
 
     with pytest.raises(RulesError, match=r"^labels='a': allowed a different label for each"):
         compare_rules(["standard", "classic"], "expert", 10, seed=1, labels=["a", "a"])
 
 
 def test_bag_variants_refuse_a_repeated_bag_rule() -> None:
-    from spades_sim.rules import RuleSet, RulesError
     from spades_sim.analysis.variants import bag_variants
+    from spades_sim.rules import RulesError, RuleSet
 
     with pytest.raises(RulesError, match=r"^bag-rule='5:50': allowed each bag rule once"):
         bag_variants(RuleSet(), ["5:50", "10:100", "5:50"])

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from clirun import assert_one_line_error, invoke
 
-from spades_sim.kernel import calibration
 from spades_sim.analysis.calibrate import FAMILY_PRESETS, nil_counts, trick_counts, write_tables
-from spades_sim.rules import load_preset, preset_names
+from spades_sim.kernel import calibration
 from spades_sim.kernel.strategies import STRATEGIES
+from spades_sim.rules import load_preset, preset_names
 
 FAMILY = "partnership-standard"
 SEED = 9_191

@@ -19,10 +19,10 @@ import pandas as pd
 import pytest
 
 from spades_sim import simulate_games, simulate_hands
-from spades_sim.run.catalogue import CATALOGUE, METRICS, RUN_KINDS, Units, frame_units, sums_of
-from spades_sim.intervals import ratio_difference
 from spades_sim.analysis.metrics import compare_game_frames, game_metrics, hand_metrics
+from spades_sim.intervals import ratio_difference
 from spades_sim.rules import RuleSet
+from spades_sim.run.catalogue import CATALOGUE, METRICS, RUN_KINDS, Units, frame_units, sums_of
 
 RUNS = 1_000
 """Short runs per interval kind."""

@@ -17,15 +17,15 @@ import numba
 import numpy as np
 import pandas as pd
 import pytest
-from clirun import assert_ok, assert_one_line_error, invoke
 from click.testing import CliRunner
+from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim import rules as rules_module
 from spades_sim.cli import cli
 from spades_sim.cli.options import output_options, progress, run_options
+from spades_sim.kernel.strategies import DEFAULT_STRATEGY
 from spades_sim.rules import preset_names
 from spades_sim.run.simulate import simulate_games, simulate_hands
-from spades_sim.kernel.strategies import DEFAULT_STRATEGY
 
 HAND_COLUMNS = [
     "game", "hand", "dealer", "seat", "side", "bid", "blind", "tricks", "spades", "top_spade",
@@ -206,7 +206,8 @@ def test_simulate_two_strategies_and_rule_override() -> None:
     result = invoke(["simulate", "--hands", "500", "--seed", "2", "--quiet", "--strategy", "basic",
                      "--strategy", "random", "--rule", "nil_value=50"])
     assert_ok(result)
-    assert result.output.splitlines()[0] == "rules standard nil_value=50, strategy basic vs random, seed 2: 500 hands"
+    assert result.output.splitlines()[0] == (
+        "rules standard nil_value=50, strategy basic vs random, seed 2: 500 hands")
     run = simulate_hands(rules_module.RuleSet(nil_value=50), ["basic", "random"], 500, seed=2)
     _check_summary(result.output, run.summary())
 

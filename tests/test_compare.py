@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim.intervals import paired_interval
-from spades_sim.run.catalogue import METRICS, Units
 from spades_sim.analysis.compare import Comparison, PairsAlike, _pair_row, compare_strategies
-from spades_sim.rules import RuleSet
-from spades_sim.run.simulate import simulate_games
+from spades_sim.intervals import paired_interval
 from spades_sim.kernel.strategies import STRATEGIES
+from spades_sim.rules import RuleSet
+from spades_sim.run.catalogue import METRICS, Units
+from spades_sim.run.simulate import simulate_games
 
 SEED = 515
 

@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from spades_sim.run.catalogue import pick
-from spades_sim.run import records as records_module
 from spades_sim.kernel import drivers
-from spades_sim.run import simulate
 from spades_sim.rules import RuleSet
+from spades_sim.run import records as records_module
+from spades_sim.run import simulate
+from spades_sim.run.catalogue import pick
 from spades_sim.run.simulate import (
     RunError,
     resolve_seed,

@@ -31,12 +31,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spades_sim.referee.handlog import LogError, write_log
-from spades_sim.run.records import trace_logs
-from spades_sim.referee import ScoredHand, game_winner, replay_hand, score_file
-from spades_sim.rules import RuleSet, load_preset, preset_names
-from spades_sim.run.simulate import trace_games, trace_hands
 from spades_sim.kernel.strategies import Strategy
+from spades_sim.referee import ScoredHand, game_winner, replay_hand, score_file
+from spades_sim.referee.handlog import LogError, write_log
+from spades_sim.rules import RuleSet, load_preset, preset_names
+from spades_sim.run.records import trace_logs
+from spades_sim.run.simulate import trace_games, trace_hands
 
 STANDARD = RuleSet()
 MIXED = ["basic", "random"]  # seats take turns: side 0 (seats 0+2) basic, side 1 (seats 1+3) random

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from spades_sim.rules import RuleSet, RulesError, preset_names
+from spades_sim.rules import RulesError, RuleSet, preset_names
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

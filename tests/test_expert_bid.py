@@ -13,8 +13,8 @@ import pytest
 
 from spades_sim.kernel import expert_bid
 from spades_sim.kernel.packing import pack_rules
-from spades_sim.rules import RuleSet
 from spades_sim.kernel.strategies import Strategy, StrategyError
+from spades_sim.rules import RuleSet
 
 STANDARD = pack_rules(RuleSet())
 EVERY_COUNT_BID = ((1 << 14) - 1) & ~1

@@ -16,8 +16,8 @@ from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim import __version__
 from spades_sim.analysis import export
-from spades_sim.rules import RuleSet, from_dict
 from spades_sim.kernel.strategies import STRATEGIES
+from spades_sim.rules import RuleSet, from_dict
 
 # One small run of every command that prints a table, and its table's first column.
 COMMANDS = {
@@ -54,7 +54,7 @@ def test_json_and_csv_carry_the_table_and_json_the_run(name: str) -> None:
     assert all({"name", "bidding", "play", "params"} <= set(s) for s in meta["strategies"])
     assert meta["interrupted"] is False
     rows = pd.DataFrame(document["rows"])
-    assert list(rows.columns)[0] == first and len(rows) > 1
+    assert rows.columns[0] == first and len(rows) > 1
     table = pd.read_csv(io.StringIO(_stdout(invoke([*args, "--format", "csv",
                                                     *_no_figure(name)]))))
     assert list(table.columns) == list(rows.columns) and len(table) == len(rows)

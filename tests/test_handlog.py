@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from refereeplay import log_of, play_randomly, random_deal, write_lines
 
 from spades_sim.cards import format_card, parse_card
+from spades_sim.referee import Game, Hand, IllegalMove, replay_hand, score_file
 from spades_sim.referee.handlog import (
     Bid,
     BlindNilBid,
@@ -26,10 +28,8 @@ from spades_sim.referee.handlog import (
     rules_reference,
     write_log,
 )
-from spades_sim.referee import Game, Hand, IllegalMove, replay_hand, score_file
 from spades_sim.rules import RuleSet, load_preset, preset_names
 from spades_sim.rules import dumps as dumps_rules
-from refereeplay import log_of, play_randomly, random_deal, write_lines
 
 STANDARD = RuleSet()
 CODES = "'S b N' (bid), 'S bn' (blind nil), 'S g CARD' (pass) or 'S p CARD' (play)"
@@ -156,7 +156,7 @@ def test_parse_action_errors(text: str, message: str) -> None:
 
 THREE_HANDS = tuple(tuple(range(17 * seat, 17 * seat + 17)) for seat in range(3))
 """Three seats of 17 cards: all the structure needs (which cards the deck has is the referee's)."""
-TWO_KEPT = (tuple(range(0, 13)), tuple(range(13, 26)))
+TWO_KEPT = (tuple(range(13)), tuple(range(13, 26)))
 TWO_THROWN = (tuple(range(26, 39)), tuple(range(39, 52)))
 
 

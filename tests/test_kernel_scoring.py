@@ -13,17 +13,17 @@ import pytest
 
 from spades_sim.cards import mask_of, parse_cards
 from spades_sim.kernel.game import _game_over
-from spades_sim.kernel.policy import _blind_nil_allowed
-from spades_sim.kernel.scoring import _score_side
-from spades_sim.kernel.trick import _beats, _beats_mask, _follow_mask, _lead_mask
 from spades_sim.kernel.packing import (
-    NO_ELIMINATION,
     BLIND_AFTER_FIRST_HAND,
     BLIND_ANYTIME,
     BLIND_OFF,
     BLIND_WHEN_BEHIND,
+    NO_ELIMINATION,
     pack_rules,
 )
+from spades_sim.kernel.policy import _blind_nil_allowed
+from spades_sim.kernel.scoring import _score_side
+from spades_sim.kernel.trick import _beats, _beats_mask, _follow_mask, _lead_mask
 from spades_sim.rules import RuleSet
 
 # Standard rule numbers (docs/rules.md baseline): −10 per bid when set, +1 per bag,

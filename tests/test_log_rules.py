@@ -39,7 +39,7 @@ def test_written_logs_name_their_rules_and_score_under_them(tmp_path: Path) -> N
     rules = resolve_rules("standard", {"nil_value": 50})
     log = tmp_path / "hands.jsonl"
     rules_file = write_hand_logs(str(log), "hands", rules, seat_strategies("basic"), 3,
-                                 range(0, 4), 1000)
+                                 range(4), 1000)
     assert rules_file == f"{log}.rules.toml"
     assert load_rules(rules_file) == rules
     lines = [json.loads(line) for line in log.read_text().splitlines()]
@@ -50,6 +50,6 @@ def test_written_logs_name_their_rules_and_score_under_them(tmp_path: Path) -> N
 def test_logs_under_a_preset_name_it_and_write_no_rules_file(tmp_path: Path) -> None:
     log = tmp_path / "games.jsonl"
     assert write_hand_logs(str(log), "games", load_preset("standard"), seat_strategies("basic"),
-                           3, range(0, 1), 50) is None
+                           3, range(1), 50) is None
     assert {json.loads(line)["rules"] for line in log.read_text().splitlines()} == {"standard"}
     assert list(tmp_path.iterdir()) == [log]

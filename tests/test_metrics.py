@@ -13,8 +13,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from spades_sim.run.catalogue import Sums, pick, select
-from spades_sim.intervals import paired_interval, ratio_difference, wilson_interval
 from spades_sim.analysis.metrics import (
     EconomicsError,
     Payouts,
@@ -31,6 +29,8 @@ from spades_sim.analysis.metrics import (
     placed_second,
     side_count,
 )
+from spades_sim.intervals import paired_interval, ratio_difference, wilson_interval
+from spades_sim.run.catalogue import Sums, pick, select
 
 Z = 1.959963984540054  # two-sided 95% normal quantile
 EXACT = 1e-12  # relative tolerance for values that are exact arithmetic

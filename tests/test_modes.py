@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from chisquare import chi2_upper, chi_square
 
-from spades_sim.run.catalogue import pick
 from spades_sim.cards import parse_cards
 from spades_sim.kernel.engine import _game_over
 from spades_sim.kernel.packing import NO_ELIMINATION
 from spades_sim.rules import RuleSet
+from spades_sim.run.catalogue import pick
 from spades_sim.run.simulate import simulate_games, simulate_hands, trace_games, trace_hands
 
 TRACED = 2_000
@@ -73,7 +73,7 @@ def test_every_card_equally_likely_in_every_seat(mode: str) -> None:
     rules = RuleSet(mode=mode, blind_nil="off",
                     **({"deck": "jokers", "joker_deuces": "all"} if mode == "five-player" else {}))
     hands = 30_000
-    _, trace, packed = trace_hands(rules, "random", range(hands), SEED + 1)
+    _, trace, _ = trace_hands(rules, "random", range(hands), SEED + 1)
     deck, seats = rules.deck_size, rules.seat_count
     table = np.array([[((trace.hands[:, seat] >> np.uint64(slot)) & np.uint64(1)).sum()
                        for seat in range(seats)] for slot in range(deck)], dtype=float)
@@ -163,7 +163,7 @@ def test_basic_exchange_passes_lowest_then_highest() -> None:
     """blind_nil_pass = 2: the partner passes two cards of its lowest ranks, then the blind-nil
     bidder passes back two of its highest (which suit on equal ranks is the policy's choice)."""
     rules = RuleSet(blind_nil="anytime", blind_nil_pass=2)
-    games, out, trace, packed = trace_games(rules, "basic", range(300), SEED + 6)
+    _, out, trace, packed = trace_games(rules, "basic", range(300), SEED + 6)
     exchanges = 0
     for row in np.flatnonzero(out.blind.sum(axis=1) == 1):  # both blind: the differential test
         seat = int(np.flatnonzero(out.blind[row])[0])

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim.intervals import wilson_interval
 from spades_sim.analysis.nil import FEATURES, feature_values, nil_by_feature
+from spades_sim.intervals import wilson_interval
 from spades_sim.run.simulate import simulate_hands
 
 # Seven seat-hands. Plain nils: rows 0 (made), 2 (set), 3 (made) and 5 (made); row 6 is a
@@ -121,8 +121,8 @@ def test_nil_command_blind(tmp_path: Path) -> None:
     assert_ok(result)
     written = pd.read_csv(data)
     assert written["bids"].sum() == 2000
-    from spades_sim.rules import load_preset
     from spades_sim.kernel.strategies import get_strategy
+    from spades_sim.rules import load_preset
 
     strategy = get_strategy("expert-v1").variant({"blind_nil_deficit": 0,
                                                   "blind_nil_near": 10000})

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from clirun import assert_ok, invoke
+
 from spades_sim.outputs import OutputError, atomic_path, check_file, shown
 
 RUN = ["simulate", "--hands", "2000", "--seed", "1", "--quiet", "--strategy", "basic"]
@@ -153,19 +153,16 @@ def test_other_outputs_are_refused_in_one_line(args: list[str]) -> None:
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path) -> None:
     target = tmp_path / "table.csv"
     target.write_text("old content\n")
-    with pytest.raises(RuntimeError, match="midway"):
-        with atomic_path(target) as temporary:
-            Path(temporary).write_text("half of the new")
-            raise RuntimeError("midway")
-    with pytest.raises(KeyboardInterrupt):
-        with atomic_path(target) as temporary:
-            Path(temporary).write_text("half of the new")
-            raise KeyboardInterrupt
+    with pytest.raises(RuntimeError, match="midway"), atomic_path(target) as temporary:
+        Path(temporary).write_text("half of the new")
+        raise RuntimeError("midway")
+    with pytest.raises(KeyboardInterrupt), atomic_path(target) as temporary:
+        Path(temporary).write_text("half of the new")
+        raise KeyboardInterrupt
     with pytest.raises(OutputError, match=r"^out='.*table\.csv': not written \(No space left "
-                                          r"on device\)$"):
-        with atomic_path(target) as temporary:
-            Path(temporary).write_text("half of the new")
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                                          r"on device\)$"), atomic_path(target) as temporary:
+        Path(temporary).write_text("half of the new")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     assert target.read_text() == "old content\n"
     assert list(tmp_path.iterdir()) == [target]
 

@@ -84,9 +84,8 @@ def score_side(rules: RuleSet, bids: list[int], blinds: list[int], tricks: list[
 
 
 def game_winner(score: tuple[int, int], target: int) -> int:
-    if score[0] >= target or score[1] >= target:
-        if score[0] != score[1]:
-            return 0 if score[0] > score[1] else 1
+    if (score[0] >= target or score[1] >= target) and score[0] != score[1]:
+        return 0 if score[0] > score[1] else 1
     return -1
 
 

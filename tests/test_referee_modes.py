@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from refereeplay import auto_finish, expect_illegal, expect_refused, give, log_of, play, write_lines
+from stacking import bid_in_turn, finish, play_game_hand, play_hand, stacked_deal, stacked_draw
 
 from spades_sim.cards import CLUBS, DIAMONDS, HEARTS, format_cards, parse_card, parse_cards
-from spades_sim.referee.handlog import CardPass, HandLog, LogError
 from spades_sim.referee import (
     Game,
     Hand,
@@ -32,9 +33,8 @@ from spades_sim.referee import (
     thirteen_winner,
     trick_winner_index,
 )
+from spades_sim.referee.handlog import CardPass, HandLog, LogError
 from spades_sim.rules import RuleSet
-from refereeplay import auto_finish, expect_illegal, expect_refused, give, log_of, play, write_lines
-from stacking import bid_in_turn, finish, play_game_hand, play_hand, stacked_deal, stacked_draw
 
 STANDARD = RuleSet()
 SOLO = RuleSet(mode="solo", blind_nil="off", nil_value=50)

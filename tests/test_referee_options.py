@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from refereeplay import auto_finish, bid_all, expect_illegal, log_of, play, write_lines
+from stacking import finish, play_game_hand, play_hand, stacked_deal
 
 from spades_sim.cards import CLUBS, DIAMONDS, HEARTS, SPADES, format_cards, parse_card, parse_cards
-from spades_sim.referee.handlog import HandLog, LogError
 from spades_sim.referee import (
     Game,
     Hand,
@@ -29,9 +30,8 @@ from spades_sim.referee import (
     score_hand,
     trick_winner_index,
 )
+from spades_sim.referee.handlog import HandLog, LogError
 from spades_sim.rules import RuleSet, load_preset
-from refereeplay import auto_finish, bid_all, expect_illegal, log_of, play, write_lines
-from stacking import finish, play_game_hand, play_hand, stacked_deal
 
 STANDARD = RuleSet()
 JOKERS = RuleSet(deck="jokers")
@@ -1016,7 +1016,8 @@ DEAL_W = (
 
 def test_forced_suicide_first_partner_nil_or_four_up() -> None:
     hand = Hand(SUICIDE, 1, DEAL_C)  # dealer 1: seat 2 bids first
-    expect_illegal(lambda: hand.bid(2, 3), "seat 2 bid 3: allowed nil or 4-13 (suicide, first of side 0 to bid)")
+    expect_illegal(lambda: hand.bid(2, 3),
+                   "seat 2 bid 3: allowed nil or 4-13 (suicide, first of side 0 to bid)")
     assert [t for t in range(14) if hand.can_bid(2, t)] == [0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
     assert not hand.can_blind_nil(2)
     expect_illegal(lambda: hand.bid(2, 14), "seat 2 bid 14: allowed 0-13")

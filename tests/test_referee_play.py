@@ -7,12 +7,12 @@ The deals are written out card by card so that every void and every holding is v
 from __future__ import annotations
 
 import pytest
+from refereeplay import bid_all, expect_illegal, play
 
 from spades_sim.cards import parse_card, parse_cards
-from spades_sim.referee.handlog import Bid, BlindNilBid, CardPlay
 from spades_sim.referee import Hand, Phase, trick_winner_index
+from spades_sim.referee.handlog import Bid, BlindNilBid, CardPlay
 from spades_sim.rules import BlindNil, RuleSet
-from refereeplay import bid_all, expect_illegal, play
 
 STANDARD = RuleSet()
 

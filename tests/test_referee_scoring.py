@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-
-from spades_sim.referee.handlog import HandResult
-from spades_sim.referee import Game, Hand, IllegalMove
-from spades_sim.rules import BlindNil, FailedContract, RuleSet
 from stacking import play_game_hand, play_hand, stacked_deal
+
+from spades_sim.referee import Game, Hand, IllegalMove
+from spades_sim.referee.handlog import HandResult
+from spades_sim.rules import BlindNil, FailedContract, RuleSet
 
 STANDARD = RuleSet()
 ACE = 12

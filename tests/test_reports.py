@@ -16,12 +16,9 @@ import tomli_w
 from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim.analysis.bids import bid_profiles
-from spades_sim.run.catalogue import METRICS, TABLE_COLUMNS, select
 from spades_sim.analysis.compare import compare_strategies
 from spades_sim.analysis.metrics import compare_game_frames, economics
 from spades_sim.analysis.report import DEFAULT_STUDY, Study, load_study, run_study
-from spades_sim.rules import load_preset
-from spades_sim.run.simulate import simulate_games
 from spades_sim.analysis.variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,
@@ -29,6 +26,9 @@ from spades_sim.analysis.variants import (
     bag_variants,
     compare_rules,
 )
+from spades_sim.rules import load_preset
+from spades_sim.run.catalogue import METRICS, TABLE_COLUMNS, select
+from spades_sim.run.simulate import simulate_games
 
 COMPARE_COLUMNS = ["run", *TABLE_COLUMNS, "difference", "diff_low", "diff_high"]
 

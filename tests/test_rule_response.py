@@ -6,15 +6,17 @@ one side of 0), so a test fails only when the direction is in doubt, not by chan
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
-from spades_sim.run.catalogue import pick
-from spades_sim.intervals import paired_interval
 from spades_sim.analysis.metrics import _side_hands
-from spades_sim.rules import RuleSet
-from spades_sim.run.simulate import simulate_games, simulate_hands
 from spades_sim.analysis.whatif import what_if
+from spades_sim.intervals import paired_interval
+from spades_sim.rules import RuleSet
+from spades_sim.run.catalogue import pick
+from spades_sim.run.simulate import simulate_games, simulate_hands
 
 SEED = 6_060
 STANDARD = RuleSet()
@@ -30,7 +32,7 @@ def test_a_bigger_nil_value_brings_more_nils() -> None:
     rates = [_row(simulate_hands(STANDARD.replace(nil_value=value), "expert", 20_000,
                                  seed=SEED).summary(), "nil_bid_rate")
              for value in (50, 100, 200)]
-    for lower, higher in zip(rates, rates[1:]):
+    for lower, higher in itertools.pairwise(rates):
         assert lower[2] < higher[1], rates
 
 

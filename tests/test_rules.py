@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from spades_sim.rules import (
+    RULES_FILE_FORMS,
     BlindNil,
     Deck,
     FailedContract,
-    RULES_FILE_FORMS,
     Mode,
-    RuleSet,
     RulesError,
+    RuleSet,
     dumps,
     from_dict,
     is_rules_path,
@@ -476,5 +476,5 @@ def test_a_file_with_the_old_name_of_a_field_still_loads() -> None:
     """side_min_bid was team_min_bid: files written then still load; both names at once are
     refused."""
     assert loads("team_min_bid = 3").side_min_bid == 3
-    with pytest.raises(RulesError, match="unknown key .team_min_bid."):
+    with pytest.raises(RulesError, match=r"unknown key .team_min_bid."):
         loads("team_min_bid = 3\nside_min_bid = 2")

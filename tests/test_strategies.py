@@ -6,9 +6,6 @@ import numpy as np
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim.run.catalogue import Totals, pick
-from spades_sim.rules import RuleSet, load_preset, preset_names
-from spades_sim.run.simulate import seat_strategies, simulate_hands
 from spades_sim.kernel.strategies import (
     PARAMS,
     STRATEGIES,
@@ -19,6 +16,9 @@ from spades_sim.kernel.strategies import (
     pack_strategies,
     parse_param_override,
 )
+from spades_sim.rules import RuleSet, load_preset, preset_names
+from spades_sim.run.catalogue import Totals, pick
+from spades_sim.run.simulate import seat_strategies, simulate_hands
 
 SEED = 4_242
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim.rules import RuleSet
-from spades_sim.kernel.strategies import PARAMS, STRATEGIES, StrategyError
 from spades_sim.analysis.tune import MAX_SETTINGS, parse_param_range, tune
+from spades_sim.kernel.strategies import PARAMS, STRATEGIES, StrategyError
+from spades_sim.rules import RuleSet
 
 SEED = 8_080
 

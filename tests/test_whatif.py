@@ -14,13 +14,19 @@ import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim.analysis import whatif
-from spades_sim.kernel import drivers
-from spades_sim.run import deals as deals_module
+from spades_sim.analysis.whatif import (
+    BLIND_LABEL,
+    POLICY_LABEL,
+    WhatIfError,
+    parse_bids,
+    parse_side_values,
+    what_if,
+)
 from spades_sim.cards import parse_cards
-from spades_sim.run.deals import Dealer, DealError, SuitCount, parse_suit_count, popcount
-from spades_sim.analysis.whatif import (BLIND_LABEL, POLICY_LABEL, WhatIfError, parse_bids, parse_side_values,
-                              what_if)
+from spades_sim.kernel import drivers
 from spades_sim.rules import load_preset
+from spades_sim.run import deals as deals_module
+from spades_sim.run.deals import Dealer, DealError, SuitCount, parse_suit_count, popcount
 
 STANDARD = load_preset("standard")
 
