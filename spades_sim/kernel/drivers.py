@@ -31,6 +31,7 @@ import numba
 import numpy as np
 
 from . import engine
+from .packing import PackedRules, PackedStrategies
 
 CHUNK_HANDS = 1024
 """Hands per chunk; results do not depend on it."""
@@ -178,8 +179,6 @@ def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
 def _check_inputs(rules, strategies, seed: int) -> None:
     """Refuse what the kernel cannot take: it reads the packed tuples field by field, and a seed
     outside ``0 … 2**63 - 1`` would wrap silently in its counters."""
-    from .packing import PackedRules, PackedStrategies
-
     if not isinstance(rules, PackedRules):
         raise TypeError(f"rules: a PackedRules (packing.pack_rules) expected, not {type(rules).__name__}")
     if not isinstance(strategies, PackedStrategies):
@@ -188,8 +187,14 @@ def _check_inputs(rules, strategies, seed: int) -> None:
     if strategies.bid_policy.shape[0] != rules.seat_count:
         raise ValueError(f"strategies: {strategies.bid_policy.shape[0]} seats packed for a table "
                          f"of {rules.seat_count}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise RunError(f"seed={seed!r}: allowed 0 to {2**63 - 1}")
+    check_seed(seed)
+
+
+def check_seed(seed: int) -> None:
+    """Refuse a seed that is not a whole number from 0 to 2**63 - 1 (the kernel's counters
+    take 63 bits)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise RunError(f"seed={seed!r}: allowed a whole number from 0 to 2**63-1")
 
 
 def _check_range(name: str, value: int) -> None:
@@ -447,6 +452,6 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     return made, points, won, valid, hero_bid, finished
 
 
-__all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "cores", "interrupts_held",
-           "interrupts_noted", "load_kernel", "play_games", "play_hands", "run_chunks",
+__all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "check_seed", "cores",
+           "interrupts_held", "interrupts_noted", "load_kernel", "play_games", "play_hands", "run_chunks",
            "set_threads", "threads", "trace_games", "trace_hands", "what_if_deals"]

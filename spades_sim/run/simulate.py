@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..kernel import drivers
-from ..kernel.drivers import RunError, set_threads
+from ..kernel.drivers import RunError, check_seed, set_threads
 from ..kernel.strategies import seat_strategies
 from ..rules import RuleSet
 from . import backends
@@ -41,8 +41,7 @@ def resolve_seed(seed: int | None) -> int:
     """The one place where ``None`` becomes a fresh random seed; ints pass through (checked)."""
     if seed is None:
         return secrets.randbits(63)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise RunError(f"seed={seed!r}: allowed a whole number from 0 to 2**63-1")
+    check_seed(seed)
     return seed
 
 
