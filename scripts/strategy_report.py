@@ -5,16 +5,23 @@
 Every figure carries its 95% interval: Wilson for rates over games or bids, normal
 for means, paired over deal sequences for duplicate comparisons. Fixed seeds: the
 same command prints the same report. About two minutes on 2 cores once compiled.
+The last section, the double-dummy yardstick, is printed from data/dd_yardstick.csv,
+which ``scripts/dd_yardstick.py`` writes (it takes far longer: it solves every card play).
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+import pandas as pd
 
 from spades_sim import compare_strategies, simulate_hands
 from spades_sim.intervals import wilson_interval
 from spades_sim.kernel.strategies import DEFAULT_STRATEGY, STRATEGIES
 from spades_sim.run.catalogue import pick
+
+YARDSTICK_DATA = Path(__file__).resolve().parent.parent / "data" / "dd_yardstick.csv"
 
 
 def pct(value: float) -> str:
@@ -81,6 +88,11 @@ def main() -> None:
         print(f"| `{name}` | " + " | ".join(cells) + " |")
     print(f"\nIn the mixed hand run above, nil bids of both sides succeeded {pct(nil['value'])} "
           f"{interval(nil['low'], nil['high'])} of {int(nil['n']):,}.")
+    if YARDSTICK_DATA.exists():
+        from dd_yardstick import section  # scripts/ is on the path of a script run from it
+
+        print()
+        print(section(pd.read_csv(YARDSTICK_DATA)), end="")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,13 @@ KERNEL_WARM_UPS = {
                          "strategies='random', deals=2, seed=1)\n",
     "games": "from spades_sim import simulate_games, trace_games\n"
              "simulate_games('standard', 'random', 1, seed=1)\n"
-             "trace_games('standard', 'random', [0], 1, max_hands=2)\n",
+             "trace_games('standard', 'random', [0], 1, max_hands=2)\n"
+             "from spades_sim.kernel.double_dummy import DoubleDummy, Position, solve_deals\n"
+             "hands = (1 << 51 | 1 << 26, 1 << 50 | 1 << 27, 1 << 49 | 1 << 28, 1 << 48 | 1 << 29)\n"
+             "solver, position = DoubleDummy('standard'), Position(hands, 0, taken=(3, 3, 3, 2))\n"
+             "solver.tricks(position, 0), solver.nil_set(position, 0)\n"
+             "solver.score(position, (3, 3, 3, 2))\n"
+             "solve_deals('standard', [[(1 << 13) - 1 << 13 * k for k in range(4)]], [0], 0)\n",
 }
 """Tiny runs that compile every kernel entry point, in two processes (one per core). Each
 process also compiles the jitted stages of a hand that every entry point calls (about half of
@@ -29,7 +35,10 @@ game kernel alone takes about as long as the hand and what-if kernels together. 
 first process packs the expert (whose bid tables compile a kernel of their own)."""
 
 KERNEL_ENTRY_POINTS = (("engine", "_hands_chunk"), ("engine", "_games_chunk"),
-                       ("engine", "_what_if_chunk"), ("expert_bid", "_fill_choices"))
+                       ("engine", "_what_if_chunk"), ("expert_bid", "_fill_choices"),
+                       ("dd_search", "_reach"), ("dd_search", "_solve_tricks"),
+                       ("dd_search", "_solve_score"), ("dd_search", "_solve_many"),
+                       ("dd_search", "_score_values"))
 """The kernel's jitted functions that Python calls (module, name): the ones worth warming."""
 
 

@@ -46,6 +46,8 @@ WHOLE_OPTIONS = {
     ("calibrate", "partnership-standard", "--out-dir", "."): [
         "--seed", "--rounds", "--hands", "--nil-hands", "--blind-hands", "--games"],
     ("report",): ["--threads"],
+    ("dd",): ["--line", "--after", "--dealer"],
+    ("review", "hands.jsonl"): ["--list"],
 }
 
 
@@ -346,6 +348,38 @@ def _hand_cases() -> list:
     return cases
 
 
+SUIT_HANDS = ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S", "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+              "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D", "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C"]
+
+
+def _dd_cases() -> list:
+    """dd and review: deals, positions and review options (tests/test_dd_cli.py and
+    tests/test_review.py have the worked answers)."""
+    hands = [word for text in SUIT_HANDS for word in ("--hands", text)]
+    twice = [word for text in (SUIT_HANDS[0], *SUIT_HANDS[:3]) for word in ("--hands", text)]
+    short = [word for text in (*SUIT_HANDS[:3], SUIT_HANDS[3][:-3]) for word in ("--hands", text)]
+    return [
+        (["dd", *twice], {}, "hands: card AS dealt twice (seats 0 and 1): each card is dealt once"),
+        (["dd", *short], {}, "hands[3] has 12 cards: allowed 13; missing from the deal: 2C"),
+        (["dd", *hands[:6]], {}, "hands: 3 given: allowed 4, one per seat"),
+        (["dd", *hands, "--bids", "4,4,4,x"], {}, "bids='4,4,4,x': allowed 4 bids, one per seat"),
+        (["dd", *hands, "--bags", "²,0"], {}, "bags='²,0': allowed 2 numbers 0 to 9"),
+        (["dd", *hands, "--rules", "jokers"], {}, "hands[2]: card 2D is not in the jokers deck"),
+        (["dd", *hands, "--format", "xml"], {}, "format='xml': allowed text, json, csv"),
+        (["dd", "--log", "nope.jsonl"], {}, "log='nope.jsonl': allowed a readable JSONL file"),
+        (["dd", "--after", "1", *hands], {}, "after=1: allowed only together with --log FILE"),
+        (["dd"], {}, "hands: allowed --hands once per seat, or --log FILE"),
+        (["review", "nope.jsonl"], {}, "log='nope.jsonl': allowed a readable JSONL file"),
+        (["review", "hands.jsonl"], {"hands.jsonl": b"{}\n"}, "line 1: rules missing"),
+        (["review", "hands.jsonl", "--mistakes", "m.txt"], {"hands.jsonl": b"{}\n"},
+         "mistakes='m.txt': allowed a file ending in .parquet, .csv or .json"),
+        (["review", "hands.jsonl", "--out", "t.txt"], {"hands.jsonl": b"{}\n"},
+         "out='t.txt': allowed a file ending in .parquet, .csv or .json"),
+        (["review", "hands.jsonl", "--strategies", "a,,b,c"], {"hands.jsonl": b"{}\n"},
+         "strategies='a,,b,c': allowed one name per seat"),
+    ]
+
+
 def _other_cases() -> list:
     cases = [
         (["compare-rules", "standard", "standard"], {},
@@ -450,7 +484,7 @@ def _output_cases() -> list:
 
 CASES = (_output_cases() + _whole_cases() + _range_cases() + _toml_cases() + _log_cases() + _text_cases()
          + _tune_cases() + _economics_cases() + _log_deals_cases() + _hand_cases()
-         + _other_cases())
+         + _dd_cases() + _other_cases())
 
 
 def _case_id(args: list[str], files: dict[str, bytes]) -> str:

@@ -36,10 +36,12 @@ import pandas as pd
 from ..cards import parse_cards
 from ..intervals import mean_interval, paired_interval, wilson_interval
 from ..kernel import drivers, engine
+from ..kernel.double_dummy import solve_deals
 from ..kernel.drivers import what_if_deals
 from ..kernel.strategies import DEFAULT_STRATEGY, Strategy
 from ..numbers import is_digits, whole_number
 from ..outputs import shown
+from ..referee.hand import first_leader
 from ..rules import BlindNil, RuleSet, resolve_rules
 from ..run import deals as _deals
 from ..run.blocks import Block, Table, block_starts, prepare_table, run_blocks
@@ -83,6 +85,14 @@ class WhatIf:
     """Candidates the rules do not allow here."""
     interrupted: bool = False
     """Ctrl-C stopped the run: each row holds the deals it finished (its ``deals``)."""
+    constraints: tuple[SuitCount, ...] = ()
+    """The constraints the deals met."""
+    own_bids: np.ndarray | None = None
+    """Per deal played with the seat's cards, in deal order: the bid the strategy made (int8
+    kernel codes: 0 nil, ``engine.BLIND_BID`` blind nil)."""
+    own_made: np.ndarray | None = None
+    """Per deal likewise: 1 when the seat's side made its contract under the strategy's own
+    bid (its nil, for a nil), else 0."""
 
     @property
     def best(self) -> str:
@@ -256,7 +266,8 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
     finished = len(hero_bid)
     choices = pd.Series([bid_name(int(code)) for code in hero_bid[:, 0]]).value_counts()
     return WhatIf(rules, seat, tuple(cards), dealer, hand_index, tuple(score), tuple(bags), known,
-                  seed, deals, pd.DataFrame(rows), choices / finished, refused, interrupted)
+                  seed, deals, pd.DataFrame(rows), choices / finished, refused, interrupted,
+                  tuple(constraints), hero_bid[:, 0].copy(), made[:, 0].copy())
 
 
 @dataclass(frozen=True)
@@ -394,5 +405,76 @@ def plot_what_if(result: WhatIf, title: str, path: str) -> None:
     save(fig, path)
 
 
-__all__ = ["BLOCK_DEALS", "WhatIf", "WhatIfError", "bid_code", "bid_name", "deal_passes",
-           "parse_bids", "parse_side_values", "plot_what_if", "what_if"]
+@dataclass
+class DoubleDummyView:
+    """The double-dummy tricks of the seat's side over the deals of a what-if
+    (:func:`what_if_double_dummy`)."""
+
+    side: int
+    deals: int
+    tricks: np.ndarray
+    """Per deal, in deal order: the side's double-dummy tricks with the rules' first leader."""
+    table: pd.DataFrame
+    """Per trick count: ``tricks``, ``deals``, ``share``, ``at_least`` (the share of deals with
+    at least so many), ``own_bid`` (the strategy's mean own bid on those deals, nil 0, blind nil
+    left out), ``own_made`` (the share of them on which the side made its contract under the
+    strategy's own bid)."""
+    mean: tuple[float, float, float]
+    """The mean tricks with its 95% interval."""
+
+
+def what_if_double_dummy(result: WhatIf, threads: int | None = None) -> DoubleDummyView:
+    """The double-dummy tricks of the seat's side on every deal the what-if played with the
+    seat's cards (the same deals: deal ``i`` of the seed, the constraints met), the rules' first
+    leader leading, beside what the strategy bid and made on each of them."""
+    rules = result.rules
+    assert result.own_bids is not None and result.own_made is not None
+    count = len(result.own_bids)
+    dealer = Dealer(rules, {result.seat: result.hand}, result.constraints)
+    dealt = dealer.deal(count, result.seed, 0)
+    hands = [dealer.hands(row) for row in dealt]
+    masks = np.array([[sum(1 << card for card in held) for held in deal] for deal in hands],
+                     np.uint64)
+    leaders = np.array([first_leader(rules, result.dealer, [set(held) for held in deal])
+                        for deal in hands], np.int64)
+    side = rules.seat_side(result.seat)
+    tricks = np.asarray(solve_deals(rules, masks, leaders, side, threads=threads), np.int64)
+    own_bids = result.own_bids.astype(np.int64)
+    counted = own_bids != engine.BLIND_BID
+    rows = []
+    for k in range(int(tricks.min()), int(tricks.max()) + 1):
+        here = tricks == k
+        n = int(here.sum())
+        bids_here = own_bids[here & counted]
+        rows.append({"tricks": k, "deals": n, "share": n / count,
+                     "at_least": float((tricks >= k).mean()),
+                     "own_bid": float(bids_here.mean()) if len(bids_here) else float("nan"),
+                     "own_made": float(result.own_made[here].mean()) if n else float("nan")})
+    t = tricks.astype(np.float64)
+    mean = mean_interval(float(t.sum()), float((t * t).sum()), count)
+    return DoubleDummyView(side, count, tricks, pd.DataFrame(rows), mean)
+
+
+def double_dummy_text(result: WhatIf, view: DoubleDummyView) -> str:
+    """The double-dummy view of :func:`what_if_double_dummy` as text."""
+    rules = result.rules
+    seats = "+".join(str(s) for s in range(rules.seat_count) if rules.seat_side(s) == view.side)
+    mean, low, high = view.mean
+    lines = [f"double-dummy tricks of side {view.side} (seat{'s' if '+' in seats else ''} "
+             f"{seats}) over the {view.deals:,} deals, every card visible, the first leader "
+             f"leading: mean {mean:.2f} [{low:.2f}, {high:.2f}]",
+             f"{'tricks':>6} {'deals':>7} {'share':>7} {'at least':>8}   {'own bid':>7} "
+             f"{'own made':>8}"]
+    for row in view.table.to_dict("records"):
+        bid = "-" if np.isnan(row["own_bid"]) else f"{row['own_bid']:.2f}"
+        made = "-" if np.isnan(row["own_made"]) else f"{100 * row['own_made']:.1f}%"
+        lines.append(f"{row['tricks']:>6} {row['deals']:>7,} {100 * row['share']:>6.1f}% "
+                     f"{100 * row['at_least']:>7.1f}%   {bid:>7} {made:>8}")
+    lines.append("own bid: the strategy's mean bid on those deals (nil 0); own made: how often "
+                 "its side made its contract (a nil: the nil) under that bid")
+    return "\n".join(lines)
+
+
+__all__ = ["BLOCK_DEALS", "DoubleDummyView", "WhatIf", "WhatIfError", "bid_code", "bid_name",
+           "deal_passes", "double_dummy_text", "parse_bids", "parse_side_values", "plot_what_if",
+           "what_if", "what_if_double_dummy"]

@@ -38,10 +38,12 @@ from ..analysis.variants import (
 from ..analysis.whatif import (
     POLICY_LABEL,
     deal_passes,
+    double_dummy_text,
     parse_bids,
     parse_side_values,
     plot_what_if,
     what_if,
+    what_if_double_dummy,
 )
 from ..kernel.strategies import (
     DEFAULT_STRATEGY,
@@ -429,6 +431,10 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
                    "(repeatable).")
 @click.option("--deals", type=WHOLE, default=1000, show_default=True,
               help="Random completions of the unknown cards, each played for every bid.")
+@click.option("--dd", "double_dummy", is_flag=True,
+              help="Also solve every completion double-dummy: the distribution of the side's "
+                   "tricks with every card visible, beside the strategy's own bid and how often "
+                   "it was made (docs/double-dummy.md).")
 @run_options()
 @strategy_options
 @output_options("hand.png")
@@ -437,7 +443,7 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
                  hand_index: int | None, constraint_texts: tuple[str, ...], deals: int,
                  seed: int | None, threads: int | None, strategy_names: tuple[str, ...],
                  param_overrides: tuple[str, ...], fmt: str, out: str | None, figure_path: str,
-                 svg: bool, no_figure: bool, quiet: bool) -> None:
+                 svg: bool, no_figure: bool, quiet: bool, double_dummy: bool = False) -> None:
     """Which bid is best with these cards? Plays many random deals of the unknown cards.
 
     Fixes the seat's CARDS and what is known (score, bags, bids already made), deals
@@ -465,6 +471,7 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
         with progress(deals * deal_passes(rules), "deals", quiet) as advance:
             result = what_if(rules, cards, seat, strategies, score, bags, known, dealer,
                              hand_index, deals, seed, threads, constraints, on_block=advance)
+        view = what_if_double_dummy(result, threads) if double_dummy else None
     names = " vs ".join(dict.fromkeys(s.name for s in strategies))
     title = (f"rules {rules_label(rules, rule_overrides)}, seat {seat} of dealer "
              f"{result.dealer}, score {'/'.join(map(str, result.score))}, bags "
@@ -478,7 +485,13 @@ def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[s
         bids={str(k): v for k, v in result.known_bids.items()}, deals=deals, played=played,
         interrupted=result.interrupted, best=result.best, choices=result.choices.to_dict(),
         refused=result.refused)
-    deliver(outputs, f"{header}\n{what_if_text(result, POLICY_LABEL)}", result.table, meta,
-            lambda path: plot_what_if(result, title, path))
+    text = f"{header}\n{what_if_text(result, POLICY_LABEL)}"
+    extra = None
+    if view is not None:
+        text += "\n" + double_dummy_text(result, view)
+        meta["double_dummy_mean"] = list(view.mean)
+        extra = {"double_dummy": view.table}
+    deliver(outputs, text, result.table, meta, lambda path: plot_what_if(result, title, path),
+            extra=extra)
     if result.interrupted:
         sys.exit(130)

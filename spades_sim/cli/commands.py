@@ -21,6 +21,7 @@ from .analysis_commands import (
     tune_command,
 )
 from .catalogue_commands import rules, strategies
+from .dd_commands import dd_command, review_command
 from .errors import MESSAGE_MOST, OneLineErrors
 from .log_commands import audit_command, score
 from .run_commands import calibrate, report_command, simulate
@@ -45,5 +46,6 @@ def cli() -> None:
 
 for _command in (simulate, score, audit_command, calibrate, rules, strategies,
                  compare_strategies_command, tune_command, nil_command, compare_rules_command,
-                 bags_command, bids_command, report_command, hand_command):
+                 bags_command, bids_command, report_command, hand_command, dd_command,
+                 review_command):
     cli.add_command(_command)

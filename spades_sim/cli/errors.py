@@ -15,12 +15,15 @@ from typing import Any
 import click
 
 from .. import rules as _rules
+from ..analysis.double_dummy import DoubleDummyError
 from ..analysis.metrics import EconomicsError
 from ..analysis.nil import FeatureError
 from ..analysis.report import StudyError
+from ..analysis.review import ReviewError
 from ..analysis.whatif import WhatIfError
 from ..cards import CardError
 from ..kernel.calibration import CalibrationError
+from ..kernel.double_dummy import PositionError
 from ..kernel.strategies import StrategyError
 from ..outputs import OutputError, shown
 from ..referee import IllegalMove
@@ -39,7 +42,8 @@ class InputError(click.ClickException):
 
 USER_ERRORS = (_rules.RulesError, StrategyError, RunError, OutputError, LogError, IllegalMove,
                CardError, FeatureError, EconomicsError, StudyError, DealError, WhatIfError,
-               StoreError, AuditError, CalibrationError)
+               StoreError, AuditError, CalibrationError, DoubleDummyError, ReviewError,
+               PositionError)
 """The library's errors of bad input: each one's message is the line the user sees."""
 
 

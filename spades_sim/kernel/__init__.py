@@ -33,7 +33,8 @@ from pathlib import Path
 import numba
 from numba.core import config as _numba_config
 
-_PYTHON_FACE = frozenset({"__init__.py", "calibration.py", "drivers.py", "packing.py", "strategies.py"})
+_PYTHON_FACE = frozenset({"__init__.py", "calibration.py", "double_dummy.py", "drivers.py", "packing.py",
+                          "strategies.py"})
 """The kernel's plain-Python modules: no machine code depends on their text."""
 
 
@@ -56,6 +57,7 @@ try:
     from . import (  # noqa: F401  (compiled into the cache above)
         bidding,
         bits,
+        dd_search,
         deal,
         engine,
         expert_bid,

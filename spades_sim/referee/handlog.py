@@ -280,8 +280,13 @@ _REQUIRED = {
 # two-player discards right after the hands they complete.
 _KEY_ORDER = (
     "rules", "game", "hand", "dealer", "score_before", "bags_before",
-    "hands", "discards", "actions", "tricks", "result", "game_over",
+    "hands", "discards", "actions", "tricks", "result", "game_over", "strategies",
 )  # fmt: skip
+# "strategies" comes last: a line written without it is byte for byte what it was before the
+# field existed, and one written with it only grows at its end.
+
+STRATEGY_NAME_MOST = 100
+"""The longest strategy name a line's ``strategies`` may hold."""
 
 
 @dataclass(frozen=True)
@@ -318,8 +323,12 @@ class HandLog:
     """``{"winner": side}`` or ``{"winner": None, "reason": "hand_cap"}``."""
     discards: tuple[tuple[int, ...], ...] | None = None
     """Two-player only: card ids each seat discarded in the keep-or-discard draw.
-    (Last among the fields so that positional construction keeps working; written right
+    (After the older fields so that positional construction keeps working; written right
     after ``hands``.)"""
+    strategies: tuple[str, ...] | None = None
+    """Optional: the name of the strategy (or player) at each seat, seats 0 to n - 1, for
+    reports that judge the play by who played it (``spades-sim review``); not checked
+    against anything else."""
 
     @classmethod
     def from_hand(
@@ -426,6 +435,7 @@ class HandLog:
             "tricks": None if self.tricks is None else [trick_to_json(t) for t in self.tricks],
             "result": None if self.result is None else result_to_json(self.result),
             "game_over": self.game_over,
+            "strategies": None if self.strategies is None else list(self.strategies),
         }
         return json.dumps({key: raw[key] for key in _KEY_ORDER if raw[key] is not None})
 
@@ -492,7 +502,27 @@ def _log_from_json(raw: Any, line_number: int | None) -> HandLog:
         result=None if result is None else _result(result, seat_count),
         game_over=None if raw.get("game_over") is None else _game_over(raw["game_over"], seat_count),
         discards=discards,
+        strategies=None if raw.get("strategies") is None else _strategies(raw["strategies"], seat_count),
     )
+
+
+def _strategies(value: Any, seat_count: int) -> tuple[str, ...]:
+    """``strategies``: one non-empty name per seat, each at most ``STRATEGY_NAME_MOST``
+    printable characters."""
+    if (
+        not isinstance(value, list)
+        or len(value) != seat_count
+        or not all(
+            isinstance(v, str) and 0 < len(v) <= STRATEGY_NAME_MOST and v.isprintable() and v.strip() == v
+            for v in value
+        )
+    ):
+        raise LogError(
+            f"strategies={_short_json(value)}: allowed a list of {seat_count} strategy names, one "
+            f"per seat (non-empty, printable, at most {STRATEGY_NAME_MOST} characters, no "
+            "surrounding spaces)"
+        )
+    return tuple(value)
 
 
 def _json_type(value: Any) -> str:

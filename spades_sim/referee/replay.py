@@ -4,7 +4,8 @@
 :class:`~spades_sim.referee.hand.Hand` and compares every recorded field with the
 referee's own computation; :func:`score_file` does so for every line of a file,
 carrying score and bags through each game and applying the end of the game;
-:func:`scored_frame` turns what it scored into a table.
+:func:`scored_frame` turns what it scored into a table; :func:`logged_hands` gives each
+checked hand with the state it was played from, for readers that replay the moves themselves.
 """
 
 from __future__ import annotations
@@ -210,7 +211,48 @@ def score_file(path: str | Path, rules: RuleSet | None = None) -> list[ScoredHan
     LogError
         On the first problem, with the message prefixed ``line N:``.
     """
-    scored: list[ScoredHand] = []
+    return [scored for scored, _ in _score(path, rules)]
+
+
+@dataclass(frozen=True)
+class LoggedHand:
+    """One hand of a log file checked by the referee, with what it was played from: enough to
+    replay it move by move (:meth:`start`, then ``log.actions``)."""
+
+    line_number: int
+    """The line of the file, from 1."""
+    log: HandLog
+    """The line as read."""
+    rules: RuleSet
+    """The rules it was played under."""
+    score_before: tuple[int, ...]
+    """Each side's score before the hand (carried through its game)."""
+    bags_before: tuple[int, ...]
+    """Each side's bags carried into the hand."""
+    hand_index: int
+    """The hand's index in its game."""
+    scored: ScoredHand
+    """What the referee scored."""
+
+    def start(self) -> Hand:
+        """A fresh referee hand as dealt, ready for the line's actions."""
+        return Hand(self.rules, self.log.dealer, self.log.hands, self.score_before,
+                    self.bags_before, self.hand_index, self.log.discards)
+
+
+def logged_hands(path: str | Path, rules: RuleSet | None = None) -> list[LoggedHand]:
+    """Every hand of a hand-log file, checked as :func:`score_file` checks it, with the rules,
+    score, bags and hand index each was played from (so that another reader can replay the
+    moves without carrying the games itself).
+
+    :raises LogError: as :func:`score_file`.
+    """
+    return [logged for _, logged in _score(path, rules)]
+
+
+def _score(path: str | Path, rules: RuleSet | None) -> list[tuple[ScoredHand, LoggedHand]]:
+    """What :func:`score_file` and :func:`logged_hands` return, line by line."""
+    scored: list[tuple[ScoredHand, LoggedHand]] = []
     track: _GameTrack | None = None
     games_seen: dict[int, int] = {}  # game id -> the line that started it
     rules_cache: dict[str, RuleSet] = {}
@@ -246,17 +288,17 @@ def score_file(path: str | Path, rules: RuleSet | None = None) -> list[ScoredHan
             raise error.at_line(line_number) from None
         except ValueError as error:  # IllegalMove, RulesError, CardError, deal errors
             raise LogError(str(error), line_number) from None
-        scored.append(
-            ScoredHand(
-                line_number=line_number,
-                game=log.game,
-                hand=hand.hand_index,
-                dealer=hand.dealer_index,
-                bids=tuple(bid for bid in hand.bids if bid is not None),
-                result=hand.result,
-                game_winner=winner,
-            )
+        done = ScoredHand(
+            line_number=line_number,
+            game=log.game,
+            hand=hand.hand_index,
+            dealer=hand.dealer_index,
+            bids=tuple(bid for bid in hand.bids if bid is not None),
+            result=hand.result,
+            game_winner=winner,
         )
+        scored.append((done, LoggedHand(line_number, log, track.game.rules, hand.score_before,
+                                        hand.bags_before, hand.hand_index, done)))
     return scored
 
 

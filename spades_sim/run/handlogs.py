@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from ..kernel.strategies import Strategy
@@ -17,8 +18,8 @@ def write_hand_logs(path: str, kind: str, rules: RuleSet, strategies: Sequence[S
 
     The run is the one ``simulate`` plays with ``rules``, one strategy per seat and
     ``seed`` (games stopped at ``max_hands``): the hands are replayed, not kept from it.
-    Returns the rules file written beside the log (:func:`log_rules_file`), or None when
-    the log names a preset.
+    Each line names the strategy at each seat in its ``strategies`` field. Returns the rules
+    file written beside the log (:func:`log_rules_file`), or None when the log names a preset.
     """
     rules_file = log_rules_file(path, rules)
     rules_ref = rules.name
@@ -32,5 +33,6 @@ def write_hand_logs(path: str, kind: str, rules: RuleSet, strategies: Sequence[S
     else:
         records, trace, packed = trace_hands(rules, strategies, deals, seed)
         logs = trace_logs(rules_ref, records, trace, packed)
-    write_log(path, logs)
+    names = tuple(strategy.name for strategy in strategies)
+    write_log(path, [dataclasses.replace(log, strategies=names) for log in logs])
     return rules_file

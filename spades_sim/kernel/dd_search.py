@@ -1,0 +1,576 @@
+"""Double-dummy search: every hand face up, each seat playing its best (docs/double-dummy.md).
+
+One recursive alpha-beta over card plays answers a yes/no question, *can the maximising seats
+reach ``target``?*, in one of three modes:
+
+- ``MODE_TRICKS``: the tricks of the target seats over the whole hand (taken so far and to come)
+  reach ``target``; the target seats are the maximising side;
+- ``MODE_NIL``: the nil seat (the only target seat) takes ``target`` (1) tricks, the other sides
+  maximising and the nil seat and its partner minimising;
+- ``MODE_SCORE``: the hand's score difference of the maximising side (kernel scoring,
+  :func:`_hand_value`) reaches ``target``.
+
+The usual techniques of bridge solvers keep it fast: a transposition table at trick starts
+keyed on the hands with each card's rank *relative to the cards still out* (so positions that
+differ only in which small cards are gone share an entry), holding lower and upper bounds that
+stay valid for every target and every deal of the same rules; cards of a hand with no card of
+another hand between them are played once (they are equivalent); and the moves are ordered so
+that the cut comes early (a cheap winner, a low card under a partner's winner, a cashed top
+card). The drivers (:func:`_solve_tricks`, :func:`_solve_many`) search for the exact value with
+a bisection of yes/no searches that share the table.
+
+Cards are slots (``spades_sim.kernel.packing``); legality is the kernel's own
+(``trick._lead_mask``, ``trick._follow_mask``, the first-lead codes of ``play``; trumps are
+broken only by a trump played on another suit's lead). jit-compiled; inputs not checked: the
+plain-Python face is ``spades_sim.kernel.double_dummy``.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import _RUNTIME_ZERO, _bits_above, _highest_bit, _lowest_bit, _nth_bit, _popcount
+from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP
+from .scoring import _contract_points, _score_side
+from .trick import _beats, _follow_mask, _lead_mask
+
+MODE_TRICKS = 0
+MODE_NIL = 1
+MODE_SCORE = 2
+
+# Fields of the ``cfg`` array that every search reads.
+CFG_SEATS = 0
+CFG_TRUMP = 1
+CFG_FIRST_LEAD = 2
+CFG_LEAD_ANY_TIME = 3
+CFG_MAX_SEATS = 4
+"""Bit mask of the maximising seats."""
+CFG_TARGET_SEATS = 5
+"""Bit mask of the seats whose tricks count (tricks and nil modes)."""
+CFG_MODE = 6
+CFG_CONTEXT = 7
+"""A number for the question asked (mode, side or seat, bids): table entries of other questions
+never match."""
+CFG_LOWEST_CLUB = 8
+"""Slot of the deck's lowest club."""
+CFG_FIELDS = 9
+
+# Fields of the ``sc`` array (scoring) that MODE_SCORE reads; per seat bids and blind flags, per
+# side bags carried, follow in ``bids``, ``blind`` and ``bags``.
+SC_SIDES = 0
+SC_NIL_FOR_PARTNER = 1
+SC_NIL_VALUE = 2
+SC_BLIND_VALUE = 3
+SC_FAILED_PER_BID = 4
+SC_TEN_FOR_200 = 5
+SC_THIRTEEN = 6
+SC_OVERTRICK = 7
+SC_BAG_LIMIT = 8
+SC_BAG_PENALTY = 9
+SC_SIDE = 10
+"""The side whose score difference is asked."""
+SC_FIELDS = 11
+
+KEY_WORDS = 6
+"""Words of a table key: one normalised hand per seat (five at most), then the rest of the state."""
+_UNSET = 1 << 30
+_VALID = np.uint64(1) << np.uint64(63)
+_ONE = np.uint64(1)
+MAX_MOVES = 24
+"""More than any hand holds (17 cards at three seats). A row of ``moves`` (one per depth of the
+search) holds the cards to try, then their priorities."""
+MAX_DEPTH = 64
+"""Rows of ``moves`` and of ``key_rows``: more than the cards of any deal."""
+
+
+@njit(cache=True)
+def _hand_value(taken, bids, blind, bags, sc):
+    """The score difference of side ``sc[SC_SIDE]`` for a hand ending with ``taken`` tricks per
+    seat: its points minus the other sides' total, each side scored as ``scoring._score_hand``
+    scores it (bags and a penalty crossing the limit included)."""
+    sides = sc[SC_SIDES]
+    n = taken.shape[0]
+    value = 0
+    for side in range(sides):
+        contract = 0
+        contract_tricks = 0
+        nil_tricks = 0
+        nil_won = 0
+        nil_lost = 0
+        for seat in range(side, n, sides):
+            if bids[seat] > 0:
+                contract += bids[seat]
+                contract_tricks += taken[seat]
+            else:
+                if sc[SC_NIL_FOR_PARTNER]:
+                    contract_tricks += taken[seat]
+                else:
+                    nil_tricks += taken[seat]
+                nil = sc[SC_BLIND_VALUE] if blind[seat] else sc[SC_NIL_VALUE]
+                if taken[seat] == 0:
+                    nil_won += nil
+                else:
+                    nil_lost += nil
+        made_points, set_points = _contract_points(contract, sc[SC_FAILED_PER_BID],
+                                                   sc[SC_TEN_FOR_200] != 0, sc[SC_THIRTEEN])
+        points = _score_side(contract, contract_tricks, nil_tricks, nil_won, nil_lost, bags[side],
+                             made_points, set_points, sc[SC_OVERTRICK], sc[SC_BAG_LIMIT],
+                             sc[SC_BAG_PENALTY])[0]
+        value += points if side == sc[SC_SIDE] else -points
+    return value
+
+
+@njit(cache=True)
+def _score_values(taken, left, bids, blind, bags, sc, out):
+    """The distinct score differences any ending of ``left`` more tricks can give, ascending, in
+    ``out``; returns how many. ``taken`` is restored."""
+    n = taken.shape[0]
+    extra = np.zeros(n, np.int64)
+    count = 0
+    while True:
+        spent = 0
+        for seat in range(n - 1):
+            spent += extra[seat]
+        if spent <= left:
+            extra[n - 1] = left - spent
+            for seat in range(n):
+                taken[seat] += extra[seat]
+            value = _hand_value(taken, bids, blind, bags, sc)
+            for seat in range(n):
+                taken[seat] -= extra[seat]
+            known = False
+            for i in range(count):
+                if out[i] == value:
+                    known = True
+                    break
+            if not known:
+                out[count] = value
+                count += 1
+        # the next vector of the first n - 1 counts (an odometer over 0..left)
+        seat = 0
+        while seat < n - 1:
+            extra[seat] += 1
+            if extra[seat] <= left:
+                break
+            extra[seat] = 0
+            seat += 1
+        if seat == n - 1:
+            break
+    out[:count].sort()
+    return count
+
+
+@njit(cache=True, inline='always')
+def _legal(hand, k, first, broken, led_suit, cfg, suit_masks):
+    """The kernel's legal cards for a seat holding ``hand``, ``k`` cards into the trick."""
+    if k > 0:
+        return _follow_mask(hand, led_suit, suit_masks)
+    if first and cfg[CFG_FIRST_LEAD] == LEAD_LOWEST_CLUB:
+        club = _ONE << np.uint64(cfg[CFG_LOWEST_CLUB])
+        if hand & club:
+            return club
+    first_no_trump = first and cfg[CFG_FIRST_LEAD] == LEAD_NO_TRUMP
+    free = broken or (cfg[CFG_LEAD_ANY_TIME] != 0 and not first_no_trump)
+    return _lead_mask(hand, suit_masks, cfg[CFG_TRUMP], free)
+
+
+@njit(cache=True)
+def _quick_tricks(hands, n, leader, broken, cfg, suit_masks):
+    """Tricks the leader can cash at once, keeping the lead: in each suit its unbroken run of
+    top cards, as far as no opponent holding a trump runs out of the suit first (a lower bound
+    on its group's tricks to come)."""
+    trump = cfg[CFG_TRUMP]
+    group = (cfg[CFG_MAX_SEATS] >> leader) & 1
+    hand = hands[leader]
+    occupied = np.uint64(0)
+    for seat in range(n):
+        occupied |= hands[seat]
+    others = occupied & ~hand
+    tricks = 0
+    for suit in range(4):
+        own = hand & suit_masks[suit]
+        if own == 0:
+            continue
+        if suit == trump and not (broken or cfg[CFG_LEAD_ANY_TIME] != 0
+                                  or hand & ~suit_masks[trump] == 0):
+            continue  # trumps may not be led yet
+        out = others & suit_masks[suit]
+        run = 0
+        top = own
+        while top:
+            high = _highest_bit(top)
+            if out != 0 and _highest_bit(out) > high:
+                break
+            run += 1
+            top ^= _ONE << np.uint64(high)
+        if suit != trump:
+            for seat in range(n):
+                if ((cfg[CFG_MAX_SEATS] >> seat) & 1) != group and hands[seat] & suit_masks[trump]:
+                    length = _popcount(hands[seat] & suit_masks[suit])
+                    if length < run:
+                        run = length
+        tricks += run
+    return tricks
+
+
+@njit(cache=True)
+def _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, key):
+    """Fill ``key`` (KEY_WORDS words) for a trick start: each seat's cards by rank among the cards
+    still out in its suit, then leader, broken, first trick, the question and (score mode) the
+    tricks taken per seat."""
+    occupied = np.uint64(0)
+    for seat in range(KEY_WORDS - 1):
+        key[seat] = 0
+    for seat in range(n):
+        occupied |= hands[seat]
+    for suit in range(4):
+        rest = occupied & suit_masks[suit]
+        rank = np.uint64(suit_low[suit])
+        while rest:
+            bit = rest & (~rest + _ONE)
+            for seat in range(n):
+                if hands[seat] & bit:
+                    key[seat] |= _ONE << rank
+                    break
+            rank += _ONE
+            rest ^= bit
+    meta = np.uint64(leader) | (np.uint64(broken) << np.uint64(3)) | (
+        np.uint64(first) << np.uint64(4)) | (np.uint64(cfg[CFG_CONTEXT]) << np.uint64(5))
+    if cfg[CFG_MODE] == MODE_SCORE:
+        for seat in range(n):
+            meta |= np.uint64(taken[seat]) << np.uint64(24 + 5 * seat)
+    key[KEY_WORDS - 1] = meta | _VALID
+
+
+@njit(cache=True, inline='always')
+def _table_hashes(key):
+    """Two independent hashes of a key: the first places it, the second (never 0, the mark of an
+    empty entry) is what the table keeps to recognise it."""
+    place = np.uint64(0)
+    check = np.uint64(0x2545F4914F6CDD1D)
+    for word in range(KEY_WORDS):
+        place = (place ^ key[word]) * np.uint64(0x9E3779B97F4A7C15)
+        place ^= place >> np.uint64(29)
+        check = (check ^ key[word]) * np.uint64(0xBF58476D1CE4E5B9)
+        check ^= check >> np.uint64(31)
+    return place, check | _ONE
+
+
+@njit(cache=True)
+def _table_find(keys, place, check):
+    """The row of a bucket of two holding ``check``, or -1."""
+    row = np.int64(place & np.uint64(keys.shape[0] - 1)) & ~1
+    if keys[row] == check:
+        return row
+    if keys[row + 1] == check:
+        return row + 1
+    return -1
+
+
+@njit(cache=True)
+def _table_store(keys, lower, upper, info, place, check, low, high, move, left):
+    """Record bounds and the lead that cut (``move``, a relative slot; -1 for none) for a key:
+    in its row if present; else the bucket's back row keeps the entry with the most tricks left
+    (the costliest to find again) and the front row takes the rest."""
+    row = np.int64(place & np.uint64(keys.shape[0] - 1)) & ~1
+    for r in (row, row + 1):
+        if keys[r] == check:
+            lower[r] = max(lower[r], low)
+            upper[r] = min(upper[r], high)
+            if move >= 0:
+                info[r] = (info[r] & ~0xFF) | (move + 1)
+            return
+    r = row + 1 if keys[row + 1] == 0 or left >= (info[row + 1] >> 8) else row
+    keys[r] = check
+    lower[r] = low
+    upper[r] = high
+    info[r] = (left << 8) | (move + 1)
+
+
+@njit(cache=True, inline='always')
+def _to_front(moves, count, slot):
+    """Move ``slot`` to the front of the first ``count`` entries of ``moves`` if it is there."""
+    for i in range(count):
+        if moves[i] == slot:
+            for j in range(i, 0, -1):
+                moves[j] = moves[j - 1]
+            moves[0] = slot
+            return
+
+
+@njit(cache=True)
+def _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_mask, hands, n,
+           cfg, suit_masks, slot_suit, out):
+    """The legal cards worth trying, one of each run of equivalent cards, best guess first, in
+    ``out``; returns how many."""
+    trump = cfg[CFG_TRUMP]
+    max_seats = cfg[CFG_MAX_SEATS]
+    mode = cfg[CFG_MODE]
+    occupied = trick_mask
+    for other in range(n):
+        occupied |= hands[other]
+    others = occupied & ~hand
+    own_group = (max_seats >> seat) & 1
+    winning_ours = k > 0 and ((max_seats >> win_seat) & 1) == own_group
+    # the nil seat wants to lose tricks; everyone else wants its group to win them
+    ducking = mode == MODE_NIL and ((cfg[CFG_TARGET_SEATS] >> seat) & 1) == 1
+    attacking_nil = mode == MODE_NIL and own_group == 1
+    count = 0
+    rest = legal
+    previous = -1
+    while rest:
+        slot = _lowest_bit(rest)
+        rest &= rest - _ONE
+        suit = slot_suit[slot]
+        if previous >= 0 and slot_suit[previous] == suit:
+            between = _bits_above(previous) & ((_ONE << np.uint64(slot)) - _ONE)
+            if others & between == 0:
+                out[count - 1] = slot  # the same run: keep its highest card
+                previous = slot
+                continue
+        previous = slot
+        out[count] = slot
+        count += 1
+    # seats of the other group that can ruff a suit: void in it and holding a trump
+    trumps = suit_masks[trump]
+    for i in range(count):
+        slot = out[i]
+        suit = slot_suit[slot]
+        low = slot - _lowest_bit(suit_masks[suit])  # rank within the suit
+        if k == 0:
+            if ducking or attacking_nil:
+                score = -low
+            else:
+                top = _highest_bit(occupied & suit_masks[suit])
+                ruffed = False
+                if suit != trump:
+                    for other in range(n):
+                        if ((max_seats >> other) & 1) != own_group and (
+                                hands[other] & suit_masks[suit]) == 0 and hands[other] & trumps:
+                            ruffed = True
+                if (hand >> np.uint64(top)) & _ONE and (others & suit_masks[suit] & _bits_above(
+                        slot)) == 0:
+                    score = 40 if ruffed else (60 if suit != trump else 50)  # cash a top card
+                else:
+                    score = -low
+                    for other in range(n):  # a low lead towards the group's top card
+                        if other != seat and ((max_seats >> other) & 1) == own_group and (
+                                hands[other] >> np.uint64(top)) & _ONE:
+                            score = 30 - low
+                    if ruffed:
+                        score -= 20
+        else:
+            wins = _beats(slot, win_slot, win_suit, suit_masks, trump)
+            if ducking:
+                score = -100 + low if wins else low + (20 if suit != trump else 0)
+            elif attacking_nil:
+                score = -low - (50 if wins else 0)
+            elif wins and not winning_ours and (k >= 2 or k == n - 1 or suit != led_suit):
+                score = 80 - low  # third or last seat (or a ruff): win as cheaply as possible
+            else:
+                score = -low - (30 if wins else 0) - (20 if suit == trump and led_suit != trump
+                                                      else 0)
+        out[MAX_MOVES + i] = score
+    for i in range(1, count):  # insertion sort, highest priority first
+        slot, score = out[i], out[MAX_MOVES + i]
+        j = i - 1
+        while j >= 0 and out[MAX_MOVES + j] < score:
+            out[j + 1], out[MAX_MOVES + j + 1] = out[j], out[MAX_MOVES + j]
+            j -= 1
+        out[j + 1], out[MAX_MOVES + j + 1] = slot, score
+    return count
+
+
+@njit(cache=True)
+def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
+           trick_mask, target, depth, cfg, suit_masks, suit_low, slot_suit, keys, lower, upper,
+           info, bids, blind, bags, sc, moves, key_rows):
+    """Whether the maximising seats reach ``target`` from this state (see the module's modes);
+    ``hands`` and ``taken`` are changed during the search and restored."""
+    n = cfg[CFG_SEATS]
+    mode = cfg[CFG_MODE]
+    need = target
+    key = key_rows[depth]
+    if k == 0:
+        left = _popcount(hands[leader])
+        if left == 1:  # the last trick plays itself
+            win_seat = leader
+            win_slot = _lowest_bit(hands[leader])
+            win_suit = slot_suit[win_slot]
+            for step in range(1, n):
+                seat = leader + step
+                if seat >= n:
+                    seat -= n
+                slot = _lowest_bit(hands[seat])
+                if _beats(slot, win_slot, win_suit, suit_masks, cfg[CFG_TRUMP]):
+                    win_seat, win_slot, win_suit = seat, slot, slot_suit[slot]
+            taken[win_seat] += 1
+            if mode == MODE_SCORE:
+                reached = _hand_value(taken, bids, blind, bags, sc) >= target
+            else:
+                won = 0
+                for seat in range(n):
+                    if (cfg[CFG_TARGET_SEATS] >> seat) & 1:
+                        won += taken[seat]
+                reached = won >= target
+            taken[win_seat] -= 1
+            return reached
+        if mode != MODE_SCORE:
+            won = 0
+            for seat in range(n):
+                if (cfg[CFG_TARGET_SEATS] >> seat) & 1:
+                    won += taken[seat]
+            if won >= target:
+                return True
+            if won + left < target:
+                return False
+            if mode == MODE_TRICKS and not first:
+                quick = _quick_tricks(hands, n, leader, broken, cfg, suit_masks)
+                if (cfg[CFG_MAX_SEATS] >> leader) & 1:
+                    if won + quick >= target:
+                        return True
+                elif won + left - quick < target:
+                    return False
+            need = target - won  # the table holds bounds on the tricks still to come
+        elif left == 0:
+            return _hand_value(taken, bids, blind, bags, sc) >= target
+        _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, key)
+        place, check = _table_hashes(key)
+        row = _table_find(keys, place, check)
+        if row >= 0:
+            if lower[row] >= need:
+                return True
+            if upper[row] < need:
+                return False
+    else:
+        row = -1
+        left = 0
+        place = check = np.uint64(0)
+    seat = leader + k
+    if seat >= n:
+        seat -= n
+    hand = hands[seat]
+    legal = _legal(hand, k, first, broken, led_suit, cfg, suit_masks)
+    count = _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_mask,
+                   hands, n, cfg, suit_masks, slot_suit, moves[depth])
+    if row >= 0 and info[row] & 0xFF:  # the lead that cut here before (as a relative slot)
+        relative = (info[row] & 0xFF) - 1
+        suit = slot_suit[relative]
+        occupied = np.uint64(0)
+        for other in range(n):
+            occupied |= hands[other]
+        _to_front(moves[depth], count,
+                  _nth_bit(occupied & suit_masks[suit], relative - suit_low[suit]))
+    maximising = (cfg[CFG_MAX_SEATS] >> seat) & 1 == 1
+    trump = cfg[CFG_TRUMP]
+    result = not maximising
+    cut = -1
+    for i in range(count):  # a maximising seat stops at the first yes, a minimising one at a no
+        slot = moves[depth, i]
+        bit = _ONE << np.uint64(slot)
+        suit = slot_suit[slot]
+        hands[seat] = hand & ~bit
+        if k == 0:
+            next_led, next_slot, next_seat, next_suit = suit, slot, seat, suit
+            next_broken = broken
+        else:
+            next_led = led_suit
+            next_broken = broken or (suit == trump and led_suit != trump)
+            if _beats(slot, win_slot, win_suit, suit_masks, trump):
+                next_slot, next_seat, next_suit = slot, seat, suit
+            else:
+                next_slot, next_seat, next_suit = win_slot, win_seat, win_suit
+        if k == n - 1:
+            taken[next_seat] += 1
+            zero = _RUNTIME_ZERO[0]  # typed values, not literals (see bits._RUNTIME_ZERO)
+            none = zero - 1
+            reached = _reach(hands, taken, zero, next_seat, none, none, none, none, next_broken,
+                             zero != zero, np.uint64(zero), target, depth + 1, cfg, suit_masks,
+                             suit_low, slot_suit, keys, lower, upper, info, bids, blind, bags, sc,
+                             moves, key_rows)
+            taken[next_seat] -= 1
+        else:
+            reached = _reach(hands, taken, k + 1, leader, next_led, next_slot, next_seat,
+                             next_suit, next_broken, first, trick_mask | bit, target, depth + 1,
+                             cfg, suit_masks, suit_low, slot_suit, keys, lower, upper, info,
+                             bids, blind, bags, sc, moves, key_rows)
+        hands[seat] = hand
+        if reached == maximising:
+            result = reached
+            cut = slot
+            break
+    if k == 0:
+        move = -1
+        if cut >= 0:
+            suit = slot_suit[cut]
+            occupied = np.uint64(0)
+            for other in range(n):
+                occupied |= hands[other]
+            below = occupied & suit_masks[suit] & ((_ONE << np.uint64(cut)) - _ONE)
+            move = suit_low[suit] + _popcount(below)
+        if result:
+            _table_store(keys, lower, upper, info, place, check, need, _UNSET, move, left)
+        else:
+            _table_store(keys, lower, upper, info, place, check, -_UNSET, need - 1, move, left)
+    return result
+
+
+@njit(cache=True, nogil=True)
+def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
+                  first, trick_mask, low, high, cfg, suit_masks, suit_low, slot_suit, keys, lower,
+                  upper, info, bids, blind, bags, sc, moves, key_rows):
+    """The exact value between ``low`` (known reached) and ``high`` (the most possible): the
+    largest target the maximising seats reach, by bisection."""
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
+                  trick_mask, middle, _RUNTIME_ZERO[0], cfg, suit_masks, suit_low, slot_suit,
+                  keys, lower, upper, info, bids, blind, bags, sc, moves, key_rows):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+@njit(cache=True, nogil=True)
+def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
+                 trick_mask, values, count, cfg, suit_masks, suit_low, slot_suit, keys, lower,
+                 upper, info, bids, blind, bags, sc, moves, key_rows):
+    """The exact score difference: the largest of ``values[:count]`` (every ending's value,
+    ascending) that the maximising side reaches, by bisection over them."""
+    low, high = 0, count - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
+                  trick_mask, values[middle], _RUNTIME_ZERO[0], cfg, suit_masks, suit_low,
+                  slot_suit, keys, lower, upper, info, bids, blind, bags, sc, moves, key_rows):
+            low = middle
+        else:
+            high = middle - 1
+    return values[low]
+
+
+@njit(cache=True, nogil=True)
+def _solve_many(deals, leaders, sides, cfg, partner_side, suit_masks, suit_low, slot_suit, keys,
+                lower, upper, info, bids, blind, bags, sc, moves, key_rows, out):
+    """Tricks of ``sides[i]`` in fresh deal ``deals[i]`` (slot masks per seat) led by
+    ``leaders[i]``, for every i, into ``out``. ``partner_side`` is each seat's side; ``cfg`` is
+    this call's own copy (its seat masks and context are set per deal)."""
+    n = cfg[CFG_SEATS]
+    taken = np.zeros(n, np.int64)
+    hands = np.zeros(n, np.uint64)
+    for i in range(deals.shape[0]):
+        side = sides[i]
+        seats = 0
+        for seat in range(n):
+            hands[seat] = deals[i, seat]
+            if partner_side[seat] == side:
+                seats |= 1 << seat
+        cfg[CFG_MAX_SEATS] = seats
+        cfg[CFG_TARGET_SEATS] = seats
+        cfg[CFG_CONTEXT] = side
+        size = _popcount(hands[leaders[i]])
+        zero = _RUNTIME_ZERO[0]
+        out[i] = _solve_tricks(hands, taken, zero, leaders[i], zero - 1, zero - 1, zero - 1,
+                               zero - 1, zero != zero, zero == zero, np.uint64(zero), zero, size,
+                               cfg, suit_masks, suit_low, slot_suit, keys, lower, upper, info,
+                               bids, blind, bags, sc, moves, key_rows)

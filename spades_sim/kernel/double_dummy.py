@@ -1,0 +1,660 @@
+"""Double-dummy solving of Spades: every hand face up, every seat playing its best.
+
+The plain-Python face of :mod:`spades_sim.kernel.dd_search`: a :class:`Position` (cards by card
+id, as :mod:`spades_sim.cards` numbers them) with the kernel's own legality, and a
+:class:`DoubleDummy` solver for one rule set that answers three questions from any position of
+a hand: the most tricks a side takes against best defence (:meth:`DoubleDummy.tricks`),
+whether a nil can be set (:meth:`DoubleDummy.nil_set`) and the best hand-score difference
+given the bids, with a line of play that reaches it (:meth:`DoubleDummy.score`).
+:func:`solve_deals` solves many fresh deals on every thread. docs/double-dummy.md says what
+each answer means and how the search works.
+
+>>> from spades_sim.cards import mask_of, parse_cards
+>>> hands = [mask_of(parse_cards(text)) for text in ("AS 2H", "KS 3H", "QS 4H", "JS 5H")]
+>>> solver = DoubleDummy("standard")
+>>> start = Position(hands, to_play=0, taken=(3, 3, 3, 2))   # two tricks left
+>>> solver.tricks(start, side=0), solver.tricks(start, side=1)
+(7, 6)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..cards import CARD_COUNT, CLUBS, format_card, format_cards
+from ..rules import RuleSet, resolve_rules
+from .dd_search import (
+    CFG_CONTEXT,
+    CFG_FIELDS,
+    CFG_FIRST_LEAD,
+    CFG_LEAD_ANY_TIME,
+    CFG_LOWEST_CLUB,
+    CFG_MAX_SEATS,
+    CFG_MODE,
+    CFG_SEATS,
+    CFG_TARGET_SEATS,
+    CFG_TRUMP,
+    KEY_WORDS,
+    MAX_DEPTH,
+    MAX_MOVES,
+    MODE_NIL,
+    MODE_SCORE,
+    MODE_TRICKS,
+    SC_BAG_LIMIT,
+    SC_BAG_PENALTY,
+    SC_BLIND_VALUE,
+    SC_FAILED_PER_BID,
+    SC_FIELDS,
+    SC_NIL_FOR_PARTNER,
+    SC_NIL_VALUE,
+    SC_OVERTRICK,
+    SC_SIDE,
+    SC_SIDES,
+    SC_TEN_FOR_200,
+    SC_THIRTEEN,
+    _reach,
+    _score_values,
+    _solve_many,
+    _solve_score,
+    _solve_tricks,
+)
+from .packing import pack_rules
+from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP
+
+TABLE_BITS = 21
+"""A solver's transposition table holds 2**TABLE_BITS entries (20 bytes each, about 40 MB)."""
+
+_NIL_CONTEXT = 8     # contexts: tricks of side s = s, nil of seat s = 8 + s, score questions 16 on
+_SCORE_CONTEXT = 16
+_MAX_CONTEXT = 1 << 18
+
+
+class PositionError(ValueError):
+    """A position, deal or question the solver cannot take: one line naming the field, the value
+    and what is allowed."""
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A rule set's cards as the solver sees them: the kernel's slots and tables."""
+
+    rules: RuleSet
+    seats: int
+    sides: int
+    hand_size: int
+    card_slot: np.ndarray
+    """Slot of each card id, -1 for cards not in the deck."""
+    slot_card: np.ndarray
+    slot_suit: np.ndarray
+    suit_masks: np.ndarray
+    suit_low: np.ndarray
+    trump: int
+    deck: int
+    """Card-id mask of the deck."""
+    first_lead_mode: int
+    lead_any_time: bool
+    lowest_club: int
+    """Card id of the deck's lowest club."""
+    cfg: np.ndarray
+    """The search's ``cfg`` with the rule fields filled in."""
+    sc: np.ndarray
+    """The search's ``sc`` with the scoring rule fields filled in."""
+    side_of: tuple[int, ...]
+
+    def side_seats(self, side: int) -> int:
+        """Bit mask of the seats of ``side``."""
+        return sum(1 << seat for seat in range(self.seats) if self.side_of[seat] == side)
+
+    def slots(self, cards: int) -> int:
+        """A card-id mask as a slot mask."""
+        mask = 0
+        while cards:
+            low = cards & -cards
+            mask |= 1 << int(self.card_slot[low.bit_length() - 1])
+            cards ^= low
+        return mask
+
+    def beats(self, card: int, winner: int) -> bool:
+        """Whether ``card`` beats the card now winning the trick."""
+        slot, best = int(self.card_slot[card]), int(self.card_slot[winner])
+        suit, best_suit = int(self.slot_suit[slot]), int(self.slot_suit[best])
+        if suit == best_suit:
+            return slot > best
+        return suit == self.trump
+
+    def suit(self, card: int) -> int:
+        """The effective suit of a card (jokers and promoted deuces are trumps)."""
+        return int(self.slot_suit[int(self.card_slot[card])])
+
+
+@lru_cache(maxsize=64)
+def _layout(rules: RuleSet) -> _Layout:
+    packed = pack_rules(rules)
+    card_slot = np.full(CARD_COUNT, -1, np.int64)
+    deck = 0
+    for slot, card in enumerate(packed.slot_card):
+        if card >= 0:
+            card_slot[card] = slot
+            deck |= 1 << int(card)
+    cfg = np.zeros(CFG_FIELDS, np.int64)
+    cfg[CFG_SEATS] = packed.seat_count
+    cfg[CFG_TRUMP] = packed.trump_suit
+    cfg[CFG_FIRST_LEAD] = packed.first_lead_mode
+    cfg[CFG_LEAD_ANY_TIME] = int(packed.lead_any_time)
+    cfg[CFG_LOWEST_CLUB] = packed.suit_low[CLUBS]
+    sc = np.zeros(SC_FIELDS, np.int64)
+    sc[SC_SIDES] = packed.side_count
+    sc[SC_NIL_FOR_PARTNER] = int(packed.nil_counts_for_partner)
+    sc[SC_NIL_VALUE] = packed.nil_value
+    sc[SC_BLIND_VALUE] = packed.blind_value
+    sc[SC_FAILED_PER_BID] = packed.failed_per_bid
+    sc[SC_TEN_FOR_200] = int(packed.ten_for_two_hundred)
+    sc[SC_THIRTEEN] = packed.thirteen_points
+    sc[SC_OVERTRICK] = packed.overtrick_points
+    sc[SC_BAG_LIMIT] = packed.bag_limit
+    sc[SC_BAG_PENALTY] = packed.bag_penalty
+    return _Layout(
+        rules=rules, seats=packed.seat_count, sides=packed.side_count,
+        hand_size=packed.hand_size, card_slot=card_slot, slot_card=packed.slot_card,
+        slot_suit=packed.slot_suit, suit_masks=packed.suit_masks, suit_low=packed.suit_low,
+        trump=packed.trump_suit, deck=deck, first_lead_mode=packed.first_lead_mode,
+        lead_any_time=packed.lead_any_time,
+        lowest_club=int(packed.slot_card[packed.suit_low[CLUBS]]), cfg=cfg, sc=sc,
+        side_of=tuple(rules.seat_side(seat) for seat in range(packed.seat_count)))
+
+
+def _rules_of(rules: RuleSet | str) -> RuleSet:
+    try:
+        return resolve_rules(rules)
+    except ValueError as error:
+        raise PositionError(str(error)) from None
+
+
+def _count(mask: int) -> int:
+    return int(mask).bit_count()
+
+
+def _cards_text(mask: int) -> str:
+    cards = [bit for bit in range(CARD_COUNT) if mask >> bit & 1]
+    text = format_cards(cards[:6])
+    return text + (f" and {len(cards) - 6} more" if len(cards) > 6 else "")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position of a hand: the cards each seat still holds (card-id bit masks), the seat to
+    play, the cards of the trick in progress (in play order; its leader is ``to_play -
+    len(trick)``), the tricks each seat has taken (``()``: none yet) and whether trumps are
+    broken (a trump has been played on another suit's lead). It is the hand's first trick,
+    with the rules' first-lead restrictions, while no trick has been taken."""
+
+    hands: tuple[int, ...]
+    to_play: int
+    trick: tuple[int, ...] = ()
+    taken: tuple[int, ...] = ()
+    broken: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hands", tuple(int(hand) for hand in self.hands))
+        object.__setattr__(self, "trick", tuple(int(card) for card in self.trick))
+        object.__setattr__(self, "taken", tuple(int(count) for count in self.taken))
+        object.__setattr__(self, "to_play", int(self.to_play))
+        object.__setattr__(self, "broken", bool(self.broken))
+
+    @classmethod
+    def deal(cls, hands: Iterable[int], leader: int) -> Position:
+        """A fresh deal: ``hands`` (card-id masks, seat order), ``leader`` to lead trick 1."""
+        return cls(tuple(hands), to_play=leader)
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or leads) the trick in progress."""
+        return (self.to_play - len(self.trick)) % len(self.hands)
+
+    @property
+    def first_trick(self) -> bool:
+        return sum(self.taken) == 0
+
+    def taken_tricks(self) -> tuple[int, ...]:
+        """Tricks taken per seat (zeros when none is)."""
+        return self.taken or (0,) * len(self.hands)
+
+    def check(self, rules: RuleSet | str) -> None:
+        """Raise :class:`PositionError` naming the first thing wrong with this position under
+        ``rules``: the number of hands, a seat out of range, a card outside the deck or in two
+        places, hand sizes that do not fit the trick, a seat that may not lead the first trick."""
+        _check(self, _layout(_rules_of(rules)))
+
+    def legal(self, rules: RuleSet | str) -> list[int]:
+        """The cards the seat to play may play, ascending by card id."""
+        layout = _layout(_rules_of(rules))
+        _check(self, layout)
+        return _legal_cards(self, layout)
+
+    def play(self, card: int, rules: RuleSet | str) -> Position:
+        """The position after the seat to play plays ``card`` (a finished trick is won and the
+        winner leads)."""
+        layout = _layout(_rules_of(rules))
+        _check(self, layout)
+        legal = _legal_cards(self, layout)
+        if card not in legal:
+            raise PositionError(f"card={format_card(card) if 0 <= card < CARD_COUNT else card}: "
+                                f"allowed a legal card of seat {self.to_play} "
+                                f"({format_cards(legal)})")
+        return _after(self, card, layout)
+
+
+def _legal_cards(position: Position, layout: _Layout) -> list[int]:
+    hand = position.hands[position.to_play]
+    if position.trick:
+        led = layout.suit(position.trick[0])
+        same = [card for card in _card_list(hand) if layout.suit(card) == led]
+        return same or _card_list(hand)
+    cards = _card_list(hand)
+    first = position.first_trick
+    if first and layout.first_lead_mode == LEAD_LOWEST_CLUB and layout.lowest_club in cards:
+        return [layout.lowest_club]
+    free = position.broken or (layout.lead_any_time and not (
+        first and layout.first_lead_mode == LEAD_NO_TRUMP))
+    if free:
+        return cards
+    plain = [card for card in cards if layout.suit(card) != layout.trump]
+    return plain or cards
+
+
+def _card_list(mask: int) -> list[int]:
+    return [bit for bit in range(CARD_COUNT) if mask >> bit & 1]
+
+
+def _after(position: Position, card: int, layout: _Layout) -> Position:
+    seats = layout.seats
+    hands = list(position.hands)
+    hands[position.to_play] &= ~(1 << card)
+    trick = (*position.trick, card)
+    broken = position.broken or (len(trick) > 1 and layout.suit(card) == layout.trump
+                                 and layout.suit(trick[0]) != layout.trump)
+    if len(trick) < seats:
+        return Position(tuple(hands), (position.to_play + 1) % seats, trick,
+                        position.taken, broken)
+    winner_index = 0
+    for index in range(1, seats):
+        if layout.beats(trick[index], trick[winner_index]):
+            winner_index = index
+    winner = (position.leader + winner_index) % seats
+    taken = list(position.taken_tricks())
+    taken[winner] += 1
+    return Position(tuple(hands), winner, (), tuple(taken), broken)
+
+
+def _check(position: Position, layout: _Layout) -> None:
+    seats, name = layout.seats, layout.rules.name
+    if len(position.hands) != seats:
+        raise PositionError(f"hands: {len(position.hands)} given: allowed {seats}, one per seat")
+    if not 0 <= position.to_play < seats:
+        raise PositionError(f"to_play={position.to_play}: allowed 0 to {seats - 1}")
+    if len(position.trick) >= seats:
+        raise PositionError(f"trick: {len(position.trick)} cards: allowed 0 to {seats - 1}")
+    if position.taken and (len(position.taken) != seats or min(position.taken) < 0):
+        raise PositionError(f"taken={position.taken}: allowed () or {seats} counts of 0 or more")
+    seen = 0
+    for seat, hand in enumerate(position.hands):
+        if hand < 0 or hand & ~layout.deck:
+            raise PositionError(f"hands[{seat}]: {_cards_text(max(hand, 0) & ~layout.deck)} "
+                                f"not in the deck of {name}")
+        if hand & seen:
+            raise PositionError(f"hands[{seat}]: {_cards_text(hand & seen)} also in another hand")
+        seen |= hand
+    for card in position.trick:
+        if not 0 <= card < CARD_COUNT or not layout.deck >> card & 1:
+            raise PositionError(f"trick: card {card} not in the deck of {name}")
+        if seen >> card & 1:
+            raise PositionError(f"trick: {format_card(card)} is also held or played twice")
+        seen |= 1 << card
+    sizes = [_count(hand) for hand in position.hands]
+    played = {(position.leader + k) % seats for k in range(len(position.trick))}
+    left = sizes[position.to_play]
+    for seat in range(seats):
+        wanted = left - 1 if seat in played else left
+        if sizes[seat] != wanted:
+            raise PositionError(f"hands[{seat}] holds {sizes[seat]} cards: allowed {wanted} "
+                                f"(seat {position.to_play} to play holds {left}, and "
+                                f"{len(position.trick)} of this trick played)")
+    if left == 0:
+        raise PositionError("hands: no card left to play: allowed a position before the "
+                            "hand's end")
+    if sum(position.taken) + left > layout.hand_size:
+        raise PositionError(f"taken={position.taken}: {sum(position.taken)} tricks taken and "
+                            f"{left} to play: allowed {layout.hand_size} in all")
+    if position.first_trick and not position.trick:
+        holder = _lead_holder(position, layout)
+        if holder is not None and holder != position.to_play:
+            raise PositionError(f"to_play={position.to_play}: allowed seat {holder} only, who "
+                                f"holds {format_card(layout.lowest_club)} and must lead it to "
+                                "the first trick")
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """A best score difference and a line of play (card ids, from the position to the hand's
+    end) that reaches it against best defence."""
+
+    value: int
+    line: tuple[int, ...]
+
+
+class DoubleDummy:
+    """A double-dummy solver for one rule set (a RuleSet or a preset name).
+
+    It keeps its transposition table between calls: its entries hold for every deal of the
+    rules, so successive positions of one hand (and other deals) are solved faster. Not
+    thread-safe: one solver per thread (:func:`solve_deals` does that for bulk work).
+    """
+
+    def __init__(self, rules: RuleSet | str, table_bits: int = TABLE_BITS) -> None:
+        self.rules = _rules_of(rules)
+        self._layout = _layout(self.rules)
+        size = 1 << table_bits
+        self._keys = np.zeros(size, np.uint64)
+        self._lower = np.zeros(size, np.int32)
+        self._upper = np.zeros(size, np.int32)
+        self._info = np.zeros(size, np.int32)
+        self._moves = np.full((MAX_DEPTH, 2 * MAX_MOVES + 1), -1, np.int64)
+        self._key_rows = np.zeros((MAX_DEPTH, KEY_WORDS), np.uint64)
+        self._contexts: dict[tuple[object, ...], int] = {}
+
+    # --- the three questions ------------------------------------------------------------------
+
+    def tricks(self, position: Position, side: int) -> int:
+        """The most tricks ``side`` takes in the whole hand (taken so far and to come) against
+        best defence by every other seat."""
+        layout = self._checked(position)
+        seats = self._side(side)
+        cfg = self._cfg(MODE_TRICKS, seats, seats, side)
+        won = sum(count for seat, count in enumerate(position.taken_tricks())
+                  if seats >> seat & 1)
+        left = _count(position.hands[position.to_play])
+        state = self._state(position, layout)
+        return int(_solve_tricks(*state, won, won + left, cfg, *self._tables(),
+                                 *self._no_score()))
+
+    def nil_set(self, position: Position, seat: int) -> bool:
+        """Whether the other sides can force ``seat`` to take a trick in the hand, its partner
+        helping it (True at once when it has taken one)."""
+        layout = self._checked(position)
+        if not 0 <= seat < layout.seats:
+            raise PositionError(f"seat={seat}: allowed 0 to {layout.seats - 1}")
+        if position.taken_tricks()[seat] > 0:
+            return True
+        attackers = ((1 << layout.seats) - 1) & ~self._side(layout.side_of[seat])
+        cfg = self._cfg(MODE_NIL, attackers, 1 << seat, _NIL_CONTEXT + seat)
+        return bool(_reach(*self._state(position, layout), 1, 0, cfg, *self._tables(),
+                           *self._no_score()))
+
+    def score(self, position: Position, bids: Sequence[int], *, blind: Sequence[bool] = (),
+              bags: Sequence[int] = (), side: int = 0) -> ScoreLine:
+        """The best hand-score difference of ``side`` (its points for the hand minus the other
+        sides' total, bags and a penalty crossing the bag limit included, scored as the kernel
+        scores a hand) with ``side`` maximising and every other seat minimising, and a line that
+        reaches it. ``bids`` per seat (0: nil), ``blind`` per seat (True: blind nil), ``bags``
+        per side carried into the hand (default none)."""
+        layout = self._checked(position)
+        question = self._score_question(position, bids, blind, bags, side)
+        value = self._score_value(position, layout, question)
+        return ScoreLine(value, tuple(self._score_line(position, layout, question, value)))
+
+    # --- per legal card -----------------------------------------------------------------------
+
+    def card_tricks(self, position: Position, side: int | None = None) -> dict[int, int]:
+        """For each legal card of the seat to play: :meth:`tricks` of ``side`` (default the
+        side of the seat to play) after it."""
+        side = self._layout.side_of[position.to_play] if side is None else side
+        return {card: self.tricks(position.play(card, self.rules), side)
+                for card in position.legal(self.rules)}
+
+    def card_nil_set(self, position: Position, seat: int) -> dict[int, bool]:
+        """For each legal card of the seat to play: :meth:`nil_set` of ``seat`` after it."""
+        return {card: self.nil_set(position.play(card, self.rules), seat)
+                for card in position.legal(self.rules)}
+
+    def card_scores(self, position: Position, bids: Sequence[int], *,
+                    blind: Sequence[bool] = (), bags: Sequence[int] = (),
+                    side: int | None = None) -> dict[int, int]:
+        """For each legal card of the seat to play: the :meth:`score` value of ``side``
+        (default the side of the seat to play) after it."""
+        side = self._layout.side_of[position.to_play] if side is None else side
+        question = self._score_question(position, bids, blind, bags, side)
+        values = {}
+        for card in position.legal(self.rules):
+            after = position.play(card, self.rules)
+            values[card] = (self._final_value(after, question) if not any(after.hands)
+                            else self._score_value(after, self._layout, question))
+        return values
+
+    def table(self, hands: Sequence[int]) -> np.ndarray:
+        """For each seat leading a fresh deal of ``hands`` (card-id masks), the tricks of each
+        side: int64 (seats, sides); a row of -1 for a seat the rules do not let lead the first
+        trick (the holder of the lowest club must)."""
+        layout = self._layout
+        holder = _lead_holder(Position.deal(hands, 0), layout)
+        self._checked(Position.deal(hands, 0 if holder is None else holder))
+        out = np.full((layout.seats, layout.sides), -1, np.int64)
+        for leader in range(layout.seats):
+            if holder is not None and leader != holder:
+                continue
+            position = Position.deal(hands, leader)
+            for side in range(layout.sides):
+                if layout.sides == 2 and side == 1:  # what one side takes the other does not
+                    out[leader, 1] = layout.hand_size - out[leader, 0]
+                else:
+                    out[leader, side] = self.tricks(position, side)
+        return out
+
+    # --- the search's inputs ------------------------------------------------------------------
+
+    def _checked(self, position: Position) -> _Layout:
+        if not isinstance(position, Position):
+            raise PositionError(f"position: allowed a Position, not {type(position).__name__}")
+        _check(position, self._layout)
+        return self._layout
+
+    def _side(self, side: int) -> int:
+        if not 0 <= side < self._layout.sides:
+            raise PositionError(f"side={side}: allowed 0 to {self._layout.sides - 1}")
+        return self._layout.side_seats(side)
+
+    def _cfg(self, mode: int, max_seats: int, target_seats: int, context: int) -> np.ndarray:
+        cfg = self._layout.cfg.copy()
+        cfg[CFG_MODE] = mode
+        cfg[CFG_MAX_SEATS] = max_seats
+        cfg[CFG_TARGET_SEATS] = target_seats
+        cfg[CFG_CONTEXT] = context
+        return cfg
+
+    def _tables(self) -> tuple[np.ndarray, ...]:
+        layout = self._layout
+        return (layout.suit_masks, layout.suit_low, layout.slot_suit, self._keys, self._lower,
+                self._upper, self._info)
+
+    def _no_score(self) -> tuple[np.ndarray, ...]:
+        seats = self._layout.seats
+        return (np.zeros(seats, np.int64), np.zeros(seats, np.int64),
+                np.zeros(self._layout.sides, np.int64), self._layout.sc, self._moves,
+                self._key_rows)
+
+    def _state(self, position: Position, layout: _Layout) -> tuple[object, ...]:
+        """The search's state arguments, ``hands`` to ``trick_mask``."""
+        hands = np.array([layout.slots(hand) for hand in position.hands], np.uint64)
+        taken = np.array(position.taken_tricks(), np.int64)
+        led = win_slot = win_seat = win_suit = -1
+        trick_mask = 0
+        for k, card in enumerate(position.trick):
+            slot = int(layout.card_slot[card])
+            trick_mask |= 1 << slot
+            if k == 0 or layout.beats(card, int(layout.slot_card[win_slot])):
+                win_slot, win_seat, win_suit = slot, (position.leader + k) % layout.seats, \
+                    int(layout.slot_suit[slot])
+            if k == 0:
+                led = win_suit
+        return (hands, taken, len(position.trick), position.leader, led, win_slot, win_seat,
+                win_suit, position.broken, position.first_trick, np.uint64(trick_mask))
+
+    def _score_question(self, position: Position, bids: Sequence[int], blind: Sequence[bool],
+                        bags: Sequence[int], side: int) -> tuple[np.ndarray, ...]:
+        """(cfg, bids, blind, bags, sc) of a score question, checked."""
+        layout = self._layout
+        seats, sides = layout.seats, layout.sides
+        bid_list = [int(bid) for bid in bids]
+        if len(bid_list) != seats or not all(0 <= bid <= layout.hand_size for bid in bid_list):
+            raise PositionError(f"bids={tuple(bids)}: allowed {seats} bids of 0 (nil) to "
+                                f"{layout.hand_size}, one per seat")
+        blind_list = [bool(flag) for flag in blind] if blind else [False] * seats
+        if len(blind_list) != seats or any(flag and bid_list[seat] for seat, flag
+                                            in enumerate(blind_list)):
+            raise PositionError(f"blind={tuple(blind)}: allowed {seats} flags, one per seat, "
+                                "True only where the bid is 0 (a blind nil)")
+        bag_list = [int(bag) for bag in bags] if bags else [0] * sides
+        if len(bag_list) != sides or min(bag_list) < 0:
+            raise PositionError(f"bags={tuple(bags)}: allowed {sides} counts of 0 or more, one "
+                                "per side")
+        self._side(side)
+        key = (tuple(bid_list), tuple(blind_list), tuple(bag_list), side)
+        context = self._contexts.setdefault(key, _SCORE_CONTEXT + len(self._contexts))
+        if context >= _MAX_CONTEXT:  # a long-lived solver asked very many questions: start over
+            self._contexts.clear()
+            self._keys[:] = 0
+            context = self._contexts.setdefault(key, _SCORE_CONTEXT)
+        cfg = self._cfg(MODE_SCORE, layout.side_seats(side), 0, context)
+        sc = layout.sc.copy()
+        sc[SC_SIDE] = side
+        return (cfg, np.array(bid_list, np.int64), np.array(blind_list, np.int64),
+                np.array(bag_list, np.int64), sc)
+
+    def _score_value(self, position: Position, layout: _Layout,
+                     question: tuple[np.ndarray, ...]) -> int:
+        cfg, bids, blind, bags, sc = question
+        state = self._state(position, layout)
+        taken = state[1]
+        left = _count(position.hands[position.to_play])
+        values = np.zeros(_endings(layout.seats, left), np.int64)
+        count = _score_values(taken, left, bids, blind, bags, sc, values)
+        return int(_solve_score(*state, values, count, cfg, *self._tables(), bids, blind, bags,
+                                sc, self._moves, self._key_rows))
+
+    def _reaches(self, position: Position, question: tuple[np.ndarray, ...], target: int) -> bool:
+        cfg, bids, blind, bags, sc = question
+        if not any(position.hands):
+            return self._final_value(position, question) >= target
+        return bool(_reach(*self._state(position, self._layout), target, 0, cfg, *self._tables(),
+                           bids, blind, bags, sc, self._moves, self._key_rows))
+
+    def _final_value(self, position: Position, question: tuple[np.ndarray, ...]) -> int:
+        from .dd_search import _hand_value
+
+        _, bids, blind, bags, sc = question
+        return int(_hand_value(np.array(position.taken_tricks(), np.int64), bids, blind, bags,
+                               sc))
+
+    def _score_line(self, position: Position, layout: _Layout,
+                    question: tuple[np.ndarray, ...], value: int) -> list[int]:
+        """A line from ``position`` that keeps ``value``: at each turn a card after which the
+        value is unchanged."""
+        side = int(question[4][SC_SIDE])
+        line: list[int] = []
+        while any(position.hands):
+            maximising = layout.side_of[position.to_play] == side
+            for card in _legal_cards(position, layout):
+                after = _after(position, card, layout)
+                keeps = (self._reaches(after, question, value) if maximising
+                         else not self._reaches(after, question, value + 1))
+                if keeps:
+                    break
+            else:  # pragma: no cover - the value is exact, so some card keeps it
+                raise AssertionError("no card keeps the solved value")
+            line.append(card)
+            position = after
+        return line
+
+
+def _lead_holder(position: Position, layout: _Layout) -> int | None:
+    """The seat that must lead the first trick (it holds the lowest club, under the rule that
+    it leads), or None when any seat may."""
+    if layout.first_lead_mode != LEAD_LOWEST_CLUB:
+        return None
+    club = layout.lowest_club
+    return next((seat for seat, hand in enumerate(position.hands) if int(hand) >> club & 1),
+                None)
+
+
+def _endings(seats: int, left: int) -> int:
+    """How many ways ``left`` tricks can fall among ``seats`` seats (a bound on distinct
+    score values)."""
+    count = 1
+    for k in range(1, seats):
+        count = count * (left + k) // k
+    return count
+
+
+def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]],
+                leaders: np.ndarray | Sequence[int], sides: np.ndarray | Sequence[int] | int, *,
+                threads: int | None = None) -> np.ndarray:
+    """Double-dummy tricks of many fresh deals on ``threads`` threads (default: every core).
+
+    ``hands``: (m, seats) card-id masks; ``leaders``: (m,) the seat leading trick 1;
+    ``sides``: (m,) or one side. Returns int64 (m,): ``tricks(Position.deal(hands[i],
+    leaders[i]), sides[i])``. The answers do not depend on the number of threads.
+    """
+    rules = _rules_of(rules)
+    layout = _layout(rules)
+    masks = [[int(hand) for hand in row]
+             for row in (hands.tolist() if isinstance(hands, np.ndarray) else hands)]
+    m = len(masks)
+    leader_array = np.asarray(leaders, np.int64).reshape(-1)
+    side_array = np.broadcast_to(np.asarray(sides, np.int64), (m,)).copy() if np.ndim(
+        sides) == 0 else np.asarray(sides, np.int64).reshape(-1)
+    if len(leader_array) != m or len(side_array) != m:
+        raise PositionError(f"leaders/sides: {len(leader_array)} and {len(side_array)} given: "
+                            f"allowed {m}, one per deal")
+    deals = np.zeros((m, layout.seats), np.uint64)
+    for i, row in enumerate(masks):
+        position = Position.deal(row, int(leader_array[i]))
+        try:
+            _check(position, layout)
+            if not 0 <= side_array[i] < layout.sides:
+                raise PositionError(f"side={side_array[i]}: allowed 0 to {layout.sides - 1}")
+            if position.trick or sum(position.taken):
+                raise PositionError("hands: allowed a fresh deal")
+        except PositionError as error:
+            raise PositionError(f"deal {i}: {error}") from None
+        deals[i] = [layout.slots(hand) for hand in row]
+    threads = max(1, min(threads or os.cpu_count() or 1, m or 1))
+    out = np.zeros(m, np.int64)
+    chunks = np.array_split(np.arange(m), threads)
+    partner_side = np.array(layout.side_of, np.int64)
+
+    def solve(chunk: np.ndarray) -> None:
+        if not len(chunk):
+            return
+        solver = DoubleDummy(rules)
+        lo, hi = int(chunk[0]), int(chunk[-1]) + 1
+        result = np.zeros(hi - lo, np.int64)
+        _solve_many(deals[lo:hi], leader_array[lo:hi].copy(), side_array[lo:hi].copy(),
+                    layout.cfg.copy(), partner_side, layout.suit_masks, layout.suit_low,
+                    layout.slot_suit, solver._keys, solver._lower, solver._upper, solver._info,
+                    *solver._no_score()[:4], solver._moves, solver._key_rows, result)
+        out[lo:hi] = result
+
+    if threads == 1:
+        solve(chunks[0])
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(solve, chunks))
+    return out
+
+
+__all__ = ["DoubleDummy", "Position", "PositionError", "ScoreLine", "solve_deals"]
