@@ -9,6 +9,7 @@ first), because the 2-core development machine is noisy.
     python scripts/bench.py --quick    # smaller counts
     python scripts/bench.py --strategies-only   # hands/s and games/s per strategy only
     python scripts/bench.py --breakdown-only    # ns per hand of each step of the kernel only
+    python scripts/bench.py --dd [--dd-deals 1000]   # double-dummy solves only
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ import sys
 import time
 
 import numba
+import numpy as np
 
 from spades_sim.analysis.whatif import what_if
 from spades_sim.kernel import drivers
+from spades_sim.kernel.double_dummy import DoubleDummy, Position, solve_deals
 from spades_sim.kernel.packing import pack_rules
 from spades_sim.kernel.strategies import get_strategy, pack_strategies
 from spades_sim.rules import load_preset, preset_names
@@ -152,7 +155,14 @@ def main() -> None:
                         help="only the hands/s and games/s of each strategy")
     parser.add_argument("--breakdown-only", action="store_true",
                         help="only where the time goes, step by step, in the kernel")
+    parser.add_argument("--dd", action="store_true",
+                        help="only the double-dummy solver: full-deal tricks and nil solves")
+    parser.add_argument("--dd-deals", type=int, default=1000,
+                        help="random deals for --dd (default 1000)")
     args = parser.parse_args()
+    if args.dd:
+        _print_double_dummy(args.dd_deals)
+        return
     hands = 200_000 if args.quick else 1_000_000
     games = 5_000 if args.quick else 20_000
     rules = load_preset("standard")
@@ -212,6 +222,54 @@ def main() -> None:
         print(f"  {name:<26} {rate:>10,.0f} hands/s {cards:>13,.0f} cards/s "
               f"{cards / standard_cards:>6.2f}")
     _print_breakdown(hands, args.repeats)
+
+
+def _random_deals(count: int, seed: int = 1) -> np.ndarray:
+    """Random 13-card deals of the standard deck, four seats (card-id masks)."""
+    rng = np.random.default_rng(seed)
+    deals = np.zeros((count, 4), np.uint64)
+    for i in range(count):
+        order = rng.permutation(52)
+        for seat in range(4):
+            deals[i, seat] = sum(1 << int(card) for card in order[seat * 13:(seat + 1) * 13])
+    return deals
+
+
+def _spread(label: str, seconds: list[float]) -> None:
+    ms = np.array(seconds) * 1000
+    print(f"{label:<44} median {np.median(ms):>9,.1f}  p90 {np.percentile(ms, 90):>9,.1f}  "
+          f"p99 {np.percentile(ms, 99):>9,.1f}  max {ms.max():>9,.1f} ms")
+
+
+def _print_double_dummy(count: int) -> None:
+    """Full 13-card solves of random standard deals, one thread, each with a fresh solver (an
+    empty transposition table): the tricks of the leader's side, and the nil of the seat after
+    the leader; then a bulk solve of a few deals on one thread and on all."""
+    rules = load_preset("standard")
+    deals = _random_deals(count)
+    DoubleDummy(rules).tricks(Position.deal([int(h) for h in deals[0]], 0), 0)  # compile / load
+    tricks, nils = [], []
+    for i, row in enumerate(deals):
+        position = Position.deal([int(h) for h in row], i % 4)
+        started = time.perf_counter()
+        DoubleDummy(rules).tricks(position, (i % 4) % 2)
+        tricks.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        DoubleDummy(rules).nil_set(position, (i + 1) % 4)
+        nils.append(time.perf_counter() - started)
+    print(f"double-dummy solves of {count:,} random full deals (standard rules, one thread):")
+    _spread("tricks of the leader's side, full deal", tricks)
+    _spread("nil of the seat after the leader, full deal", nils)
+    bulk = deals[:min(count, 40)]
+    leaders = np.arange(len(bulk), dtype=np.int64) % 4
+    cores = numba.config.NUMBA_NUM_THREADS
+    rates = []
+    for threads in (1, cores):
+        started = time.perf_counter()
+        solve_deals(rules, bulk, leaders, 0, threads=threads)
+        rates.append(len(bulk) / (time.perf_counter() - started))
+    print(f"solve_deals, {len(bulk)} deals: {rates[0]:.2f} deals/s on 1 thread, {rates[1]:.2f} on "
+          f"{cores} threads (ratio {rates[1] / rates[0]:.2f})")
 
 
 def _print_breakdown(hands: int, repeats: int) -> None:

@@ -450,7 +450,7 @@ class DoubleDummy:
             position = Position.deal(hands, leader)
             for side in range(layout.sides):
                 if layout.sides == 2 and side == 1:  # what one side takes the other does not
-                    out[leader, 1] = layout.hand_size - out[leader, 0]
+                    out[leader, 1] = _count(position.hands[leader]) - out[leader, 0]
                 else:
                     out[leader, side] = self.tricks(position, side)
         return out
