@@ -74,6 +74,10 @@ def _cell(value: float, low: float, high: float, percent: bool = False) -> tuple
     return f"{value:.3f}", f"[{low:.3f}, {high:.3f}]"
 
 
+FULL_HANDS = 2000
+"""The hands a strategy the yardstick is meant to have."""
+
+
 def section(data: pd.DataFrame) -> str:
     """The report's section from the data file's rows (Markdown, ending in a newline)."""
     first = data.iloc[0]
@@ -102,6 +106,11 @@ def section(data: pd.DataFrame) -> str:
                            percent=metric == "lost_share")
         lines.append("| " + " | ".join(cells) + " |")
     seconds = data["seconds_review"].sum()
+    if int(first["hands"]) < FULL_HANDS:
+        lines += ["", f"**A preliminary run**: {int(first['hands']):,} hands a strategy, not the "
+                  f"{FULL_HANDS:,} the yardstick is meant to have, because a review takes the "
+                  "solver seconds a hand today (docs/double-dummy.md, \"Speed\"). The intervals "
+                  "say how little it settles."]
     lines += ["", f"The reviews took {seconds / 60:.0f} minutes of solving in all "
               f"({', '.join(f'{r.strategy} {r.seconds_review / 60:.1f}' for r in data.itertuples())}"
               " minutes).", ""]
@@ -121,7 +130,8 @@ def replace_section(report: str, text: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="standard")
-    parser.add_argument("--hands", type=int, default=2000, help="self-play hands per strategy")
+    parser.add_argument("--hands", type=int, default=FULL_HANDS,
+                        help="self-play hands per strategy")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--strategy", action="append", dest="strategies",
                         help="a strategy to measure (repeatable) [default: "
