@@ -111,3 +111,34 @@ def test_bad_positions_and_options(tmp_path):
     ]
     for args, message in cases:
         assert_one_line_error(invoke(["dd", *args]), message, prefix_only=True)
+
+
+def test_hand_dd_every_spade():
+    """hand --dd with every spade in the seat's hand: whoever leads, the seat wins or ruffs
+    every trick, so its side takes 13 double-dummy tricks on every completion."""
+    result = invoke(["hand", SUITS[0], "--deals", "3", "--seed", "1", "--quiet", "--no-figure",
+                     "--dd"])
+    assert_ok(result)
+    assert ("double-dummy tricks of side 0 (seats 0+2) over the 3 deals, every card visible, the "
+            "first leader leading: mean 13.00 [13.00, 13.00]") in result.output
+    row = next(line for line in result.output.splitlines() if line.split()[:2] == ["13", "3"])
+    assert row.split()[2:4] == ["100.0%", "100.0%"]
+
+
+def test_hand_dd_matches_the_solver():
+    """The view's tricks are the solver's on the what-if's own deals (deal i of the seed)."""
+    from spades_sim.analysis.whatif import what_if, what_if_double_dummy
+    from spades_sim.kernel.double_dummy import DoubleDummy, Position
+    from spades_sim.referee.hand import first_leader
+    from spades_sim.run.deals import Dealer
+
+    result = what_if("standard", "2S 3S 4S 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C", strategies="expert",
+                     deals=3, seed=1)
+    view = what_if_double_dummy(result, threads=2)
+    dealer = Dealer(result.rules, {result.seat: result.hand}, result.constraints)
+    solver = DoubleDummy(result.rules)
+    for i, row in enumerate(dealer.deal(3, result.seed, 0)):
+        held = dealer.hands(row)
+        leader = first_leader(result.rules, result.dealer, [set(cards) for cards in held])
+        position = Position.deal([sum(1 << card for card in cards) for cards in held], leader)
+        assert view.tricks[i] == solver.tricks(position, result.rules.seat_side(result.seat))
