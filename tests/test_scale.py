@@ -87,14 +87,20 @@ def test_a_killed_run_keeps_its_finished_blocks(tmp_path: Path) -> None:
     assert resumed_lines[1:] == fresh_lines[1:]
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_in_the_middle_of_a_run_keeps_its_blocks_and_exits_130(tmp_path: Path) -> None:
     """SIGINT to a real two-thread run once its first block is saved: the run stops between
     chunks, prints its totals as interrupted and exits 130, with no traceback."""
     folder = tmp_path / "interrupted"
     command = [sys.executable, "-m", "spades_sim", "simulate", "--hands", "20000000", "--seed",
                "7", "--save", str(folder), "--quiet", "--threads", "2"]
+    # The run keeps an ignored SIGINT ignored (a background job's), and a test run started in
+    # the background hands SIG_IGN down: the child gets the default disposition back.
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, preexec_fn=_default_sigint)
     deadline = time.monotonic() + 120
     while not list(folder.glob("block-*.parquet")) and time.monotonic() < deadline:
         time.sleep(0.02)
