@@ -58,6 +58,7 @@ from .dd_search import (
     SC_SIDES,
     SC_TEN_FOR_200,
     SC_THIRTEEN,
+    _hand_value,
     _reach,
     _score_values,
     _solve_many,
@@ -554,8 +555,6 @@ class DoubleDummy:
                            bids, blind, bags, sc, self._moves, self._key_rows))
 
     def _final_value(self, position: Position, question: tuple[np.ndarray, ...]) -> int:
-        from .dd_search import _hand_value
-
         _, bids, blind, bags, sc = question
         return int(_hand_value(np.array(position.taken_tricks(), np.int64), bids, blind, bags,
                                sc))
