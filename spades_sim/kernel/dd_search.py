@@ -160,6 +160,16 @@ def _score_values(taken, left, bids, blind, bags, sc, out):
 
 
 @njit(cache=True, inline='always')
+def _won(taken, n, cfg):
+    """The tricks the target seats have taken."""
+    won = 0
+    for seat in range(n):
+        if (cfg[CFG_TARGET_SEATS] >> seat) & 1:
+            won += taken[seat]
+    return won
+
+
+@njit(cache=True, inline='always')
 def _legal(hand, k, first, broken, led_suit, cfg, suit_masks):
     """The kernel's legal cards for a seat holding ``hand``, ``k`` cards into the trick."""
     if k > 0:
@@ -407,18 +417,11 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
             if mode == MODE_SCORE:
                 reached = _hand_value(taken, bids, blind, bags, sc) >= target
             else:
-                won = 0
-                for seat in range(n):
-                    if (cfg[CFG_TARGET_SEATS] >> seat) & 1:
-                        won += taken[seat]
-                reached = won >= target
+                reached = _won(taken, n, cfg) >= target
             taken[win_seat] -= 1
             return reached
         if mode != MODE_SCORE:
-            won = 0
-            for seat in range(n):
-                if (cfg[CFG_TARGET_SEATS] >> seat) & 1:
-                    won += taken[seat]
+            won = _won(taken, n, cfg)
             if won >= target:
                 return True
             if won + left < target:

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import CARD_COUNT, CLUBS, format_card, format_cards
+from ..cards import CARD_COUNT, CLUBS, cards_of, format_card, format_cards
 from ..rules import RuleSet, resolve_rules
 from .dd_search import (
     CFG_CONTEXT,
@@ -58,7 +58,6 @@ from .dd_search import (
     SC_SIDES,
     SC_TEN_FOR_200,
     SC_THIRTEEN,
-    _hand_value,
     _reach,
     _score_values,
     _solve_many,
@@ -182,7 +181,7 @@ def _count(mask: int) -> int:
 
 
 def _cards_text(mask: int) -> str:
-    cards = [bit for bit in range(CARD_COUNT) if mask >> bit & 1]
+    cards = cards_of(mask)
     text = format_cards(cards[:6])
     return text + (f" and {len(cards) - 6} more" if len(cards) > 6 else "")
 
@@ -255,9 +254,9 @@ def _legal_cards(position: Position, layout: _Layout) -> list[int]:
     hand = position.hands[position.to_play]
     if position.trick:
         led = layout.suit(position.trick[0])
-        same = [card for card in _card_list(hand) if layout.suit(card) == led]
-        return same or _card_list(hand)
-    cards = _card_list(hand)
+        same = [card for card in cards_of(hand) if layout.suit(card) == led]
+        return same or list(cards_of(hand))
+    cards = list(cards_of(hand))
     first = position.first_trick
     if first and layout.first_lead_mode == LEAD_LOWEST_CLUB and layout.lowest_club in cards:
         return [layout.lowest_club]
@@ -269,8 +268,13 @@ def _legal_cards(position: Position, layout: _Layout) -> list[int]:
     return plain or cards
 
 
-def _card_list(mask: int) -> list[int]:
-    return [bit for bit in range(CARD_COUNT) if mask >> bit & 1]
+def _winning_index(trick: Sequence[int], layout: _Layout) -> int:
+    """The index in ``trick`` (cards in play order) of the card winning it so far."""
+    best = 0
+    for index in range(1, len(trick)):
+        if layout.beats(trick[index], trick[best]):
+            best = index
+    return best
 
 
 def _after(position: Position, card: int, layout: _Layout) -> Position:
@@ -283,11 +287,7 @@ def _after(position: Position, card: int, layout: _Layout) -> Position:
     if len(trick) < seats:
         return Position(tuple(hands), (position.to_play + 1) % seats, trick,
                         position.taken, broken)
-    winner_index = 0
-    for index in range(1, seats):
-        if layout.beats(trick[index], trick[winner_index]):
-            winner_index = index
-    winner = (position.leader + winner_index) % seats
+    winner = (position.leader + _winning_index(trick, layout)) % seats
     taken = list(position.taken_tricks())
     taken[winner] += 1
     return Position(tuple(hands), winner, (), tuple(taken), broken)
@@ -432,9 +432,8 @@ class DoubleDummy:
         question = self._score_question(position, bids, blind, bags, side)
         values = {}
         for card in position.legal(self.rules):
-            after = position.play(card, self.rules)
-            values[card] = (self._final_value(after, question) if not any(after.hands)
-                            else self._score_value(after, self._layout, question))
+            values[card] = self._score_value(position.play(card, self.rules), self._layout,
+                                             question)
         return values
 
     def table(self, hands: Sequence[int]) -> np.ndarray:
@@ -494,14 +493,14 @@ class DoubleDummy:
         taken = np.array(position.taken_tricks(), np.int64)
         led = win_slot = win_seat = win_suit = -1
         trick_mask = 0
-        for k, card in enumerate(position.trick):
-            slot = int(layout.card_slot[card])
-            trick_mask |= 1 << slot
-            if k == 0 or layout.beats(card, int(layout.slot_card[win_slot])):
-                win_slot, win_seat, win_suit = slot, (position.leader + k) % layout.seats, \
-                    int(layout.slot_suit[slot])
-            if k == 0:
-                led = win_suit
+        for card in position.trick:
+            trick_mask |= 1 << int(layout.card_slot[card])
+        if position.trick:
+            led = layout.suit(position.trick[0])
+            best = _winning_index(position.trick, layout)
+            win_slot = int(layout.card_slot[position.trick[best]])
+            win_seat = (position.leader + best) % layout.seats
+            win_suit = int(layout.slot_suit[win_slot])
         return (hands, taken, len(position.trick), position.leader, led, win_slot, win_seat,
                 win_suit, position.broken, position.first_trick, np.uint64(trick_mask))
 
@@ -549,15 +548,8 @@ class DoubleDummy:
 
     def _reaches(self, position: Position, question: tuple[np.ndarray, ...], target: int) -> bool:
         cfg, bids, blind, bags, sc = question
-        if not any(position.hands):
-            return self._final_value(position, question) >= target
         return bool(_reach(*self._state(position, self._layout), target, 0, cfg, *self._tables(),
                            bids, blind, bags, sc, self._moves, self._key_rows))
-
-    def _final_value(self, position: Position, question: tuple[np.ndarray, ...]) -> int:
-        _, bids, blind, bags, sc = question
-        return int(_hand_value(np.array(position.taken_tricks(), np.int64), bids, blind, bags,
-                               sc))
 
     def _score_line(self, position: Position, layout: _Layout,
                     question: tuple[np.ndarray, ...], value: int) -> list[int]:
@@ -626,8 +618,6 @@ def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]
             _check(position, layout)
             if not 0 <= side_array[i] < layout.sides:
                 raise PositionError(f"side={side_array[i]}: allowed 0 to {layout.sides - 1}")
-            if position.trick or sum(position.taken):
-                raise PositionError("hands: allowed a fresh deal")
         except PositionError as error:
             raise PositionError(f"deal {i}: {error}") from None
         deals[i] = [layout.slots(hand) for hand in row]
