@@ -223,6 +223,34 @@ def _quick_tricks(hands, n, leader, broken, cfg, suit_masks):
 
 
 @njit(cache=True)
+def _sure_trumps(hands, n, cfg, suit_masks):
+    """Tricks each group is sure of from trumps: the most top trumps still out that one hand of
+    the group holds (each wins a trick whenever it is played). Returns (maximising group's,
+    other group's)."""
+    trumps = suit_masks[cfg[CFG_TRUMP]]
+    rest = np.uint64(0)
+    for seat in range(n):
+        rest |= hands[seat] & trumps
+    ours = 0
+    theirs = 0
+    if rest == 0:
+        return ours, theirs
+    top = _ONE << np.uint64(_highest_bit(rest))
+    for seat in range(n):
+        if hands[seat] & top:
+            run = 0
+            while rest and hands[seat] & (_ONE << np.uint64(_highest_bit(rest))):
+                run += 1
+                rest ^= _ONE << np.uint64(_highest_bit(rest))
+            if (cfg[CFG_MAX_SEATS] >> seat) & 1:
+                ours = run
+            else:
+                theirs = run
+            break
+    return ours, theirs
+
+
+@njit(cache=True)
 def _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, key):
     """Fill ``key`` (KEY_WORDS words) for a trick start: each seat's cards by rank among the cards
     still out in its suit, then leader, broken, first trick, the question and (score mode) the
@@ -340,8 +368,23 @@ def _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_m
         previous = slot
         out[count] = slot
         count += 1
-    # seats of the other group that can ruff a suit: void in it and holding a trump
+    # per suit, once: can a seat of the other group ruff it (void, holding a trump), and does
+    # another seat of the own group hold its top card (a low lead goes towards it)
     trumps = suit_masks[trump]
+    ruffed_suits = 0
+    toward_suits = 0
+    if k == 0 and not (ducking or attacking_nil):
+        for other in range(n):
+            same = ((max_seats >> other) & 1) == own_group
+            for suit in range(4):
+                cards = occupied & suit_masks[suit]
+                if cards == 0:
+                    continue
+                if not same and suit != trump and hands[other] & suit_masks[suit] == 0 and (
+                        hands[other] & trumps):
+                    ruffed_suits |= 1 << suit
+                if same and other != seat and (hands[other] >> np.uint64(_highest_bit(cards))) & _ONE:
+                    toward_suits |= 1 << suit
     for i in range(count):
         slot = out[i]
         suit = slot_suit[slot]
@@ -351,21 +394,12 @@ def _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_m
                 score = -low
             else:
                 top = _highest_bit(occupied & suit_masks[suit])
-                ruffed = False
-                if suit != trump:
-                    for other in range(n):
-                        if ((max_seats >> other) & 1) != own_group and (
-                                hands[other] & suit_masks[suit]) == 0 and hands[other] & trumps:
-                            ruffed = True
+                ruffed = (ruffed_suits >> suit) & 1 == 1
                 if (hand >> np.uint64(top)) & _ONE and (others & suit_masks[suit] & _bits_above(
                         slot)) == 0:
                     score = 40 if ruffed else (60 if suit != trump else 50)  # cash a top card
                 else:
-                    score = -low
-                    for other in range(n):  # a low lead towards the group's top card
-                        if other != seat and ((max_seats >> other) & 1) == own_group and (
-                                hands[other] >> np.uint64(top)) & _ONE:
-                            score = 30 - low
+                    score = 30 - low if (toward_suits >> suit) & 1 else -low
                     if ruffed:
                         score -= 20
         else:
@@ -426,6 +460,13 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
                 return True
             if won + left < target:
                 return False
+            if mode == MODE_TRICKS:
+                # a hand holding the top trumps still out takes a trick with each of them
+                ours, theirs = _sure_trumps(hands, n, cfg, suit_masks)
+                if won + ours >= target:
+                    return True
+                if won + left - theirs < target:
+                    return False
             if mode == MODE_TRICKS and not first:
                 quick = _quick_tricks(hands, n, leader, broken, cfg, suit_masks)
                 if (cfg[CFG_MAX_SEATS] >> leader) & 1:
