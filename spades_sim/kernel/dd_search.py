@@ -239,9 +239,12 @@ def _sure_trumps(hands, n, cfg, suit_masks):
     for seat in range(n):
         if hands[seat] & top:
             run = 0
-            while rest and hands[seat] & (_ONE << np.uint64(_highest_bit(rest))):
+            while rest:
+                bit = _ONE << np.uint64(_highest_bit(rest))
+                if hands[seat] & bit == 0:
+                    break
                 run += 1
-                rest ^= _ONE << np.uint64(_highest_bit(rest))
+                rest ^= bit
             if (cfg[CFG_MAX_SEATS] >> seat) & 1:
                 ours = run
             else:
@@ -374,16 +377,17 @@ def _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_m
     ruffed_suits = 0
     toward_suits = 0
     if k == 0 and not (ducking or attacking_nil):
-        for other in range(n):
-            same = ((max_seats >> other) & 1) == own_group
-            for suit in range(4):
-                cards = occupied & suit_masks[suit]
-                if cards == 0:
-                    continue
-                if not same and suit != trump and hands[other] & suit_masks[suit] == 0 and (
-                        hands[other] & trumps):
-                    ruffed_suits |= 1 << suit
-                if same and other != seat and (hands[other] >> np.uint64(_highest_bit(cards))) & _ONE:
+        for suit in range(4):
+            cards = occupied & suit_masks[suit]
+            if cards == 0:
+                continue
+            top = _ONE << np.uint64(_highest_bit(cards))
+            for other in range(n):
+                if ((max_seats >> other) & 1) != own_group:
+                    if suit != trump and hands[other] & suit_masks[suit] == 0 and (
+                            hands[other] & trumps):
+                        ruffed_suits |= 1 << suit
+                elif other != seat and hands[other] & top:
                     toward_suits |= 1 << suit
     for i in range(count):
         slot = out[i]
@@ -467,13 +471,13 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
                     return True
                 if won + left - theirs < target:
                     return False
-            if mode == MODE_TRICKS and not first:
-                quick = _quick_tricks(hands, n, leader, broken, cfg, suit_masks)
-                if (cfg[CFG_MAX_SEATS] >> leader) & 1:
-                    if won + quick >= target:
-                        return True
-                elif won + left - quick < target:
-                    return False
+                if not first:
+                    quick = _quick_tricks(hands, n, leader, broken, cfg, suit_masks)
+                    if (cfg[CFG_MAX_SEATS] >> leader) & 1:
+                        if won + quick >= target:
+                            return True
+                    elif won + left - quick < target:
+                        return False
             need = target - won  # the table holds bounds on the tricks still to come
         elif left == 0:
             return _hand_value(taken, bids, blind, bags, sc) >= target
