@@ -81,6 +81,16 @@ search) holds the cards to try, then their priorities."""
 MAX_DEPTH = 64
 """Rows of ``moves`` and of ``key_rows``: more than the cards of any deal."""
 
+# Columns of ``pat_info``, a pattern's row (its hands are the same row of ``pat_hands``); row 0
+# holds, in column 0, the next free row.
+PAT_LOWER = 0
+PAT_UPPER = 1
+PAT_NEXT = 2
+"""The next pattern of the shape's list (0: the end)."""
+PAT_TOPS = 3
+"""Cards the pattern fixes, per suit (5 bits each, the top cards of the suit) and in all (bits 20
+on): patterns with fewer come first."""
+
 
 @njit(cache=True)
 def _hand_value(taken, bids, blind, bags, sc):
@@ -183,11 +193,19 @@ def _legal(hand, k, first, broken, led_suit, cfg, suit_masks):
     return _lead_mask(hand, suit_masks, cfg[CFG_TRUMP], free)
 
 
+@njit(cache=True, inline='always')
+def _top_cards(cards, count):
+    """The ``count`` highest cards of ``cards``."""
+    for _ in range(_popcount(cards) - count):
+        cards &= cards - _ONE
+    return cards
+
+
 @njit(cache=True)
 def _quick_tricks(hands, n, leader, broken, cfg, suit_masks):
     """Tricks the leader can cash at once, keeping the lead: in each suit its unbroken run of
     top cards, as far as no opponent holding a trump runs out of the suit first (a lower bound
-    on its group's tricks to come)."""
+    on its group's tricks to come). Returns (tricks, the cards counted)."""
     trump = cfg[CFG_TRUMP]
     group = (cfg[CFG_MAX_SEATS] >> leader) & 1
     hand = hands[leader]
@@ -196,6 +214,7 @@ def _quick_tricks(hands, n, leader, broken, cfg, suit_masks):
         occupied |= hands[seat]
     others = occupied & ~hand
     tricks = 0
+    counted = np.uint64(0)
     for suit in range(4):
         own = hand & suit_masks[suit]
         if own == 0:
@@ -218,23 +237,26 @@ def _quick_tricks(hands, n, leader, broken, cfg, suit_masks):
                     length = _popcount(hands[seat] & suit_masks[suit])
                     if length < run:
                         run = length
-        tricks += run
-    return tricks
+        if run:
+            tricks += run
+            counted |= _top_cards(own, run)
+    return tricks, counted
 
 
 @njit(cache=True)
 def _sure_trumps(hands, n, cfg, suit_masks):
     """Tricks each group is sure of from trumps: the most top trumps still out that one hand of
     the group holds (each wins a trick whenever it is played). Returns (maximising group's,
-    other group's)."""
+    other group's, those trumps)."""
     trumps = suit_masks[cfg[CFG_TRUMP]]
     rest = np.uint64(0)
     for seat in range(n):
         rest |= hands[seat] & trumps
     ours = 0
     theirs = 0
+    run_cards = np.uint64(0)
     if rest == 0:
-        return ours, theirs
+        return ours, theirs, run_cards
     top = _ONE << np.uint64(_highest_bit(rest))
     for seat in range(n):
         if hands[seat] & top:
@@ -244,13 +266,14 @@ def _sure_trumps(hands, n, cfg, suit_masks):
                 if hands[seat] & bit == 0:
                     break
                 run += 1
+                run_cards |= bit
                 rest ^= bit
             if (cfg[CFG_MAX_SEATS] >> seat) & 1:
                 ours = run
             else:
                 theirs = run
             break
-    return ours, theirs
+    return ours, theirs, run_cards
 
 
 @njit(cache=True)
@@ -283,48 +306,215 @@ def _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low
 
 
 @njit(cache=True, inline='always')
+def _mix(place, check, word):
+    """One more word into the two hashes of :func:`_table_hashes`."""
+    place = (place ^ word) * np.uint64(0x9E3779B97F4A7C15)
+    place ^= place >> np.uint64(29)
+    check = (check ^ word) * np.uint64(0xBF58476D1CE4E5B9)
+    check ^= check >> np.uint64(31)
+    return place, check
+
+
+@njit(cache=True, inline='always')
 def _table_hashes(key):
     """Two independent hashes of a key: the first places it, the second (never 0, the mark of an
-    empty entry) is what the table keeps to recognise it."""
+    empty entry) is what a table keeps to recognise it."""
     place = np.uint64(0)
     check = np.uint64(0x2545F4914F6CDD1D)
     for word in range(KEY_WORDS):
-        place = (place ^ key[word]) * np.uint64(0x9E3779B97F4A7C15)
-        place ^= place >> np.uint64(29)
-        check = (check ^ key[word]) * np.uint64(0xBF58476D1CE4E5B9)
-        check ^= check >> np.uint64(31)
+        place, check = _mix(place, check, key[word])
     return place, check | _ONE
 
 
 @njit(cache=True)
-def _table_find(keys, place, check):
-    """The row of a bucket of two holding ``check``, or -1."""
-    row = np.int64(place & np.uint64(keys.shape[0] - 1)) & ~1
-    if keys[row] == check:
-        return row
-    if keys[row + 1] == check:
-        return row + 1
+def _shape_hashes(hands, n, key, suit_masks):
+    """The two hashes of a trick start's shape: each seat's suit lengths and the key's last word
+    (leader, broken, the question, tricks taken in score mode)."""
+    place = np.uint64(0)
+    check = np.uint64(0x2545F4914F6CDD1D)
+    for seat in range(n):
+        word = np.uint64(0)
+        for suit in range(4):
+            word |= np.uint64(_popcount(hands[seat] & suit_masks[suit])) << np.uint64(6 * suit)
+        place, check = _mix(place, check, word)
+    place, check = _mix(place, check, key[KEY_WORDS - 1])
+    return place, check | _ONE
+
+
+@njit(cache=True)
+def _closure(hands, n, relevant, suit_masks):
+    """The cards a trick start's answer rests on, given the ``relevant`` cards found below it: in
+    each suit, every card still out from the lowest relevant one up, that one first extended
+    down the run of its holder's next lower cards (a run's cards were tried as one, so a
+    position where they are not a run may differ)."""
+    occupied = np.uint64(0)
+    for seat in range(n):
+        occupied |= hands[seat]
+    closed = np.uint64(0)
+    for suit in range(4):
+        rel = relevant & suit_masks[suit]
+        if rel == 0:
+            continue
+        cards = occupied & suit_masks[suit]
+        low = _lowest_bit(rel)
+        hand = np.uint64(0)
+        for seat in range(n):
+            if (hands[seat] >> np.uint64(low)) & _ONE:
+                hand = hands[seat]
+                break
+        below = cards & ((_ONE << np.uint64(low)) - _ONE)
+        while below:
+            next_low = _highest_bit(below)
+            if (hand >> np.uint64(next_low)) & _ONE == 0:
+                break
+            low = next_low
+            below ^= _ONE << np.uint64(low)
+        closed |= cards & ~((_ONE << np.uint64(low)) - _ONE)
+    return closed
+
+
+@njit(cache=True)
+def _pattern_mask(hands, n, closed, suit_masks, suit_low):
+    """A closure (:func:`_closure`) as a mask of the key's relative ranks (the top cards of each
+    suit) and its counts: per suit 5 bits, the total from bit 20."""
+    occupied = np.uint64(0)
+    for seat in range(n):
+        occupied |= hands[seat]
+    mask = np.uint64(0)
+    tops = 0
+    for suit in range(4):
+        top = _popcount(closed & suit_masks[suit])
+        if top == 0:
+            continue
+        cards = _popcount(occupied & suit_masks[suit])
+        mask |= ((_ONE << np.uint64(top)) - _ONE) << np.uint64(suit_low[suit] + cards - top)
+        tops |= top << (5 * suit)
+        tops += top << 20
+    return mask, tops
+
+
+@njit(cache=True)
+def _pattern_cards(hands, n, tops, suit_masks):
+    """The cards of this position a pattern's counts (:func:`_pattern_mask`) stand for."""
+    occupied = np.uint64(0)
+    for seat in range(n):
+        occupied |= hands[seat]
+    cards = np.uint64(0)
+    for suit in range(4):
+        top = (tops >> (5 * suit)) & 31
+        if top:
+            cards |= _top_cards(occupied & suit_masks[suit], top)
+    return cards
+
+
+@njit(cache=True)
+def _shape_row(shapes, place, check, make):
+    """The row of ``shapes`` for a shape (4 rows probed), made if ``make`` (replacing the first
+    row probed when all are taken); -1 if absent."""
+    size = shapes.shape[0]
+    home = np.int64(place & np.uint64(size - 1))
+    for probe in range(4):
+        row = (home + probe) & (size - 1)
+        if shapes[row, 0] == check:
+            return row
+        if shapes[row, 0] == 0:
+            if make:
+                shapes[row, 0] = check
+                shapes[row, 1] = 0
+                return row
+            return -1
+    if make:
+        shapes[home, 0] = check
+        shapes[home, 1] = 0
+        return home
     return -1
 
 
 @njit(cache=True)
-def _table_store(keys, lower, upper, info, place, check, low, high, move, left):
-    """Record bounds and the lead that cut (``move``, a relative slot; -1 for none) for a key:
-    in its row if present; else the bucket's back row keeps the entry with the most tricks left
-    (the costliest to find again) and the front row takes the rest."""
-    row = np.int64(place & np.uint64(keys.shape[0] - 1)) & ~1
-    for r in (row, row + 1):
-        if keys[r] == check:
-            lower[r] = max(lower[r], low)
-            upper[r] = min(upper[r], high)
-            if move >= 0:
-                info[r] = (info[r] & ~0xFF) | (move + 1)
-            return
-    r = row + 1 if keys[row + 1] == 0 or left >= (info[row + 1] >> 8) else row
-    keys[r] = check
-    lower[r] = low
-    upper[r] = high
-    info[r] = (left << 8) | (move + 1)
+def _pattern_find(shapes, pat_hands, pat_info, row, key, n, need):
+    """The first pattern of a shape's list that the position's key matches (the same seat holds
+    each of its top cards) and whose bounds decide ``need``; 0 for none."""
+    pattern = np.int64(shapes[row, 1])
+    while pattern:
+        match = True
+        for seat in range(n):
+            cards = pat_hands[pattern, seat]
+            if key[seat] & cards != cards:
+                match = False
+                break
+        if match and (pat_info[pattern, PAT_LOWER] >= need or pat_info[pattern, PAT_UPPER] < need):
+            return pattern
+        pattern = pat_info[pattern, PAT_NEXT]
+    return 0
+
+
+@njit(cache=True)
+def _pattern_store(shapes, pat_hands, pat_info, place, check, key, n, mask, tops, low, high):
+    """Record bounds for the pattern ``key & mask`` of a shape: narrowing the pattern's bounds if
+    it is known, else inserting it in the shape's list (most general first) and dropping the
+    more specific patterns whose bounds it makes redundant. A full pool starts over."""
+    if pat_info[0, 0] >= pat_info.shape[0]:
+        shapes[:, :] = 0
+        pat_info[0, 0] = 1
+    row = _shape_row(shapes, place, check, True)
+    order = tops >> 20
+    before = 0
+    pattern = np.int64(shapes[row, 1])
+    while pattern and (pat_info[pattern, PAT_TOPS] >> 20) <= order:
+        if pat_info[pattern, PAT_TOPS] == tops:
+            same = True
+            for seat in range(n):
+                if pat_hands[pattern, seat] != key[seat] & mask:
+                    same = False
+                    break
+            if same:
+                pat_info[pattern, PAT_LOWER] = max(pat_info[pattern, PAT_LOWER], low)
+                pat_info[pattern, PAT_UPPER] = min(pat_info[pattern, PAT_UPPER], high)
+                return
+        before = pattern
+        pattern = pat_info[pattern, PAT_NEXT]
+    new = pat_info[0, 0]
+    pat_info[0, 0] = new + 1
+    for seat in range(n):
+        pat_hands[new, seat] = key[seat] & mask
+    pat_info[new, PAT_LOWER] = low
+    pat_info[new, PAT_UPPER] = high
+    pat_info[new, PAT_NEXT] = pattern
+    pat_info[new, PAT_TOPS] = tops
+    if before:
+        pat_info[before, PAT_NEXT] = new
+    else:
+        shapes[row, 1] = new
+    before = new
+    while pattern:
+        after = pat_info[pattern, PAT_NEXT]
+        redundant = pat_info[pattern, PAT_LOWER] <= low and pat_info[pattern, PAT_UPPER] >= high
+        seat = 0
+        while redundant and seat < n:
+            cards = pat_hands[new, seat]
+            redundant = pat_hands[pattern, seat] & cards == cards
+            seat += 1
+        if redundant:
+            pat_info[before, PAT_NEXT] = after
+        else:
+            before = pattern
+        pattern = after
+
+
+@njit(cache=True)
+def _hint_find(keys, info, place, check):
+    """The lead (a relative slot) that last cut at this exact trick start, or -1."""
+    row = np.int64(place & np.uint64(keys.shape[0] - 1))
+    if keys[row] == check:
+        return info[row] - 1
+    return -1
+
+
+@njit(cache=True)
+def _hint_store(keys, info, place, check, move):
+    row = np.int64(place & np.uint64(keys.shape[0] - 1))
+    keys[row] = check
+    info[row] = move + 1
 
 
 @njit(cache=True, inline='always')
@@ -430,25 +620,32 @@ def _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_m
 
 @njit(cache=True)
 def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
-           trick_mask, target, depth, cfg, suit_masks, suit_low, slot_suit, keys, lower, upper,
-           info, bids, blind, bags, sc, moves, key_rows):
-    """Whether the maximising seats reach ``target`` from this state (see the module's modes);
-    ``hands`` and ``taken`` are changed during the search and restored."""
+           trick_mask, target, depth, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
+           pat_hands, pat_info, bids, blind, bags, sc, moves, key_rows):
+    """Whether the maximising seats reach ``target`` from this state (see the module's modes),
+    and the cards the answer rests on (any position where the same seats hold them, and the
+    same small cards otherwise, has the same answer); ``hands`` and ``taken`` are changed
+    during the search and restored."""
     n = cfg[CFG_SEATS]
     mode = cfg[CFG_MODE]
     need = target
+    nothing = np.uint64(0)
     key = key_rows[depth]
+    shape_row = -1
+    place = check = shape_place = shape_check = nothing
     if k == 0:
         left = _popcount(hands[leader])
         if left == 1:  # the last trick plays itself
             win_seat = leader
             win_slot = _lowest_bit(hands[leader])
             win_suit = slot_suit[win_slot]
+            played = hands[leader]
             for step in range(1, n):
                 seat = leader + step
                 if seat >= n:
                     seat -= n
                 slot = _lowest_bit(hands[seat])
+                played |= hands[seat]
                 if _beats(slot, win_slot, win_suit, suit_masks, cfg[CFG_TRUMP]):
                     win_seat, win_slot, win_suit = seat, slot, slot_suit[slot]
             taken[win_seat] += 1
@@ -457,42 +654,43 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
             else:
                 reached = _won(taken, n, cfg) >= target
             taken[win_seat] -= 1
-            return reached
+            winner = _ONE << np.uint64(win_slot)
+            if played & suit_masks[win_suit] & ~winner:  # it won by rank
+                return reached, winner
+            return reached, nothing
         if mode != MODE_SCORE:
             won = _won(taken, n, cfg)
             if won >= target:
-                return True
+                return True, nothing
             if won + left < target:
-                return False
+                return False, nothing
             if mode == MODE_TRICKS:
                 # a hand holding the top trumps still out takes a trick with each of them
-                ours, theirs = _sure_trumps(hands, n, cfg, suit_masks)
+                ours, theirs, sure = _sure_trumps(hands, n, cfg, suit_masks)
                 if won + ours >= target:
-                    return True
+                    return True, _closure(hands, n, sure, suit_masks)
                 if won + left - theirs < target:
-                    return False
+                    return False, _closure(hands, n, sure, suit_masks)
                 if not first:
-                    quick = _quick_tricks(hands, n, leader, broken, cfg, suit_masks)
+                    quick, cashed = _quick_tricks(hands, n, leader, broken, cfg, suit_masks)
                     if (cfg[CFG_MAX_SEATS] >> leader) & 1:
                         if won + quick >= target:
-                            return True
+                            return True, _closure(hands, n, cashed, suit_masks)
                     elif won + left - quick < target:
-                        return False
+                        return False, _closure(hands, n, cashed, suit_masks)
             need = target - won  # the table holds bounds on the tricks still to come
         elif left == 0:
-            return _hand_value(taken, bids, blind, bags, sc) >= target
+            return _hand_value(taken, bids, blind, bags, sc) >= target, nothing
         _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, key)
+        if not first:  # the first trick's lead rules look at the cards themselves
+            shape_place, shape_check = _shape_hashes(hands, n, key, suit_masks)
+            shape_row = _shape_row(shapes, shape_place, shape_check, False)
+            if shape_row >= 0:
+                pattern = _pattern_find(shapes, pat_hands, pat_info, shape_row, key, n, need)
+                if pattern:
+                    return pat_info[pattern, PAT_LOWER] >= need, _pattern_cards(
+                        hands, n, pat_info[pattern, PAT_TOPS], suit_masks)
         place, check = _table_hashes(key)
-        row = _table_find(keys, place, check)
-        if row >= 0:
-            if lower[row] >= need:
-                return True
-            if upper[row] < need:
-                return False
-    else:
-        row = -1
-        left = 0
-        place = check = np.uint64(0)
     seat = leader + k
     if seat >= n:
         seat -= n
@@ -500,17 +698,19 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
     legal = _legal(hand, k, first, broken, led_suit, cfg, suit_masks)
     count = _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_mask,
                    hands, n, cfg, suit_masks, slot_suit, moves[depth])
-    if row >= 0 and info[row] & 0xFF:  # the lead that cut here before (as a relative slot)
-        relative = (info[row] & 0xFF) - 1
-        suit = slot_suit[relative]
-        occupied = np.uint64(0)
-        for other in range(n):
-            occupied |= hands[other]
-        _to_front(moves[depth], count,
-                  _nth_bit(occupied & suit_masks[suit], relative - suit_low[suit]))
+    if k == 0:
+        relative = _hint_find(keys, info, place, check)  # the lead that cut here before
+        if relative >= 0:
+            suit = slot_suit[relative]
+            occupied = np.uint64(0)
+            for other in range(n):
+                occupied |= hands[other]
+            _to_front(moves[depth], count,
+                      _nth_bit(occupied & suit_masks[suit], relative - suit_low[suit]))
     maximising = (cfg[CFG_MAX_SEATS] >> seat) & 1 == 1
     trump = cfg[CFG_TRUMP]
     result = not maximising
+    relevant = nothing
     cut = -1
     for i in range(count):  # a maximising seat stops at the first yes, a minimising one at a no
         slot = moves[depth, i]
@@ -531,48 +731,60 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
             taken[next_seat] += 1
             zero = _RUNTIME_ZERO[0]  # typed values, not literals (see bits._RUNTIME_ZERO)
             none = zero - 1
-            reached = _reach(hands, taken, zero, next_seat, none, none, none, none, next_broken,
-                             zero != zero, np.uint64(zero), target, depth + 1, cfg, suit_masks,
-                             suit_low, slot_suit, keys, lower, upper, info, bids, blind, bags, sc,
-                             moves, key_rows)
+            reached, below = _reach(hands, taken, zero, next_seat, none, none, none, none,
+                                    next_broken, zero != zero, np.uint64(zero), target,
+                                    depth + 1, cfg, suit_masks, suit_low, slot_suit, keys, info,
+                                    shapes, pat_hands, pat_info, bids, blind, bags, sc, moves,
+                                    key_rows)
             taken[next_seat] -= 1
+            winner = _ONE << np.uint64(next_slot)
+            if (trick_mask | bit) & suit_masks[next_suit] & ~winner:  # the trick went by rank
+                below |= winner
         else:
-            reached = _reach(hands, taken, k + 1, leader, next_led, next_slot, next_seat,
-                             next_suit, next_broken, first, trick_mask | bit, target, depth + 1,
-                             cfg, suit_masks, suit_low, slot_suit, keys, lower, upper, info,
-                             bids, blind, bags, sc, moves, key_rows)
+            reached, below = _reach(hands, taken, k + 1, leader, next_led, next_slot, next_seat,
+                                    next_suit, next_broken, first, trick_mask | bit, target,
+                                    depth + 1, cfg, suit_masks, suit_low, slot_suit, keys, info,
+                                    shapes, pat_hands, pat_info, bids, blind, bags, sc, moves,
+                                    key_rows)
         hands[seat] = hand
         if reached == maximising:
             result = reached
+            relevant = below  # the other cards tried do not matter: this one decides
             cut = slot
             break
+        relevant |= below
     if k == 0:
-        move = -1
+        relevant = _closure(hands, n, relevant, suit_masks)
         if cut >= 0:
             suit = slot_suit[cut]
             occupied = np.uint64(0)
             for other in range(n):
                 occupied |= hands[other]
-            below = occupied & suit_masks[suit] & ((_ONE << np.uint64(cut)) - _ONE)
-            move = suit_low[suit] + _popcount(below)
-        if result:
-            _table_store(keys, lower, upper, info, place, check, need, _UNSET, move, left)
-        else:
-            _table_store(keys, lower, upper, info, place, check, -_UNSET, need - 1, move, left)
-    return result
+            below_cut = occupied & suit_masks[suit] & ((_ONE << np.uint64(cut)) - _ONE)
+            _hint_store(keys, info, place, check, suit_low[suit] + _popcount(below_cut))
+        if not first:
+            mask, tops = _pattern_mask(hands, n, relevant, suit_masks, suit_low)
+            if result:
+                _pattern_store(shapes, pat_hands, pat_info, shape_place, shape_check, key, n,
+                               mask, tops, need, _UNSET)
+            else:
+                _pattern_store(shapes, pat_hands, pat_info, shape_place, shape_check, key, n,
+                               mask, tops, -_UNSET, need - 1)
+    return result, relevant
 
 
 @njit(cache=True, nogil=True)
 def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
-                  first, trick_mask, low, high, cfg, suit_masks, suit_low, slot_suit, keys, lower,
-                  upper, info, bids, blind, bags, sc, moves, key_rows):
+                  first, trick_mask, low, high, cfg, suit_masks, suit_low, slot_suit, keys, info,
+                  shapes, pat_hands, pat_info, bids, blind, bags, sc, moves, key_rows):
     """The exact value between ``low`` (known reached) and ``high`` (the most possible): the
     largest target the maximising seats reach, by bisection."""
     while low < high:
         middle = (low + high + 1) // 2
         if _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
                   trick_mask, middle, _RUNTIME_ZERO[0], cfg, suit_masks, suit_low, slot_suit,
-                  keys, lower, upper, info, bids, blind, bags, sc, moves, key_rows):
+                  keys, info, shapes, pat_hands, pat_info, bids, blind, bags, sc, moves,
+                  key_rows)[0]:
             low = middle
         else:
             high = middle - 1
@@ -581,8 +793,8 @@ def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_sui
 
 @njit(cache=True, nogil=True)
 def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
-                 trick_mask, values, count, cfg, suit_masks, suit_low, slot_suit, keys, lower,
-                 upper, info, bids, blind, bags, sc, moves, key_rows):
+                 trick_mask, values, count, cfg, suit_masks, suit_low, slot_suit, keys, info,
+                 shapes, pat_hands, pat_info, bids, blind, bags, sc, moves, key_rows):
     """The exact score difference: the largest of ``values[:count]`` (every ending's value,
     ascending) that the maximising side reaches, by bisection over them."""
     low, high = 0, count - 1
@@ -590,7 +802,8 @@ def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit
         middle = (low + high + 1) // 2
         if _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
                   trick_mask, values[middle], _RUNTIME_ZERO[0], cfg, suit_masks, suit_low,
-                  slot_suit, keys, lower, upper, info, bids, blind, bags, sc, moves, key_rows):
+                  slot_suit, keys, info, shapes, pat_hands, pat_info, bids, blind, bags, sc, moves,
+                  key_rows)[0]:
             low = middle
         else:
             high = middle - 1
@@ -599,7 +812,7 @@ def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit
 
 @njit(cache=True, nogil=True)
 def _solve_many(deals, leaders, sides, cfg, partner_side, suit_masks, suit_low, slot_suit, keys,
-                lower, upper, info, bids, blind, bags, sc, moves, key_rows, out):
+                info, shapes, pat_hands, pat_info, bids, blind, bags, sc, moves, key_rows, out):
     """Tricks of ``sides[i]`` in fresh deal ``deals[i]`` (slot masks per seat) led by
     ``leaders[i]``, for every i, into ``out``. ``partner_side`` is each seat's side; ``cfg`` is
     this call's own copy (its seat masks and context are set per deal)."""
@@ -620,5 +833,5 @@ def _solve_many(deals, leaders, sides, cfg, partner_side, suit_masks, suit_low, 
         zero = _RUNTIME_ZERO[0]
         out[i] = _solve_tricks(hands, taken, zero, leaders[i], zero - 1, zero - 1, zero - 1,
                                zero - 1, zero != zero, zero == zero, np.uint64(zero), zero, size,
-                               cfg, suit_masks, suit_low, slot_suit, keys, lower, upper, info,
-                               bids, blind, bags, sc, moves, key_rows)
+                               cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
+                               pat_hands, pat_info, bids, blind, bags, sc, moves, key_rows)

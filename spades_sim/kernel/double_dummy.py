@@ -67,8 +67,10 @@ from .dd_search import (
 from .packing import pack_rules
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP
 
-TABLE_BITS = 21
-"""A solver's transposition table holds 2**TABLE_BITS entries (20 bytes each, about 40 MB)."""
+TABLE_BITS = 20
+"""A solver's tables: 2**TABLE_BITS patterns (bounds for every position of a shape whose top
+cards lie alike, 48 bytes each with four seats), as many move hints (12 bytes each) and half as
+many shapes (16 bytes each); about 68 MB in all."""
 
 _NIL_CONTEXT = 8     # contexts: tricks of side s = s, nil of seat s = 8 + s, score questions 16 on
 _SCORE_CONTEXT = 16
@@ -362,9 +364,11 @@ class DoubleDummy:
         self._layout = _layout(self.rules)
         size = 1 << table_bits
         self._keys = np.zeros(size, np.uint64)
-        self._lower = np.zeros(size, np.int32)
-        self._upper = np.zeros(size, np.int32)
         self._info = np.zeros(size, np.int32)
+        self._shapes = np.zeros((size // 2, 2), np.uint64)
+        self._pat_hands = np.zeros((size, self._layout.seats), np.uint64)
+        self._pat_info = np.zeros((size, 4), np.int32)
+        self._pat_info[0, 0] = 1
         self._moves = np.full((MAX_DEPTH, 2 * MAX_MOVES + 1), -1, np.int64)
         self._key_rows = np.zeros((MAX_DEPTH, KEY_WORDS), np.uint64)
         self._contexts: dict[tuple[object, ...], int] = {}
@@ -395,7 +399,7 @@ class DoubleDummy:
         attackers = ((1 << layout.seats) - 1) & ~self._side(layout.side_of[seat])
         cfg = self._cfg(MODE_NIL, attackers, 1 << seat, _NIL_CONTEXT + seat)
         return bool(_reach(*self._state(position, layout), 1, 0, cfg, *self._tables(),
-                           *self._no_score()))
+                           *self._no_score())[0])
 
     def score(self, position: Position, bids: Sequence[int], *, blind: Sequence[bool] = (),
               bags: Sequence[int] = (), side: int = 0) -> ScoreLine:
@@ -478,8 +482,8 @@ class DoubleDummy:
 
     def _tables(self) -> tuple[np.ndarray, ...]:
         layout = self._layout
-        return (layout.suit_masks, layout.suit_low, layout.slot_suit, self._keys, self._lower,
-                self._upper, self._info)
+        return (layout.suit_masks, layout.suit_low, layout.slot_suit, self._keys, self._info,
+                self._shapes, self._pat_hands, self._pat_info)
 
     def _no_score(self) -> tuple[np.ndarray, ...]:
         seats = self._layout.seats
@@ -527,7 +531,8 @@ class DoubleDummy:
         context = self._contexts.setdefault(key, _SCORE_CONTEXT + len(self._contexts))
         if context >= _MAX_CONTEXT:  # a long-lived solver asked very many questions: start over
             self._contexts.clear()
-            self._keys[:] = 0
+            self._shapes[:] = 0
+            self._pat_info[0, 0] = 1
             context = self._contexts.setdefault(key, _SCORE_CONTEXT)
         cfg = self._cfg(MODE_SCORE, layout.side_seats(side), 0, context)
         sc = layout.sc.copy()
@@ -549,7 +554,7 @@ class DoubleDummy:
     def _reaches(self, position: Position, question: tuple[np.ndarray, ...], target: int) -> bool:
         cfg, bids, blind, bags, sc = question
         return bool(_reach(*self._state(position, self._layout), target, 0, cfg, *self._tables(),
-                           bids, blind, bags, sc, self._moves, self._key_rows))
+                           bids, blind, bags, sc, self._moves, self._key_rows)[0])
 
     def _score_line(self, position: Position, layout: _Layout,
                     question: tuple[np.ndarray, ...], value: int) -> list[int]:
@@ -634,7 +639,7 @@ def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]
         result = np.zeros(hi - lo, np.int64)
         _solve_many(deals[lo:hi], leader_array[lo:hi].copy(), side_array[lo:hi].copy(),
                     layout.cfg.copy(), partner_side, layout.suit_masks, layout.suit_low,
-                    layout.slot_suit, solver._keys, solver._lower, solver._upper, solver._info,
+                    layout.slot_suit, *solver._tables()[3:],
                     *solver._no_score()[:4], solver._moves, solver._key_rows, result)
         out[lo:hi] = result
 
