@@ -36,7 +36,7 @@ first process packs the expert (whose bid tables compile a kernel of their own).
 
 KERNEL_ENTRY_POINTS = (("engine", "_hands_chunk"), ("engine", "_games_chunk"),
                        ("engine", "_what_if_chunk"), ("expert_bid", "_fill_choices"),
-                       ("dd_search", "_reach"), ("dd_search", "_solve_tricks"),
+                       ("dd_search", "_reach_root"), ("dd_search", "_solve_tricks"),
                        ("dd_search", "_solve_score"), ("dd_search", "_solve_many"),
                        ("dd_search", "_score_values"))
 """The kernel's jitted functions that Python calls (module, name): the ones worth warming."""

@@ -71,6 +71,7 @@ try:
         scoring,
         scratch,
         trick,
+        views,
     )
 finally:
     _numba_config.CACHE_DIR = _previous_cache_dir

@@ -32,6 +32,7 @@ from .bits import _RUNTIME_ZERO, _bits_above, _highest_bit, _lowest_bit, _nth_bi
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP
 from .scoring import _contract_points, _score_side
 from .trick import _beats, _follow_mask, _lead_mask
+from .views import _borrowed
 
 MODE_TRICKS = 0
 MODE_NIL = 1
@@ -86,10 +87,24 @@ MAX_DEPTH = 64
 PAT_LOWER = 0
 PAT_UPPER = 1
 PAT_NEXT = 2
-"""The next pattern of the shape's list (0: the end)."""
+"""The next pattern of its list (a shape's, or a pattern's children; 0: the end)."""
 PAT_TOPS = 3
 """Cards the pattern fixes, per suit (5 bits each, the top cards of the suit) and in all (bits 20
 on): patterns with fewer come first."""
+PAT_CHILD = 4
+"""The first of the pattern's children (patterns that fix more cards, those included; 0: none)."""
+PAT_PARENT = 5
+"""The pattern whose children it is among (0: it is in the shape's list)."""
+PAT_FIELDS = 6
+
+# Columns of ``info``, the exact table's row (``keys`` holds its trick start's check hash).
+EXACT_MOVE = 0
+"""The lead that last cut here, as a relative slot, plus 1 (0: none)."""
+EXACT_LOWER = 1
+EXACT_LOWER_TOPS = 2
+EXACT_UPPER = 3
+EXACT_UPPER_TOPS = 4
+EXACT_FIELDS = 5
 
 
 @njit(cache=True)
@@ -430,91 +445,169 @@ def _shape_row(shapes, place, check, make):
     return -1
 
 
+@njit(cache=True, inline='always')
+def _covers(pat_hands, general, specific, n):
+    """Whether pattern ``specific`` fixes every card ``general`` fixes, at the same seats (any
+    position it matches, ``general`` matches)."""
+    for seat in range(n):
+        cards = pat_hands[general, seat]
+        if pat_hands[specific, seat] & cards != cards:
+            return False
+    return True
+
+
 @njit(cache=True)
-def _pattern_find(shapes, pat_hands, pat_info, row, key, n, need):
-    """The first pattern of a shape's list that the position's key matches (the same seat holds
-    each of its top cards) and whose bounds decide ``need``; 0 for none."""
-    pattern = np.int64(shapes[row, 1])
-    while pattern:
-        match = True
-        for seat in range(n):
-            cards = pat_hands[pattern, seat]
-            if key[seat] & cards != cards:
-                match = False
-                break
-        if match and (pat_info[pattern, PAT_LOWER] >= need or pat_info[pattern, PAT_UPPER] < need):
-            return pattern
+def _pattern_find(pat_hands, pat_info, pattern, key, n, need):
+    """The first pattern of the tree from list row ``pattern`` on that the position's key matches
+    (the same seat holds each of its top cards) and whose bounds decide ``need``; 0 for none. A
+    pattern's children are more specific: they are looked at only where it matches."""
+    parent = 0
+    while True:
+        while pattern:
+            match = True
+            for seat in range(n):
+                cards = pat_hands[pattern, seat]
+                if key[seat] & cards != cards:
+                    match = False
+                    break
+            if match:
+                if pat_info[pattern, PAT_LOWER] >= need or pat_info[pattern, PAT_UPPER] < need:
+                    return pattern
+                if pat_info[pattern, PAT_CHILD]:
+                    parent = pattern
+                    pattern = pat_info[pattern, PAT_CHILD]
+                    continue
+            pattern = pat_info[pattern, PAT_NEXT]
+        if parent == 0:
+            return 0
+        pattern = pat_info[parent, PAT_NEXT]  # back up: the parent's next sibling
+        parent = pat_info[parent, PAT_PARENT]
+
+
+@njit(cache=True)
+def _pattern_insert(pat_info, first, new, owner):
+    """List ``first`` (the children of pattern ``owner``, 0: a shape's list) with pattern ``new``
+    put in its place (fewest fixed cards first); returns the list's first row."""
+    order = pat_info[new, PAT_TOPS] >> 20
+    pat_info[new, PAT_PARENT] = owner
+    before = 0
+    pattern = first
+    while pattern and (pat_info[pattern, PAT_TOPS] >> 20) <= order:
+        before = pattern
         pattern = pat_info[pattern, PAT_NEXT]
-    return 0
+    pat_info[new, PAT_NEXT] = pattern
+    if before:
+        pat_info[before, PAT_NEXT] = new
+        return first
+    return new
+
+
+@njit(cache=True)
+def _pattern_add(shapes, row, pat_hands, pat_info, new, n):
+    """Put pattern ``new`` (its row filled, no links) in the tree of shape ``row``: under the
+    most general patterns that match it (merged into an equal one, dropped if a more general
+    one's bounds say as much); else in their list, taking the list's more specific patterns as
+    its children (those whose bounds it makes redundant give it their children instead).
+    Returns whether ``new`` was kept."""
+    order = pat_info[new, PAT_TOPS] >> 20
+    low = pat_info[new, PAT_LOWER]
+    high = pat_info[new, PAT_UPPER]
+    owner = 0
+    first = np.int64(shapes[row, 1])
+    pattern = first
+    while pattern:
+        if (pat_info[pattern, PAT_TOPS] >> 20) > order:
+            break
+        if _covers(pat_hands, pattern, new, n):
+            if pat_info[pattern, PAT_LOWER] >= low and pat_info[pattern, PAT_UPPER] <= high:
+                return False
+            if pat_info[pattern, PAT_TOPS] == pat_info[new, PAT_TOPS]:  # the same pattern
+                pat_info[pattern, PAT_LOWER] = max(pat_info[pattern, PAT_LOWER], low)
+                pat_info[pattern, PAT_UPPER] = min(pat_info[pattern, PAT_UPPER], high)
+                return False
+            owner = pattern  # go down into its children
+            first = pat_info[pattern, PAT_CHILD]
+            pattern = first
+            continue
+        pattern = pat_info[pattern, PAT_NEXT]
+    kept_first = 0
+    kept_last = 0
+    pattern = first
+    while pattern:
+        after = pat_info[pattern, PAT_NEXT]
+        if (pat_info[pattern, PAT_TOPS] >> 20) > order and _covers(pat_hands, new, pattern, n):
+            if pat_info[pattern, PAT_LOWER] <= low and pat_info[pattern, PAT_UPPER] >= high:
+                child = pat_info[pattern, PAT_CHILD]  # redundant: its children move up
+                while child:
+                    next_child = pat_info[child, PAT_NEXT]
+                    pat_info[new, PAT_CHILD] = _pattern_insert(pat_info, pat_info[new, PAT_CHILD],
+                                                               child, new)
+                    child = next_child
+            else:
+                pat_info[new, PAT_CHILD] = _pattern_insert(pat_info, pat_info[new, PAT_CHILD],
+                                                           pattern, new)
+        else:
+            if kept_last:
+                pat_info[kept_last, PAT_NEXT] = pattern
+            else:
+                kept_first = pattern
+            kept_last = pattern
+            pat_info[pattern, PAT_NEXT] = 0
+        pattern = after
+    first = _pattern_insert(pat_info, kept_first, new, owner)
+    if owner:
+        pat_info[owner, PAT_CHILD] = first
+    else:
+        shapes[row, 1] = first
+    return True
 
 
 @njit(cache=True)
 def _pattern_store(shapes, pat_hands, pat_info, place, check, key, n, mask, tops, low, high):
-    """Record bounds for the pattern ``key & mask`` of a shape: narrowing the pattern's bounds if
-    it is known, else inserting it in the shape's list (most general first) and dropping the
-    more specific patterns whose bounds it makes redundant. A full pool starts over."""
+    """Record bounds for the pattern ``key & mask`` of a shape (:func:`_pattern_add`). A full
+    pool starts over."""
     if pat_info[0, 0] >= pat_info.shape[0]:
         shapes[:, :] = 0
         pat_info[0, 0] = 1
     row = _shape_row(shapes, place, check, True)
-    order = tops >> 20
-    before = 0
-    pattern = np.int64(shapes[row, 1])
-    while pattern and (pat_info[pattern, PAT_TOPS] >> 20) <= order:
-        if pat_info[pattern, PAT_TOPS] == tops:
-            same = True
-            for seat in range(n):
-                if pat_hands[pattern, seat] != key[seat] & mask:
-                    same = False
-                    break
-            if same:
-                pat_info[pattern, PAT_LOWER] = max(pat_info[pattern, PAT_LOWER], low)
-                pat_info[pattern, PAT_UPPER] = min(pat_info[pattern, PAT_UPPER], high)
-                return
-        before = pattern
-        pattern = pat_info[pattern, PAT_NEXT]
     new = pat_info[0, 0]
-    pat_info[0, 0] = new + 1
     for seat in range(n):
         pat_hands[new, seat] = key[seat] & mask
     pat_info[new, PAT_LOWER] = low
     pat_info[new, PAT_UPPER] = high
-    pat_info[new, PAT_NEXT] = pattern
+    pat_info[new, PAT_NEXT] = 0
     pat_info[new, PAT_TOPS] = tops
-    if before:
-        pat_info[before, PAT_NEXT] = new
-    else:
-        shapes[row, 1] = new
-    before = new
-    while pattern:
-        after = pat_info[pattern, PAT_NEXT]
-        redundant = pat_info[pattern, PAT_LOWER] <= low and pat_info[pattern, PAT_UPPER] >= high
-        seat = 0
-        while redundant and seat < n:
-            cards = pat_hands[new, seat]
-            redundant = pat_hands[pattern, seat] & cards == cards
-            seat += 1
-        if redundant:
-            pat_info[before, PAT_NEXT] = after
-        else:
-            before = pattern
-        pattern = after
+    pat_info[new, PAT_CHILD] = 0
+    if _pattern_add(shapes, row, pat_hands, pat_info, new, n):
+        pat_info[0, 0] = new + 1
 
 
 @njit(cache=True)
-def _hint_find(keys, info, place, check):
-    """The lead (a relative slot) that last cut at this exact trick start, or -1."""
+def _exact_find(keys, info, place, check):
+    """The row of the exact table holding this trick start, or -1."""
     row = np.int64(place & np.uint64(keys.shape[0] - 1))
-    if keys[row] == check:
-        return info[row] - 1
-    return -1
+    return row if keys[row] == check else -1
 
 
 @njit(cache=True)
-def _hint_store(keys, info, place, check, move):
+def _exact_store(keys, info, place, check, low, low_tops, high, high_tops, move):
+    """Record in the exact table a trick start's bounds, each with the counts of the top cards
+    it rests on (:func:`_pattern_mask`), and the lead that cut (a relative slot; -1 for none);
+    another trick start in the row is replaced."""
     row = np.int64(place & np.uint64(keys.shape[0] - 1))
-    keys[row] = check
-    info[row] = move + 1
+    if keys[row] != check:
+        keys[row] = check
+        info[row, EXACT_MOVE] = 0
+        info[row, EXACT_LOWER] = -_UNSET
+        info[row, EXACT_UPPER] = _UNSET
+    if low > info[row, EXACT_LOWER]:
+        info[row, EXACT_LOWER] = low
+        info[row, EXACT_LOWER_TOPS] = low_tops
+    if high < info[row, EXACT_UPPER]:
+        info[row, EXACT_UPPER] = high
+        info[row, EXACT_UPPER_TOPS] = high_tops
+    if move >= 0:
+        info[row, EXACT_MOVE] = move + 1
 
 
 @njit(cache=True, inline='always')
@@ -631,7 +724,7 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
     need = target
     nothing = np.uint64(0)
     key = key_rows[depth]
-    shape_row = -1
+    shape_row = row = -1
     place = check = shape_place = shape_check = nothing
     if k == 0:
         left = _popcount(hands[leader])
@@ -682,15 +775,28 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
         elif left == 0:
             return _hand_value(taken, bids, blind, bags, sc) >= target, nothing
         _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, key)
+        place, check = _table_hashes(key)
+        row = _exact_find(keys, info, place, check)
+        if row >= 0:
+            if info[row, EXACT_LOWER] >= need:
+                return True, _pattern_cards(hands, n, info[row, EXACT_LOWER_TOPS], suit_masks)
+            if info[row, EXACT_UPPER] < need:
+                return False, _pattern_cards(hands, n, info[row, EXACT_UPPER_TOPS], suit_masks)
         if not first:  # the first trick's lead rules look at the cards themselves
             shape_place, shape_check = _shape_hashes(hands, n, key, suit_masks)
             shape_row = _shape_row(shapes, shape_place, shape_check, False)
             if shape_row >= 0:
-                pattern = _pattern_find(shapes, pat_hands, pat_info, shape_row, key, n, need)
+                pattern = _pattern_find(pat_hands, pat_info, np.int64(shapes[shape_row, 1]), key,
+                                        n, need)
                 if pattern:
-                    return pat_info[pattern, PAT_LOWER] >= need, _pattern_cards(
-                        hands, n, pat_info[pattern, PAT_TOPS], suit_masks)
-        place, check = _table_hashes(key)
+                    tops = pat_info[pattern, PAT_TOPS]
+                    if pat_info[pattern, PAT_LOWER] >= need:
+                        _exact_store(keys, info, place, check, pat_info[pattern, PAT_LOWER],
+                                     tops, _UNSET, 0, -1)
+                        return True, _pattern_cards(hands, n, tops, suit_masks)
+                    _exact_store(keys, info, place, check, -_UNSET, 0,
+                                 pat_info[pattern, PAT_UPPER], tops, -1)
+                    return False, _pattern_cards(hands, n, tops, suit_masks)
     seat = leader + k
     if seat >= n:
         seat -= n
@@ -698,23 +804,25 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
     legal = _legal(hand, k, first, broken, led_suit, cfg, suit_masks)
     count = _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_mask,
                    hands, n, cfg, suit_masks, slot_suit, moves[depth])
-    if k == 0:
-        relative = _hint_find(keys, info, place, check)  # the lead that cut here before
-        if relative >= 0:
-            suit = slot_suit[relative]
-            occupied = np.uint64(0)
-            for other in range(n):
-                occupied |= hands[other]
-            _to_front(moves[depth], count,
-                      _nth_bit(occupied & suit_masks[suit], relative - suit_low[suit]))
+    if k == 0 and row >= 0 and info[row, EXACT_MOVE]:  # the lead that cut here before
+        relative = info[row, EXACT_MOVE] - 1
+        suit = slot_suit[relative]
+        occupied = np.uint64(0)
+        for other in range(n):
+            occupied |= hands[other]
+        _to_front(moves[depth], count,
+                  _nth_bit(occupied & suit_masks[suit], relative - suit_low[suit]))
     maximising = (cfg[CFG_MAX_SEATS] >> seat) & 1 == 1
     trump = cfg[CFG_TRUMP]
     result = not maximising
     relevant = nothing
+    same = nothing  # cards whose answer a card tried has shown (their rank did not matter)
     cut = -1
     for i in range(count):  # a maximising seat stops at the first yes, a minimising one at a no
         slot = moves[depth, i]
         bit = _ONE << np.uint64(slot)
+        if same & bit:
+            continue
         suit = slot_suit[slot]
         hands[seat] = hand & ~bit
         if k == 0:
@@ -753,17 +861,29 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
             cut = slot
             break
         relevant |= below
+        # no card of the suit below the lowest that mattered can answer otherwise (none at all
+        # if none mattered)
+        ranked = below & suit_masks[suit]
+        if ranked == 0:
+            same |= suit_masks[suit]
+        elif slot < _lowest_bit(ranked):
+            same |= suit_masks[suit] & ((_ONE << np.uint64(_lowest_bit(ranked))) - _ONE)
     if k == 0:
         relevant = _closure(hands, n, relevant, suit_masks)
+        move = -1
         if cut >= 0:
             suit = slot_suit[cut]
             occupied = np.uint64(0)
             for other in range(n):
                 occupied |= hands[other]
             below_cut = occupied & suit_masks[suit] & ((_ONE << np.uint64(cut)) - _ONE)
-            _hint_store(keys, info, place, check, suit_low[suit] + _popcount(below_cut))
+            move = suit_low[suit] + _popcount(below_cut)
+        mask, tops = _pattern_mask(hands, n, relevant, suit_masks, suit_low)
+        if result:
+            _exact_store(keys, info, place, check, need, tops, _UNSET, 0, move)
+        else:
+            _exact_store(keys, info, place, check, -_UNSET, 0, need - 1, tops, move)
         if not first:
-            mask, tops = _pattern_mask(hands, n, relevant, suit_masks, suit_low)
             if result:
                 _pattern_store(shapes, pat_hands, pat_info, shape_place, shape_check, key, n,
                                mask, tops, need, _UNSET)
@@ -774,6 +894,20 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
 
 
 @njit(cache=True, nogil=True)
+def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
+                trick_mask, target, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
+                pat_hands, pat_info, bids, blind, bags, sc, moves, key_rows):
+    """:func:`_reach` from the top of a search, on unmanaged views of the arrays (see
+    ``views``: the recursion then passes them without reference counting)."""
+    return _reach(_borrowed(hands), _borrowed(taken), k, leader, led_suit, win_slot, win_seat,
+                  win_suit, broken, first, trick_mask, target, _RUNTIME_ZERO[0], _borrowed(cfg),
+                  _borrowed(suit_masks), _borrowed(suit_low), _borrowed(slot_suit),
+                  _borrowed(keys), _borrowed(info), _borrowed(shapes), _borrowed(pat_hands),
+                  _borrowed(pat_info), _borrowed(bids), _borrowed(blind), _borrowed(bags),
+                  _borrowed(sc), _borrowed(moves), _borrowed(key_rows))[0]
+
+
+@njit(cache=True, nogil=True)
 def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                   first, trick_mask, low, high, cfg, suit_masks, suit_low, slot_suit, keys, info,
                   shapes, pat_hands, pat_info, bids, blind, bags, sc, moves, key_rows):
@@ -781,10 +915,10 @@ def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_sui
     largest target the maximising seats reach, by bisection."""
     while low < high:
         middle = (low + high + 1) // 2
-        if _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
-                  trick_mask, middle, _RUNTIME_ZERO[0], cfg, suit_masks, suit_low, slot_suit,
-                  keys, info, shapes, pat_hands, pat_info, bids, blind, bags, sc, moves,
-                  key_rows)[0]:
+        if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
+                       first, trick_mask, middle, cfg, suit_masks, suit_low, slot_suit, keys,
+                       info, shapes, pat_hands, pat_info, bids, blind, bags, sc, moves,
+                       key_rows):
             low = middle
         else:
             high = middle - 1
@@ -800,10 +934,10 @@ def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit
     low, high = 0, count - 1
     while low < high:
         middle = (low + high + 1) // 2
-        if _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
-                  trick_mask, values[middle], _RUNTIME_ZERO[0], cfg, suit_masks, suit_low,
-                  slot_suit, keys, info, shapes, pat_hands, pat_info, bids, blind, bags, sc, moves,
-                  key_rows)[0]:
+        if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
+                       first, trick_mask, values[middle], cfg, suit_masks, suit_low,
+                       slot_suit, keys, info, shapes, pat_hands, pat_info, bids, blind, bags,
+                       sc, moves, key_rows):
             low = middle
         else:
             high = middle - 1

@@ -40,12 +40,14 @@ from .dd_search import (
     CFG_SEATS,
     CFG_TARGET_SEATS,
     CFG_TRUMP,
+    EXACT_FIELDS,
     KEY_WORDS,
     MAX_DEPTH,
     MAX_MOVES,
     MODE_NIL,
     MODE_SCORE,
     MODE_TRICKS,
+    PAT_FIELDS,
     SC_BAG_LIMIT,
     SC_BAG_PENALTY,
     SC_BLIND_VALUE,
@@ -58,7 +60,7 @@ from .dd_search import (
     SC_SIDES,
     SC_TEN_FOR_200,
     SC_THIRTEEN,
-    _reach,
+    _reach_root,
     _score_values,
     _solve_many,
     _solve_score,
@@ -364,10 +366,10 @@ class DoubleDummy:
         self._layout = _layout(self.rules)
         size = 1 << table_bits
         self._keys = np.zeros(size, np.uint64)
-        self._info = np.zeros(size, np.int32)
+        self._info = np.zeros((size, EXACT_FIELDS), np.int32)
         self._shapes = np.zeros((size // 2, 2), np.uint64)
         self._pat_hands = np.zeros((size, self._layout.seats), np.uint64)
-        self._pat_info = np.zeros((size, 4), np.int32)
+        self._pat_info = np.zeros((size, PAT_FIELDS), np.int32)
         self._pat_info[0, 0] = 1
         self._moves = np.full((MAX_DEPTH, 2 * MAX_MOVES + 1), -1, np.int64)
         self._key_rows = np.zeros((MAX_DEPTH, KEY_WORDS), np.uint64)
@@ -398,8 +400,8 @@ class DoubleDummy:
             return True
         attackers = ((1 << layout.seats) - 1) & ~self._side(layout.side_of[seat])
         cfg = self._cfg(MODE_NIL, attackers, 1 << seat, _NIL_CONTEXT + seat)
-        return bool(_reach(*self._state(position, layout), 1, 0, cfg, *self._tables(),
-                           *self._no_score())[0])
+        return bool(_reach_root(*self._state(position, layout), 1, cfg, *self._tables(),
+                                *self._no_score()))
 
     def score(self, position: Position, bids: Sequence[int], *, blind: Sequence[bool] = (),
               bags: Sequence[int] = (), side: int = 0) -> ScoreLine:
@@ -553,8 +555,9 @@ class DoubleDummy:
 
     def _reaches(self, position: Position, question: tuple[np.ndarray, ...], target: int) -> bool:
         cfg, bids, blind, bags, sc = question
-        return bool(_reach(*self._state(position, self._layout), target, 0, cfg, *self._tables(),
-                           bids, blind, bags, sc, self._moves, self._key_rows)[0])
+        return bool(_reach_root(*self._state(position, self._layout), target, cfg,
+                                *self._tables(), bids, blind, bags, sc, self._moves,
+                                self._key_rows))
 
     def _score_line(self, position: Position, layout: _Layout,
                     question: tuple[np.ndarray, ...], value: int) -> list[int]:
