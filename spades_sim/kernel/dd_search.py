@@ -82,29 +82,33 @@ search) holds the cards to try, then their priorities."""
 MAX_DEPTH = 64
 """Rows of ``moves`` and of ``key_rows``: more than the cards of any deal."""
 
-# Columns of ``pat_info``, a pattern's row (its hands are the same row of ``pat_hands``); row 0
-# holds, in column 0, the next free row.
-PAT_LOWER = 0
-PAT_UPPER = 1
-PAT_NEXT = 2
+# A pattern's row: its hands in words 0 to 4 of ``pat_hands`` and, in the same 64-byte row seen
+# as 32-bit numbers (``pat_info``, a view of the same memory: one cache line a pattern), these.
+# Row 0 holds, in ``pat_info[0, 0]``, the next free row.
+PAT_LOWER = 10
+PAT_UPPER = 11
+PAT_NEXT = 12
 """The next pattern of its list (a shape's, or a pattern's children; 0: the end)."""
-PAT_TOPS = 3
+PAT_TOPS = 13
 """Cards the pattern fixes, per suit (5 bits each, the top cards of the suit) and in all (bits 20
 on): patterns with fewer come first."""
-PAT_CHILD = 4
+PAT_CHILD = 14
 """The first of the pattern's children (patterns that fix more cards, those included; 0: none)."""
-PAT_PARENT = 5
+PAT_PARENT = 15
 """The pattern whose children it is among (0: it is in the shape's list)."""
-PAT_FIELDS = 6
+PAT_WORDS = 8
+"""64-bit words of a pattern's row."""
 
-# Columns of ``info``, the exact table's row (``keys`` holds its trick start's check hash).
-EXACT_MOVE = 0
+# An exact-table row: the trick start's check hash in word 0 of ``keys`` and, in the same 32-byte
+# row seen as 32-bit numbers (``info``), these.
+EXACT_MOVE = 2
 """The lead that last cut here, as a relative slot, plus 1 (0: none)."""
-EXACT_LOWER = 1
-EXACT_LOWER_TOPS = 2
-EXACT_UPPER = 3
-EXACT_UPPER_TOPS = 4
-EXACT_FIELDS = 5
+EXACT_LOWER = 3
+EXACT_LOWER_TOPS = 4
+EXACT_UPPER = 5
+EXACT_UPPER_TOPS = 6
+EXACT_WORDS = 4
+"""64-bit words of an exact-table row."""
 
 
 @njit(cache=True)
@@ -586,7 +590,7 @@ def _pattern_store(shapes, pat_hands, pat_info, place, check, key, n, mask, tops
 def _exact_find(keys, info, place, check):
     """The row of the exact table holding this trick start, or -1."""
     row = np.int64(place & np.uint64(keys.shape[0] - 1))
-    return row if keys[row] == check else -1
+    return row if keys[row, 0] == check else -1
 
 
 @njit(cache=True)
@@ -595,8 +599,8 @@ def _exact_store(keys, info, place, check, low, low_tops, high, high_tops, move)
     it rests on (:func:`_pattern_mask`), and the lead that cut (a relative slot; -1 for none);
     another trick start in the row is replaced."""
     row = np.int64(place & np.uint64(keys.shape[0] - 1))
-    if keys[row] != check:
-        keys[row] = check
+    if keys[row, 0] != check:
+        keys[row, 0] = check
         info[row, EXACT_MOVE] = 0
         info[row, EXACT_LOWER] = -_UNSET
         info[row, EXACT_UPPER] = _UNSET
