@@ -250,15 +250,27 @@ def _quick_tricks(hands, n, leader, broken, cfg, suit_masks):
                 break
             run += 1
             top ^= _ONE << np.uint64(high)
+        if run == 0:
+            continue
+        longest = 0  # the most cards of the suit another seat holds
+        for seat in range(n):
+            if seat != leader:
+                longest = max(longest, _popcount(hands[seat] & suit_masks[suit]))
+        ranked = min(run, longest)  # the rest win because the other seats have run out
+        if run >= longest:
+            run = _popcount(own)  # and so do the leader's small cards
         if suit != trump:
             for seat in range(n):
-                if ((cfg[CFG_MAX_SEATS] >> seat) & 1) != group and hands[seat] & suit_masks[trump]:
-                    length = _popcount(hands[seat] & suit_masks[suit])
-                    if length < run:
-                        run = length
+                length = _popcount(hands[seat] & suit_masks[suit])
+                if ((cfg[CFG_MAX_SEATS] >> seat) & 1) != group:
+                    if hands[seat] & suit_masks[trump] and length < run:
+                        run = length  # an opponent ruffs once out of the suit
+                elif seat != leader and length == 0 and hands[seat] & ~suit_masks[trump] == 0:
+                    run = min(run, 1)  # a partner holding only trumps must ruff: the lead moves
         if run:
             tricks += run
-            counted |= _top_cards(own, run)
+            if ranked:
+                counted |= _top_cards(own, min(ranked, run))
     return tricks, counted
 
 
