@@ -599,7 +599,7 @@ def _pattern_store(shapes, pat_hands, pat_info, place, check, key, n, mask, tops
 
 
 @njit(cache=True)
-def _exact_find(keys, info, place, check):
+def _exact_find(keys, place, check):
     """The row of the exact table holding this trick start, or -1."""
     row = np.int64(place & np.uint64(keys.shape[0] - 1))
     return row if keys[row, 0] == check else -1
@@ -792,7 +792,7 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
             return _hand_value(taken, bids, blind, bags, sc) >= target, nothing
         _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, key)
         place, check = _table_hashes(key)
-        row = _exact_find(keys, info, place, check)
+        row = _exact_find(keys, place, check)
         if row >= 0:
             if info[row, EXACT_LOWER] >= need:
                 return True, _pattern_cards(hands, n, info[row, EXACT_LOWER_TOPS], suit_masks)

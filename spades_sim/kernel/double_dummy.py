@@ -540,6 +540,7 @@ class DoubleDummy:
         context = self._contexts.setdefault(key, _SCORE_CONTEXT + len(self._contexts))
         if context >= _MAX_CONTEXT:  # a long-lived solver asked very many questions: start over
             self._contexts.clear()
+            self._keys[:] = 0  # every stored answer: the question numbers are reused
             self._shapes[:] = 0
             self._pat_info[0, 0] = 1
             context = self._contexts.setdefault(key, _SCORE_CONTEXT)

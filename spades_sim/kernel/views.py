@@ -25,4 +25,3 @@ def _borrowed(typingctx, array):
         return view._getvalue()
 
     return array(array), codegen
-
