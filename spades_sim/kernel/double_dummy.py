@@ -378,6 +378,7 @@ class DoubleDummy:
         self._shapes = np.zeros((size // 2, 2), np.uint64)
         self._pat_hands, self._pat_info = _table(size, PAT_WORDS)
         self._pat_info[0, 0] = 1
+        self._cuts = np.zeros((size // 4, 2), np.uint64)
         self._moves = np.full((MAX_DEPTH, 2 * MAX_MOVES + 1), -1, np.int64)
         self._key_rows = np.zeros((MAX_DEPTH, KEY_WORDS), np.uint64)
         self._contexts: dict[tuple[object, ...], int] = {}
@@ -492,7 +493,7 @@ class DoubleDummy:
     def _tables(self) -> tuple[np.ndarray, ...]:
         layout = self._layout
         return (layout.suit_masks, layout.suit_low, layout.slot_suit, self._keys, self._info,
-                self._shapes, self._pat_hands, self._pat_info)
+                self._shapes, self._pat_hands, self._pat_info, self._cuts)
 
     def _no_score(self) -> tuple[np.ndarray, ...]:
         seats = self._layout.seats
