@@ -206,6 +206,7 @@ def _check_ending(name: str, rules: RuleSet, dd: DoubleDummy, spot: Spot, rng: r
         line = dd.score(position, bids, blind=blind, bags=bags, side=side)
         assert isinstance(line, ScoreLine)
         assert line.value == expected[sides + n + q], f"score: {score_where}"
+        assert dd.score_value(position, bids, blind=blind, bags=bags, side=side) == line.value
         # The line is legal (the oracle checks each card) and scores its value.
         assert _final_value(oracle, spot, line.line, bids, blind, bags, side) == line.value, score_where
         replayed = position

@@ -280,8 +280,8 @@ def analyse_deal(rules: RuleSet, hands: Sequence[Sequence[int]], dealer: int | N
                 if sides == 2 and side == 1:  # two sides: what one gains the other loses
                     values[1] = -values[0]
                     continue
-                values[side] = solver.score(position, tuple(bids), blind=blind_flags,
-                                            bags=tuple(bags), side=side).value
+                values[side] = solver.score_value(position, tuple(bids), blind=blind_flags,
+                                                  bags=tuple(bags), side=side)
             row.update({f"score_{side}": value for side, value in values.items()})
             if seat == leader:  # solved already: the line comes from the solver's tables
                 best = solver.score(position, tuple(bids), blind=blind_flags, bags=tuple(bags),

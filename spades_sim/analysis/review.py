@@ -276,8 +276,8 @@ class _Values:
         asked = 0 if self.two_sides else side
         key = (*self.key(position, self.rules.seat_count), asked)
         if key not in self._scores:
-            self._scores[key] = self.solver.score(position, self.bids, blind=self.blind,
-                                                  bags=self.bags, side=asked).value
+            self._scores[key] = self.solver.score_value(position, self.bids, blind=self.blind,
+                                                        bags=self.bags, side=asked)
         value = self._scores[key]
         return -value if self.two_sides and side else value
 

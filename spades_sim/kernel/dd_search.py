@@ -31,7 +31,7 @@ from numba import njit
 from .bits import _RUNTIME_ZERO, _bits_above, _highest_bit, _lowest_bit, _nth_bit, _popcount
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP
 from .scoring import _contract_points, _score_side
-from .trick import _beats, _follow_mask, _lead_mask
+from .trick import _beats, _beats_mask, _follow_mask, _lead_mask
 from .views import _borrowed
 
 MODE_TRICKS = 0
@@ -276,35 +276,53 @@ def _quick_tricks(hands, n, leader, broken, cfg, suit_masks):
 
 @njit(cache=True)
 def _sure_trumps(hands, n, cfg, suit_masks):
-    """Tricks each group is sure of from trumps: the most top trumps still out that one hand of
-    the group holds (each wins a trick whenever it is played). Returns (maximising group's,
-    other group's, those trumps)."""
+    """Tricks each group is sure of from trumps, at any trick start whoever leads: the larger of
+    (a) the run of top trumps still out that the group holds, as many as its longest trump
+    holding (the run's cards need never fall on one another: the long hand plays a small trump
+    or a run card under its partner's) and (b) its longest trump holding less all the other
+    group's trumps (each of that hand's trumps wins its trick unless another group's trump beats
+    it, and each of those beats one at most). Returns (maximising group's, other group's, the
+    cards counted: the run's, when (a) decides; (b) rests on suit lengths alone)."""
     trumps = suit_masks[cfg[CFG_TRUMP]]
     rest = np.uint64(0)
+    held = np.zeros(2, np.int64)
+    longest = np.zeros(2, np.int64)
     for seat in range(n):
-        rest |= hands[seat] & trumps
-    ours = 0
-    theirs = 0
+        own = hands[seat] & trumps
+        rest |= own
+        group = (cfg[CFG_MAX_SEATS] >> seat) & 1
+        length = _popcount(own)
+        held[group] += length
+        longest[group] = max(longest[group], length)
     run_cards = np.uint64(0)
+    sure = np.zeros(2, np.int64)
     if rest == 0:
-        return ours, theirs, run_cards
+        return 0, 0, run_cards
+    group_cards = np.uint64(0)
     top = _ONE << np.uint64(_highest_bit(rest))
     for seat in range(n):
         if hands[seat] & top:
-            run = 0
-            while rest:
-                bit = _ONE << np.uint64(_highest_bit(rest))
-                if hands[seat] & bit == 0:
-                    break
-                run += 1
-                run_cards |= bit
-                rest ^= bit
-            if (cfg[CFG_MAX_SEATS] >> seat) & 1:
-                ours = run
-            else:
-                theirs = run
+            owner = (cfg[CFG_MAX_SEATS] >> seat) & 1
             break
-    return ours, theirs, run_cards
+    for seat in range(n):
+        if (cfg[CFG_MAX_SEATS] >> seat) & 1 == owner:
+            group_cards |= hands[seat]
+    run = 0
+    while rest and run < longest[owner]:
+        bit = _ONE << np.uint64(_highest_bit(rest))
+        if group_cards & bit == 0:
+            break
+        run += 1
+        run_cards |= bit
+        rest ^= bit
+    sure[owner] = run
+    for group in range(2):
+        length_tricks = longest[group] - held[1 - group]
+        if length_tricks > sure[group]:
+            sure[group] = length_tricks
+            if group == owner:
+                run_cards = np.uint64(0)
+    return sure[1], sure[0], run_cards
 
 
 @njit(cache=True)
@@ -778,6 +796,17 @@ def _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_m
                         ruffed_suits |= 1 << suit
                 elif other != seat and hands[other] & top:
                     toward_suits |= 1 << suit
+    # a third seat whose cheapest winner the next seat can beat plays its winners top down
+    top_down = False
+    if k > 0 and k < n - 1 and not (ducking or attacking_nil):
+        winners = legal & suit_masks[led_suit] & _beats_mask(win_slot, win_suit, suit_masks,
+                                                             trump)
+        next_seat = seat + 1
+        if next_seat >= n:
+            next_seat -= n
+        next_suit = hands[next_seat] & suit_masks[led_suit]
+        top_down = winners != 0 and next_suit != 0 and _highest_bit(next_suit) > _lowest_bit(
+            winners)
     for i in range(count):
         slot = out[i]
         suit = slot_suit[slot]
@@ -802,7 +831,9 @@ def _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_m
             elif attacking_nil:
                 score = -low - (50 if wins else 0)
             elif wins and not winning_ours and (k >= 2 or k == n - 1 or suit != led_suit):
-                score = 80 - low  # third or last seat (or a ruff): win as cheaply as possible
+                # third or last seat (or a ruff): win as cheaply as possible, or force out the
+                # next seat's higher cards
+                score = 80 + low if top_down and suit == led_suit else 80 - low
             else:
                 score = -low - (30 if wins else 0) - (20 if suit == trump and led_suit != trump
                                                       else 0)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -60,6 +61,7 @@ from .dd_search import (
     SC_SIDES,
     SC_TEN_FOR_200,
     SC_THIRTEEN,
+    _hand_value,
     _reach_root,
     _score_values,
     _solve_many,
@@ -423,6 +425,14 @@ class DoubleDummy:
         value = self._score_value(position, layout, question)
         return ScoreLine(value, tuple(self._score_line(position, layout, question, value)))
 
+    def score_value(self, position: Position, bids: Sequence[int], *,
+                    blind: Sequence[bool] = (), bags: Sequence[int] = (), side: int = 0) -> int:
+        """:meth:`score`'s value alone, without the line (finding a line asks the search again
+        at every turn, so this is many times cheaper)."""
+        layout = self._checked(position)
+        return self._score_value(position, layout,
+                                 self._score_question(position, bids, blind, bags, side))
+
     # --- per legal card -----------------------------------------------------------------------
 
     def card_tricks(self, position: Position, side: int | None = None) -> dict[int, int]:
@@ -557,10 +567,36 @@ class DoubleDummy:
         state = self._state(position, layout)
         taken = state[1]
         left = _count(position.hands[position.to_play])
+        by_tricks = self._score_by_tricks(position, layout, question, left)
+        if by_tricks is not None:
+            return by_tricks
         values = np.zeros(_endings(layout.seats, left), np.int64)
         count = _score_values(taken, left, bids, blind, bags, sc, values)
         return int(_solve_score(*state, values, count, cfg, *self._tables(), bids, blind, bags,
                                 sc, self._moves, self._key_rows))
+
+    def _score_by_tricks(self, position: Position, layout: _Layout,
+                         question: tuple[np.ndarray, ...], left: int) -> int | None:
+        """The score value from a tricks solve, where that is exact: two sides and no nil bid
+        (so the value depends on the sides' trick totals alone) and a value that never falls
+        as the asked side takes more of the tricks left (no bag penalty within reach; then
+        the best score line is the most tricks). None otherwise."""
+        _, bids, blind, bags, sc = question
+        if layout.sides != 2 or not bids.all():
+            return None
+        side = int(sc[SC_SIDE])
+        own, other = (layout.side_of.index(s) for s in (side, 1 - side))
+        taken = position.taken_tricks()
+        won = sum(count for seat, count in enumerate(taken) if layout.side_of[seat] == side)
+        lost = sum(taken) - won
+        values = []
+        for more in range(left + 1):
+            ending = np.zeros(layout.seats, np.int64)
+            ending[own], ending[other] = won + more, lost + left - more
+            values.append(int(_hand_value(ending, bids, blind, bags, sc)))
+        if any(later < earlier for earlier, later in pairwise(values)):
+            return None
+        return values[self.tricks(position, side) - won]
 
     def _reaches(self, position: Position, question: tuple[np.ndarray, ...], target: int) -> bool:
         cfg, bids, blind, bags, sc = question
