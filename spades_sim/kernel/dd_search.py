@@ -285,44 +285,50 @@ def _sure_trumps(hands, n, cfg, suit_masks):
     cards counted: the run's, when (a) decides; (b) rests on suit lengths alone)."""
     trumps = suit_masks[cfg[CFG_TRUMP]]
     rest = np.uint64(0)
-    held = np.zeros(2, np.int64)
-    longest = np.zeros(2, np.int64)
+    held_max = held_min = longest_max = longest_min = 0  # per group: the maximising one, the other
     for seat in range(n):
         own = hands[seat] & trumps
         rest |= own
-        group = (cfg[CFG_MAX_SEATS] >> seat) & 1
         length = _popcount(own)
-        held[group] += length
-        longest[group] = max(longest[group], length)
+        if (cfg[CFG_MAX_SEATS] >> seat) & 1:
+            held_max += length
+            longest_max = max(longest_max, length)
+        else:
+            held_min += length
+            longest_min = max(longest_min, length)
     run_cards = np.uint64(0)
-    sure = np.zeros(2, np.int64)
     if rest == 0:
         return 0, 0, run_cards
-    group_cards = np.uint64(0)
-    top = _ONE << np.uint64(_highest_bit(rest))
+    top = _highest_bit(rest)
+    owner = 0
     for seat in range(n):
-        if hands[seat] & top:
+        if (hands[seat] >> np.uint64(top)) & _ONE:
             owner = (cfg[CFG_MAX_SEATS] >> seat) & 1
             break
+    group_cards = np.uint64(0)
     for seat in range(n):
         if (cfg[CFG_MAX_SEATS] >> seat) & 1 == owner:
             group_cards |= hands[seat]
+    longest = longest_max if owner else longest_min
     run = 0
-    while rest and run < longest[owner]:
+    while rest and run < longest:
         bit = _ONE << np.uint64(_highest_bit(rest))
         if group_cards & bit == 0:
             break
         run += 1
         run_cards |= bit
         rest ^= bit
-    sure[owner] = run
-    for group in range(2):
-        length_tricks = longest[group] - held[1 - group]
-        if length_tricks > sure[group]:
-            sure[group] = length_tricks
-            if group == owner:
-                run_cards = np.uint64(0)
-    return sure[1], sure[0], run_cards
+    ours = run if owner else 0
+    theirs = 0 if owner else run
+    if longest_max - held_min > ours:
+        ours = longest_max - held_min
+        if owner:
+            run_cards = np.uint64(0)
+    if longest_min - held_max > theirs:
+        theirs = longest_min - held_max
+        if not owner:
+            run_cards = np.uint64(0)
+    return ours, theirs, run_cards
 
 
 @njit(cache=True)
