@@ -221,10 +221,10 @@ def _top_cards(cards, count):
 
 
 @njit(cache=True)
-def _quick_tricks(hands, n, leader, broken, cfg, suit_masks):
-    """Tricks the leader can cash at once, keeping the lead: in each suit its unbroken run of
-    top cards, as far as no opponent holding a trump runs out of the suit first (a lower bound
-    on its group's tricks to come). Returns (tricks, the cards counted)."""
+def _quick_tricks(hands, n, leader, broken, cfg, suit_masks, skipped=-1):
+    """Tricks the leader can cash at once, keeping the lead: in each suit (but ``skipped``) its
+    unbroken run of top cards, as far as no opponent holding a trump runs out of the suit first
+    (a lower bound on its group's tricks to come). Returns (tricks, the cards counted)."""
     trump = cfg[CFG_TRUMP]
     group = (cfg[CFG_MAX_SEATS] >> leader) & 1
     hand = hands[leader]
@@ -236,7 +236,7 @@ def _quick_tricks(hands, n, leader, broken, cfg, suit_masks):
     counted = np.uint64(0)
     for suit in range(4):
         own = hand & suit_masks[suit]
-        if own == 0:
+        if own == 0 or suit == skipped:
             continue
         if suit == trump and not (broken or cfg[CFG_LEAD_ANY_TIME] != 0
                                   or hand & ~suit_masks[trump] == 0):
@@ -272,6 +272,56 @@ def _quick_tricks(hands, n, leader, broken, cfg, suit_masks):
             if ranked:
                 counted |= _top_cards(own, min(ranked, run))
     return tricks, counted
+
+
+@njit(cache=True)
+def _entry_tricks(hands, n, leader, broken, cfg, suit_masks):
+    """Tricks the leader's side can take at once by way of the partner (two partnerships): the
+    leader leads a small card of a side suit whose top card the partner holds, no opponent can
+    ruff it, and the partner cashes its quick tricks in the other suits (:func:`_quick_tricks`
+    on the cards left after that trick; the opponents only follow to it, or discard holding no
+    trump, which can only help). Returns the best such (tricks, the cards counted), or (0, 0)."""
+    best = 0
+    best_cards = np.uint64(0)
+    if n != 4:
+        return best, best_cards
+    partner = leader + 2 if leader < 2 else leader - 2
+    seats = cfg[CFG_MAX_SEATS]
+    if seats != 5 and seats != 10:  # two partnerships, seats 0 and 2 against 1 and 3
+        return best, best_cards
+    trump = cfg[CFG_TRUMP]
+    trumps = suit_masks[trump]
+    for suit in range(4):
+        if suit == trump:
+            continue
+        mine = hands[leader] & suit_masks[suit]
+        theirs = hands[partner] & suit_masks[suit]
+        if mine == 0 or theirs == 0:
+            continue
+        top = _highest_bit(theirs)
+        low = _lowest_bit(mine)
+        if low > top:
+            continue  # the leader's smallest card would win the trick itself
+        entry = True
+        for step in (1, 3):
+            opponent = leader + step if leader + step < 4 else leader + step - 4
+            cards = hands[opponent] & suit_masks[suit]
+            if cards == 0 and hands[opponent] & trumps:
+                entry = False  # it ruffs
+            elif cards != 0 and _highest_bit(cards) > top:
+                entry = False  # it beats the partner's top card
+        if not entry:
+            continue
+        lead, win = hands[leader], hands[partner]
+        hands[leader] = lead & ~(_ONE << np.uint64(low))
+        hands[partner] = win & ~(_ONE << np.uint64(top))
+        tricks, counted = _quick_tricks(hands, n, partner, broken, cfg, suit_masks, suit)
+        hands[leader] = lead
+        hands[partner] = win
+        if 1 + tricks > best:
+            best = 1 + tricks
+            best_cards = counted | (_ONE << np.uint64(top))
+    return best, best_cards
 
 
 @njit(cache=True)
@@ -909,11 +959,12 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
                     return False, _closure(hands, n, sure, suit_masks)
                 if not first:
                     quick, cashed = _quick_tricks(hands, n, leader, broken, cfg, suit_masks)
-                    if (cfg[CFG_MAX_SEATS] >> leader) & 1:
-                        if won + quick >= target:
-                            return True, _closure(hands, n, cashed, suit_masks)
-                    elif won + left - quick < target:
-                        return False, _closure(hands, n, cashed, suit_masks)
+                    maximising = (cfg[CFG_MAX_SEATS] >> leader) & 1 == 1
+                    if (won + quick >= target) if maximising else (won + left - quick < target):
+                        return maximising, _closure(hands, n, cashed, suit_masks)
+                    quick, cashed = _entry_tricks(hands, n, leader, broken, cfg, suit_masks)
+                    if (won + quick >= target) if maximising else (won + left - quick < target):
+                        return maximising, _closure(hands, n, cashed, suit_masks)
             need = target - won  # the table holds bounds on the tricks still to come
         elif left == 0:
             return _hand_value(taken, bids, blind, bags, sc) >= target, nothing
