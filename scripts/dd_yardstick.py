@@ -20,14 +20,17 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from spades_sim.analysis.review import review_file
+from spades_sim.analysis.review import ReviewResult, review_file
 from spades_sim.kernel.strategies import seat_strategies
 from spades_sim.rules import resolve_rules
 from spades_sim.run.handlogs import write_hand_logs
@@ -41,16 +44,25 @@ SECTION = "## Double-dummy yardstick"
 METRICS = ("tricks_lost", "points_lost", "mistakes", "lost_share")
 
 
-def measure(rules_name: str, strategy: str, hands: int, seed: int) -> dict[str, object]:
-    """Play and review ``hands`` self-play hands of ``strategy``; one row of the data file."""
+def measure(rules_name: str, strategy: str, hands: int, seed: int,
+            jobs: int = 1) -> dict[str, object]:
+    """Play and review ``hands`` self-play hands of ``strategy``, the reviews split over
+    ``jobs`` processes (the same hands and answers whatever the number); one row of the data
+    file."""
     rules = resolve_rules(rules_name)
     strategies = seat_strategies([strategy], rules.seat_count)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
-        log = Path(folder) / "hands.jsonl"
-        write_hand_logs(str(log), "hands", rules, strategies, seed, range(hands), 1000)
+        logs = []
+        for part, chunk in enumerate(np.array_split(np.arange(hands), max(1, jobs))):
+            if len(chunk):
+                logs.append(Path(folder) / f"hands-{part}.jsonl")
+                write_hand_logs(str(logs[-1]), "hands", rules, strategies, seed,
+                                range(int(chunk[0]), int(chunk[-1]) + 1), 1000)
         played = time.perf_counter()
-        result = review_file(log)
+        with ProcessPoolExecutor(len(logs)) as pool:
+            parts = list(pool.map(review_file, logs))
+        result = ReviewResult("hands", tuple(hand for part in parts for hand in part.hands))
     reviewed = time.perf_counter()
     totals = result.totals()
     row = totals[(totals["group"] == "strategy") & (totals["name"] == strategy)].iloc[0]
@@ -63,6 +75,7 @@ def measure(rules_name: str, strategy: str, hands: int, seed: int) -> dict[str, 
                     f"{metric}_high": float(row[f"{metric}_high"])})
     out["seconds_play"] = round(played - start, 1)
     out["seconds_review"] = round(reviewed - played, 1)
+    out["jobs"] = len(logs)
     return out
 
 
@@ -108,10 +121,12 @@ def section(data: pd.DataFrame) -> str:
     seconds = data["seconds_review"].sum()
     if int(first["hands"]) < FULL_HANDS:
         lines += ["", f"**A preliminary run**: {int(first['hands']):,} hands a strategy, not the "
-                  f"{FULL_HANDS:,} the yardstick is meant to have, because a review takes the "
-                  "solver seconds a hand today (docs/double-dummy.md, \"Speed\"). The intervals "
-                  "say how little it settles."]
-    lines += ["", f"The reviews took {seconds / 60:.0f} minutes of solving in all "
+                  f"{FULL_HANDS:,} the yardstick is meant to have, because reviewing a hand with a "
+                  "nil bid still takes the solver minutes (docs/double-dummy.md, \"Speed\"). "
+                  "The intervals say how little it settles."]
+    jobs = int(first.get("jobs", 1))
+    lines += ["", f"The reviews took {seconds / 60:.0f} minutes in all, on {jobs} "
+              f"process{'es' if jobs > 1 else ''} "
               f"({', '.join(f'{r.strategy} {r.seconds_review / 60:.1f}' for r in data.itertuples())}"
               " minutes).", ""]
     return "\n".join(lines)
@@ -136,6 +151,8 @@ def main() -> None:
     parser.add_argument("--strategy", action="append", dest="strategies",
                         help="a strategy to measure (repeatable) [default: "
                              + ", ".join(STRATEGIES) + "]")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes the reviews run in (default: one a core)")
     parser.add_argument("--out", default=str(DATA), help="the data file (CSV)")
     parser.add_argument("--report", default=str(REPORT),
                         help="the report whose section is replaced ('' for none)")
@@ -143,7 +160,7 @@ def main() -> None:
     rows = []
     for strategy in args.strategies or STRATEGIES:
         print(f"{strategy}: {args.hands:,} hands ...", file=sys.stderr, flush=True)
-        row = measure(args.rules, strategy, args.hands, args.seed)
+        row = measure(args.rules, strategy, args.hands, args.seed, args.jobs)
         print(f"  played in {row['seconds_play']} s, reviewed in {row['seconds_review']} s: "
               f"{row['tricks_lost']:.3f} tricks, {row['points_lost']:.3f} points given away per "
               f"seat-hand, {100 * float(row['lost_share']):.2f}% of plays lost value",
