@@ -1116,15 +1116,20 @@ def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit,
 
 @njit(cache=True, nogil=True)
 def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
-                  first, trick_mask, low, high, cfg, suit_masks, suit_low, slot_suit, keys, info,
-                  shapes, pat_hands, pat_info, cuts, bids, blind, bags, sc, moves, key_rows):
+                  first, trick_mask, low, high, guess, cfg, suit_masks, suit_low, slot_suit, keys,
+                  info, shapes, pat_hands, pat_info, cuts, bids, blind, bags, sc, moves,
+                  key_rows):
     """The exact value between ``low`` (the tricks taken, known reached) and ``high`` (the most
     possible): the largest target the maximising seats reach, stepping one trick at a time from
-    a guess (:func:`_guess_tricks`; a right guess takes two searches, both at the value)."""
-    seat = leader + k
-    if seat >= cfg[CFG_SEATS]:
-        seat -= cfg[CFG_SEATS]
-    target = low + _guess_tricks(hands, cfg[CFG_SEATS], _popcount(hands[seat]), cfg, suit_masks)
+    ``guess`` (negative: :func:`_guess_tricks`'s); a right guess takes two searches, both at the
+    value."""
+    target = guess
+    if guess < 0:
+        seat = leader + k
+        if seat >= cfg[CFG_SEATS]:
+            seat -= cfg[CFG_SEATS]
+        target = low + _guess_tricks(hands, cfg[CFG_SEATS], _popcount(hands[seat]), cfg,
+                                     suit_masks)
     while low < high:
         target = min(max(target, low + 1), high)
         if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
@@ -1141,20 +1146,28 @@ def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_sui
 
 @njit(cache=True, nogil=True)
 def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
-                 trick_mask, values, count, cfg, suit_masks, suit_low, slot_suit, keys, info,
-                 shapes, pat_hands, pat_info, cuts, bids, blind, bags, sc, moves, key_rows):
+                 trick_mask, values, count, guess, cfg, suit_masks, suit_low, slot_suit, keys,
+                 info, shapes, pat_hands, pat_info, cuts, bids, blind, bags, sc, moves,
+                 key_rows):
     """The exact score difference: the largest of ``values[:count]`` (every ending's value,
-    ascending) that the maximising side reaches, by bisection over them."""
+    ascending; the smallest is always reached) that the maximising side reaches. With ``guess``
+    (an index of ``values``; negative: none) it steps one value at a time from there, a right
+    guess taking two searches; without, it bisects."""
     low, high = 0, count - 1
+    target = guess
     while low < high:
-        middle = (low + high + 1) // 2
+        if guess < 0:
+            target = (low + high + 1) // 2
+        target = min(max(target, low + 1), high)
         if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
-                       first, trick_mask, values[middle], cfg, suit_masks, suit_low,
+                       first, trick_mask, values[target], cfg, suit_masks, suit_low,
                        slot_suit, keys, info, shapes, pat_hands, pat_info, cuts, bids, blind, bags,
                        sc, moves, key_rows):
-            low = middle
+            low = target
+            target += 1
         else:
-            high = middle - 1
+            high = target - 1
+            target -= 1
     return values[low]
 
 
@@ -1182,5 +1195,5 @@ def _solve_many(deals, leaders, sides, cfg, partner_side, suit_masks, suit_low, 
         zero = _RUNTIME_ZERO[0]
         out[i] = _solve_tricks(hands, taken, zero, leaders[i], zero - 1, zero - 1, zero - 1,
                                zero - 1, zero != zero, zero == zero, np.uint64(zero), zero, size,
-                               cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
+                               zero - 1, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
                                pat_hands, pat_info, cuts, bids, blind, bags, sc, moves, key_rows)

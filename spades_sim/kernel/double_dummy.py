@@ -388,6 +388,8 @@ class DoubleDummy:
         self._moves = np.full((MAX_DEPTH, 2 * MAX_MOVES + 1), -1, np.int64)
         self._key_rows = np.zeros((MAX_DEPTH, KEY_WORDS), np.uint64)
         self._contexts: dict[tuple[object, ...], int] = {}
+        self._last: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
+        """Per question (mode, context), the last answer and the holdings it was about."""
 
     # --- the three questions ------------------------------------------------------------------
 
@@ -401,8 +403,11 @@ class DoubleDummy:
                   if seats >> seat & 1)
         left = _count(position.hands[position.to_play])
         state = self._state(position, layout)
-        return int(_solve_tricks(*state, won, won + left, cfg, *self._tables(),
-                                 *self._no_score()))
+        question = (MODE_TRICKS, side)
+        value = int(_solve_tricks(*state, won, won + left, self._guess(position, question), cfg,
+                                  *self._tables(), *self._no_score()))
+        self._answered(position, question, value)
+        return value
 
     def nil_set(self, position: Position, seat: int) -> bool:
         """Whether the other sides can force ``seat`` to take a trick in the hand, its partner
@@ -555,6 +560,7 @@ class DoubleDummy:
         context = self._contexts.setdefault(key, _SCORE_CONTEXT + len(self._contexts))
         if context >= _MAX_CONTEXT:  # a long-lived solver asked very many questions: start over
             self._contexts.clear()
+            self._last.clear()
             self._keys[:] = 0  # every stored answer: the question numbers are reused
             self._shapes[:] = 0
             self._pat_info[0, 0] = 1
@@ -576,8 +582,26 @@ class DoubleDummy:
             return by_tricks
         values = np.zeros(_endings(layout.seats, left), np.int64)
         count = _score_values(taken, left, bids, blind, bags, sc, values)
-        return int(_solve_score(*state, values, count, cfg, *self._tables(), bids, blind, bags,
-                                sc, self._moves, self._key_rows))
+        known = (MODE_SCORE, int(cfg[CFG_CONTEXT]))
+        guess = self._guess(position, known)
+        if guess >= 0:  # the index of the largest possible value not above it
+            guess = max(0, int(np.searchsorted(values[:count], guess, side="right")) - 1)
+        value = int(_solve_score(*state, values, count, guess, cfg, *self._tables(), bids, blind,
+                                 bags, sc, self._moves, self._key_rows))
+        self._answered(position, known, value)
+        return value
+
+    def _guess(self, position: Position, question: tuple[int, int]) -> int:
+        """The last answer to the same question about a position of the same hand, the best
+        guess the drivers can start from when successive positions of a hand are solved, as a
+        review does; -1 for none."""
+        last = self._last.get(question)
+        if last is not None and _same_hand(_holdings(position), last[0]):
+            return last[1]
+        return -1
+
+    def _answered(self, position: Position, question: tuple[int, int], value: int) -> None:
+        self._last[question] = (_holdings(position), value)
 
     def _score_by_tricks(self, position: Position, layout: _Layout,
                          question: tuple[np.ndarray, ...], left: int) -> int | None:
@@ -627,6 +651,23 @@ class DoubleDummy:
             line.append(card)
             position = after
         return line
+
+
+def _holdings(position: Position) -> tuple[int, ...]:
+    """Each seat's cards at the start of a position's trick (its hand and its card in the
+    trick)."""
+    held = list(position.hands)
+    seats = len(held)
+    for k, card in enumerate(position.trick):
+        held[(position.leader + k) % seats] |= 1 << card
+    return tuple(held)
+
+
+def _same_hand(one: tuple[int, ...], other: tuple[int, ...]) -> bool:
+    """Whether two positions' holdings (:func:`_holdings`) can be of one hand: every seat's
+    cards in one are among its cards in the other."""
+    return (all(a & ~b == 0 for a, b in zip(one, other, strict=True))
+            or all(b & ~a == 0 for a, b in zip(one, other, strict=True)))
 
 
 def _lead_holder(position: Position, layout: _Layout) -> int | None:
