@@ -16,8 +16,9 @@ differ only in which small cards are gone share an entry), holding lower and upp
 stay valid for every target and every deal of the same rules; cards of a hand with no card of
 another hand between them are played once (they are equivalent); and the moves are ordered so
 that the cut comes early (a cheap winner, a low card under a partner's winner, a cashed top
-card). The drivers (:func:`_solve_tricks`, :func:`_solve_many`) search for the exact value with
-a bisection of yes/no searches that share the table.
+card; and the card that last refuted a turn, from a cutoff table). The drivers
+(:func:`_solve_tricks`, :func:`_solve_score`, :func:`_solve_many`) find the exact value with
+yes/no searches that share the tables, stepping from a guess (or bisecting the score values).
 
 Cards are slots (``spades_sim.kernel.packing``); legality is the kernel's own
 (``trick._lead_mask``, ``trick._follow_mask``, the first-lead codes of ``play``; trumps are
