@@ -1111,8 +1111,8 @@ def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit,
                   win_suit, broken, first, trick_mask, target, _RUNTIME_ZERO[0], _borrowed(cfg),
                   _borrowed(suit_masks), _borrowed(suit_low), _borrowed(slot_suit),
                   _borrowed(keys), _borrowed(info), _borrowed(shapes), _borrowed(pat_hands),
-                  _borrowed(pat_info), _borrowed(cuts), _borrowed(bids), _borrowed(blind), _borrowed(bags),
-                  _borrowed(sc), _borrowed(moves), _borrowed(key_rows))[0]
+                  _borrowed(pat_info), _borrowed(cuts), _borrowed(bids), _borrowed(blind),
+                  _borrowed(bags), _borrowed(sc), _borrowed(moves), _borrowed(key_rows))[0]
 
 
 @njit(cache=True, nogil=True)
@@ -1162,8 +1162,8 @@ def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit
         target = min(max(target, low + 1), high)
         if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                        first, trick_mask, values[target], cfg, suit_masks, suit_low,
-                       slot_suit, keys, info, shapes, pat_hands, pat_info, cuts, bids, blind, bags,
-                       sc, moves, key_rows):
+                       slot_suit, keys, info, shapes, pat_hands, pat_info, cuts, bids, blind,
+                       bags, sc, moves, key_rows):
             low = target
             target += 1
         else:

@@ -574,12 +574,12 @@ class DoubleDummy:
     def _score_value(self, position: Position, layout: _Layout,
                      question: tuple[np.ndarray, ...]) -> int:
         cfg, bids, blind, bags, sc = question
-        state = self._state(position, layout)
-        taken = state[1]
         left = _count(position.hands[position.to_play])
         by_tricks = self._score_by_tricks(position, layout, question, left)
         if by_tricks is not None:
             return by_tricks
+        state = self._state(position, layout)
+        taken = state[1]
         values = np.zeros(_endings(layout.seats, left), np.int64)
         count = _score_values(taken, left, bids, blind, bags, sc, values)
         known = (MODE_SCORE, int(cfg[CFG_CONTEXT]))
