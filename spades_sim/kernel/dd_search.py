@@ -420,10 +420,11 @@ def _guess_tricks(hands, n, left, cfg, suit_masks):
 
 
 @njit(cache=True)
-def _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, key):
+def _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, bids, sc,
+               key):
     """Fill ``key`` (KEY_WORDS words) for a trick start: each seat's cards by rank among the cards
     still out in its suit, then leader, broken, first trick, the question and (score mode) the
-    tricks taken per seat."""
+    tricks taken per seat as :func:`_score_taken` tells them apart."""
     occupied = np.uint64(0)
     for seat in range(KEY_WORDS - 1):
         key[seat] = 0
@@ -443,9 +444,34 @@ def _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low
     meta = np.uint64(leader) | (np.uint64(broken) << np.uint64(3)) | (
         np.uint64(first) << np.uint64(4)) | (np.uint64(cfg[CFG_CONTEXT]) << np.uint64(5))
     if cfg[CFG_MODE] == MODE_SCORE:
-        for seat in range(n):
-            meta |= np.uint64(taken[seat]) << np.uint64(24 + 5 * seat)
+        meta |= _score_taken(taken, n, bids, sc) << np.uint64(24)
     key[KEY_WORDS - 1] = meta | _VALID
+
+
+@njit(cache=True, inline='always')
+def _score_taken(taken, n, bids, sc):
+    """The tricks taken per seat as far as the hand's score can tell them apart (5 bits a seat):
+    a side whose seats all count toward its contract (every seat bid, or nil tricks count for
+    the partner) is scored on its total alone, so the total goes to its first seat and the
+    others show 0, except that a nil seat's 0 or more still matters; positions that differ only
+    in which partner took the tricks then share table entries."""
+    sides = sc[SC_SIDES]
+    word = np.uint64(0)
+    for side in range(sides):
+        pooled = sides < n
+        total = 0
+        for seat in range(side, n, sides):
+            total += taken[seat]
+            if bids[seat] == 0 and not sc[SC_NIL_FOR_PARTNER]:
+                pooled = False
+        for seat in range(side, n, sides):
+            count = taken[seat]
+            if pooled:
+                count = total if seat == side else 0
+                if bids[seat] == 0 and taken[seat] > 0:
+                    count |= 16  # a nil taken: its 0 or more (the total is at most 13 here)
+            word |= np.uint64(count) << np.uint64(5 * seat)
+    return word
 
 
 @njit(cache=True, inline='always')
@@ -969,7 +995,8 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
             need = target - won  # the table holds bounds on the tricks still to come
         elif left == 0:
             return _hand_value(taken, bids, blind, bags, sc) >= target, nothing
-        _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, key)
+        _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, bids, sc,
+                   key)
         place, check = _table_hashes(key)
         row = _exact_find(keys, place, check)
         if row >= 0:
