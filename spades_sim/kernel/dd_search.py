@@ -100,6 +100,15 @@ PAT_PARENT = 15
 PAT_WORDS = 8
 """64-bit words of a pattern's row."""
 
+# A row of the endings table (score mode): word 0 its key (the tricks taken as the score tells
+# them apart, the tricks to come and the question; 0: empty), then per count ``m`` of the tricks
+# to come the maximising seats take (0 to ENDS_SPAN - 1) the smallest score difference of any
+# ending where they take ``m`` or more (word 1 + m), then the largest of any where they take
+# ``m`` or fewer (word 1 + ENDS_SPAN + m).
+ENDS_SPAN = 18
+"""Counts of tricks to come a row covers: 0 to 17, the largest hand."""
+ENDS_WORDS = 1 + 2 * ENDS_SPAN
+
 # An exact-table row: the trick start's check hash in word 0 of ``keys`` and, in the same 32-byte
 # row seen as 32-bit numbers (``info``), these.
 EXACT_MOVE = 2
@@ -187,6 +196,71 @@ def _score_values(taken, left, bids, blind, bags, sc, out):
             break
     out[:count].sort()
     return count
+
+
+@njit(cache=True)
+def _ends_row(ends, taken, left, n, cfg, bids, blind, bags, sc):
+    """The row of ``ends`` for the endings of ``left`` more tricks after ``taken`` (see
+    ENDS_WORDS), filled by going through every way the tricks can fall if it was not there."""
+    key = np.int64(_score_taken(taken, n, bids, sc)) | (left << 40) | (cfg[CFG_CONTEXT] << 45)
+    row = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (
+        ends.shape[0] - 1)
+    if ends[row, 0] == key:
+        return row
+    ends[row, 0] = key
+    low, high = 1, 1 + ENDS_SPAN
+    for m in range(left + 1):
+        ends[row, low + m] = _UNSET
+        ends[row, high + m] = -_UNSET
+    extra = np.zeros(n, np.int64)
+    while True:  # an odometer over the first n - 1 seats' counts, as in _score_values
+        spent = 0
+        for seat in range(n - 1):
+            spent += extra[seat]
+        if spent <= left:
+            extra[n - 1] = left - spent
+            ours = 0
+            for seat in range(n):
+                taken[seat] += extra[seat]
+                if (cfg[CFG_MAX_SEATS] >> seat) & 1:
+                    ours += extra[seat]
+            value = _hand_value(taken, bids, blind, bags, sc)
+            for seat in range(n):
+                taken[seat] -= extra[seat]
+            ends[row, low + ours] = min(ends[row, low + ours], value)
+            ends[row, high + ours] = max(ends[row, high + ours], value)
+        seat = 0
+        while seat < n - 1:
+            extra[seat] += 1
+            if extra[seat] <= left:
+                break
+            extra[seat] = 0
+            seat += 1
+        if seat == n - 1:
+            break
+    for m in range(left - 1, -1, -1):  # "m or more" and "m or fewer"
+        ends[row, low + m] = min(ends[row, low + m], ends[row, low + m + 1])
+    for m in range(1, left + 1):
+        ends[row, high + m] = max(ends[row, high + m], ends[row, high + m - 1])
+    return row
+
+
+@njit(cache=True, inline='always')
+def _worst(mode, won, ours, ends, end):
+    """The least the maximising seats end with when they take ``ours`` or more of the tricks to
+    come: tricks (``won`` so far), or the score difference (row ``end`` of ``ends``)."""
+    if mode == MODE_SCORE:
+        return ends[end, 1 + ours]
+    return won + ours
+
+
+@njit(cache=True, inline='always')
+def _best(mode, won, left, theirs, ends, end):
+    """The most the maximising seats end with when the others take ``theirs`` or more of the
+    ``left`` tricks to come (see :func:`_worst`)."""
+    if mode == MODE_SCORE:
+        return ends[end, 1 + ENDS_SPAN + left - theirs]
+    return won + left - theirs
 
 
 @njit(cache=True, inline='always')
@@ -934,7 +1008,7 @@ def _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_m
 @njit(cache=True)
 def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
            trick_mask, target, depth, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
-           pat_hands, pat_info, cuts, bids, blind, bags, sc, moves, key_rows):
+           pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves, key_rows):
     """Whether the maximising seats reach ``target`` from this state (see the module's modes),
     and the cards the answer rests on (any position where the same seats hold them, and the
     same small cards otherwise, has the same answer); ``hands`` and ``taken`` are changed
@@ -971,30 +1045,39 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
             if played & suit_masks[win_suit] & ~winner:  # it won by rank
                 return reached, winner
             return reached, nothing
-        if mode != MODE_SCORE:
+        won = end = 0
+        if mode == MODE_SCORE:
+            if left == 0:
+                return _hand_value(taken, bids, blind, bags, sc) >= target, nothing
+            end = _ends_row(ends, taken, left, n, cfg, bids, blind, bags, sc)
+        else:
             won = _won(taken, n, cfg)
-            if won >= target:
-                return True, nothing
-            if won + left < target:
-                return False, nothing
-            if mode == MODE_TRICKS:
-                # a hand holding the top trumps still out takes a trick with each of them
-                ours, theirs, sure = _sure_trumps(hands, n, cfg, suit_masks)
-                if won + ours >= target:
-                    return True, _closure(hands, n, sure, suit_masks)
-                if won + left - theirs < target:
-                    return False, _closure(hands, n, sure, suit_masks)
-                if not first:
-                    quick, cashed = _quick_tricks(hands, n, leader, broken, cfg, suit_masks)
-                    maximising = (cfg[CFG_MAX_SEATS] >> leader) & 1 == 1
-                    if (won + quick >= target) if maximising else (won + left - quick < target):
-                        return maximising, _closure(hands, n, cashed, suit_masks)
-                    quick, cashed = _entry_tricks(hands, n, leader, broken, cfg, suit_masks)
-                    if (won + quick >= target) if maximising else (won + left - quick < target):
-                        return maximising, _closure(hands, n, cashed, suit_masks)
             need = target - won  # the table holds bounds on the tricks still to come
-        elif left == 0:
-            return _hand_value(taken, bids, blind, bags, sc) >= target, nothing
+        # bounds from how the tricks to come can fall: any way, then with the tricks a side is
+        # sure of (the score's nil seats may still take any of them)
+        if _worst(mode, won, 0, ends, end) >= target:
+            return True, nothing
+        if _best(mode, won, left, 0, ends, end) < target:
+            return False, nothing
+        if mode != MODE_NIL:
+            # a hand holding the top trumps still out takes a trick with each of them
+            ours, theirs, sure = _sure_trumps(hands, n, cfg, suit_masks)
+            if _worst(mode, won, ours, ends, end) >= target:
+                return True, _closure(hands, n, sure, suit_masks)
+            if _best(mode, won, left, theirs, ends, end) < target:
+                return False, _closure(hands, n, sure, suit_masks)
+            if not first:
+                maximising = (cfg[CFG_MAX_SEATS] >> leader) & 1 == 1
+                for entry in range(2):
+                    if entry:
+                        quick, cashed = _entry_tricks(hands, n, leader, broken, cfg,
+                                                      suit_masks)
+                    else:
+                        quick, cashed = _quick_tricks(hands, n, leader, broken, cfg,
+                                                      suit_masks)
+                    if (_worst(mode, won, quick, ends, end) >= target if maximising
+                            else _best(mode, won, left, quick, ends, end) < target):
+                        return maximising, _closure(hands, n, cashed, suit_masks)
         _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, bids, sc,
                    key)
         place, check = _table_hashes(key)
@@ -1075,7 +1158,7 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
             reached, below = _reach(hands, taken, zero, next_seat, none, none, none, none,
                                     next_broken, zero != zero, np.uint64(zero), target,
                                     depth + 1, cfg, suit_masks, suit_low, slot_suit, keys, info,
-                                    shapes, pat_hands, pat_info, cuts, bids, blind, bags, sc,
+                                    shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc,
                                     moves, key_rows)
             taken[next_seat] -= 1
             winner = _ONE << np.uint64(next_slot)
@@ -1085,7 +1168,7 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
             reached, below = _reach(hands, taken, k + 1, leader, next_led, next_slot, next_seat,
                                     next_suit, next_broken, first, trick_mask | bit, target,
                                     depth + 1, cfg, suit_masks, suit_low, slot_suit, keys, info,
-                                    shapes, pat_hands, pat_info, cuts, bids, blind, bags, sc,
+                                    shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc,
                                     moves, key_rows)
         hands[seat] = hand
         if reached == maximising:
@@ -1131,21 +1214,22 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
 @njit(cache=True, nogil=True)
 def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
                 trick_mask, target, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
-                pat_hands, pat_info, cuts, bids, blind, bags, sc, moves, key_rows):
+                pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves, key_rows):
     """:func:`_reach` from the top of a search, on unmanaged views of the arrays (see
     ``views``: the recursion then passes them without reference counting)."""
     return _reach(_borrowed(hands), _borrowed(taken), k, leader, led_suit, win_slot, win_seat,
                   win_suit, broken, first, trick_mask, target, _RUNTIME_ZERO[0], _borrowed(cfg),
                   _borrowed(suit_masks), _borrowed(suit_low), _borrowed(slot_suit),
                   _borrowed(keys), _borrowed(info), _borrowed(shapes), _borrowed(pat_hands),
-                  _borrowed(pat_info), _borrowed(cuts), _borrowed(bids), _borrowed(blind),
-                  _borrowed(bags), _borrowed(sc), _borrowed(moves), _borrowed(key_rows))[0]
+                  _borrowed(pat_info), _borrowed(cuts), _borrowed(ends), _borrowed(bids),
+                  _borrowed(blind), _borrowed(bags), _borrowed(sc), _borrowed(moves),
+                  _borrowed(key_rows))[0]
 
 
 @njit(cache=True, nogil=True)
 def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                   first, trick_mask, low, high, guess, cfg, suit_masks, suit_low, slot_suit, keys,
-                  info, shapes, pat_hands, pat_info, cuts, bids, blind, bags, sc, moves,
+                  info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
                   key_rows):
     """The exact value between ``low`` (the tricks taken, known reached) and ``high`` (the most
     possible): the largest target the maximising seats reach, stepping one trick at a time from
@@ -1162,7 +1246,7 @@ def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_sui
         target = min(max(target, low + 1), high)
         if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                        first, trick_mask, target, cfg, suit_masks, suit_low, slot_suit, keys,
-                       info, shapes, pat_hands, pat_info, cuts, bids, blind, bags, sc, moves,
+                       info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
                        key_rows):
             low = target
             target += 1
@@ -1175,7 +1259,7 @@ def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_sui
 @njit(cache=True, nogil=True)
 def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
                  trick_mask, values, count, guess, cfg, suit_masks, suit_low, slot_suit, keys,
-                 info, shapes, pat_hands, pat_info, cuts, bids, blind, bags, sc, moves,
+                 info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
                  key_rows):
     """The exact score difference: the largest of ``values[:count]`` (every ending's value,
     ascending; the smallest is always reached) that the maximising side reaches. With ``guess``
@@ -1189,7 +1273,7 @@ def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit
         target = min(max(target, low + 1), high)
         if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                        first, trick_mask, values[target], cfg, suit_masks, suit_low,
-                       slot_suit, keys, info, shapes, pat_hands, pat_info, cuts, bids, blind,
+                       slot_suit, keys, info, shapes, pat_hands, pat_info, cuts, ends, bids, blind,
                        bags, sc, moves, key_rows):
             low = target
             target += 1
@@ -1201,8 +1285,8 @@ def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit
 
 @njit(cache=True, nogil=True)
 def _solve_many(deals, leaders, sides, cfg, partner_side, suit_masks, suit_low, slot_suit, keys,
-                info, shapes, pat_hands, pat_info, cuts, bids, blind, bags, sc, moves, key_rows,
-                out):
+                info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
+                key_rows, out):
     """Tricks of ``sides[i]`` in fresh deal ``deals[i]`` (slot masks per seat) led by
     ``leaders[i]``, for every i, into ``out``. ``partner_side`` is each seat's side; ``cfg`` is
     this call's own copy (its seat masks and context are set per deal)."""
@@ -1224,4 +1308,5 @@ def _solve_many(deals, leaders, sides, cfg, partner_side, suit_masks, suit_low, 
         out[i] = _solve_tricks(hands, taken, zero, leaders[i], zero - 1, zero - 1, zero - 1,
                                zero - 1, zero != zero, zero == zero, np.uint64(zero), zero, size,
                                zero - 1, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
-                               pat_hands, pat_info, cuts, bids, blind, bags, sc, moves, key_rows)
+                               pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
+                               key_rows)

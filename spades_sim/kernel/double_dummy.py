@@ -41,6 +41,7 @@ from .dd_search import (
     CFG_SEATS,
     CFG_TARGET_SEATS,
     CFG_TRUMP,
+    ENDS_WORDS,
     EXACT_WORDS,
     KEY_WORDS,
     MAX_DEPTH,
@@ -75,10 +76,11 @@ TABLE_BITS = 20
 """A solver's tables: 2**TABLE_BITS patterns (bounds for every position of a shape whose top
 cards lie alike, 64 bytes each), a quarter as many exact trick starts (bounds and the lead that
 cut, 32 bytes each), an eighth as many shapes and a sixteenth as many cutoff entries (16 bytes
-each): about 75 MB in all. The tables read at random are kept small because a fresh solver pays
-for every page it touches and a small table stays in the processor's caches: a quarter of the
-exact table, an eighth of the shapes and a sixteenth of the cutoffs measured about 12% faster
-per fresh full-deal solve than half as many shapes and cutoffs and a full-size exact table."""
+each), and a 256th as many rows of score endings (296 bytes each): about 76 MB in all. The
+tables read at random are kept small because a fresh solver pays for every page it touches and
+a small table stays in the processor's caches: a quarter of the exact table, an eighth of the
+shapes and a sixteenth of the cutoffs measured about 12% faster per fresh full-deal solve than
+half as many shapes and cutoffs and a full-size exact table."""
 
 _NIL_CONTEXT = 8     # contexts: tricks of side s = s, nil of seat s = 8 + s, score questions 16 on
 _SCORE_CONTEXT = 16
@@ -385,6 +387,7 @@ class DoubleDummy:
         self._pat_hands, self._pat_info = _table(size, PAT_WORDS)
         self._pat_info[0, 0] = 1
         self._cuts = np.zeros((size // 16, 2), np.uint64)
+        self._ends = np.zeros((max(1, size >> 8), ENDS_WORDS), np.int64)
         self._moves = np.full((MAX_DEPTH, 2 * MAX_MOVES + 1), -1, np.int64)
         self._key_rows = np.zeros((MAX_DEPTH, KEY_WORDS), np.uint64)
         self._contexts: dict[tuple[object, ...], int] = {}
@@ -512,7 +515,7 @@ class DoubleDummy:
     def _tables(self) -> tuple[np.ndarray, ...]:
         layout = self._layout
         return (layout.suit_masks, layout.suit_low, layout.slot_suit, self._keys, self._info,
-                self._shapes, self._pat_hands, self._pat_info, self._cuts)
+                self._shapes, self._pat_hands, self._pat_info, self._cuts, self._ends)
 
     def _no_score(self) -> tuple[np.ndarray, ...]:
         seats = self._layout.seats
@@ -564,6 +567,7 @@ class DoubleDummy:
             self._keys[:] = 0  # every stored answer: the question numbers are reused
             self._shapes[:] = 0
             self._pat_info[0, 0] = 1
+            self._ends[:] = 0
             context = self._contexts.setdefault(key, _SCORE_CONTEXT)
         cfg = self._cfg(MODE_SCORE, layout.side_seats(side), 0, context)
         sc = layout.sc.copy()
