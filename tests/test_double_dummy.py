@@ -207,6 +207,9 @@ def _check_ending(name: str, rules: RuleSet, dd: DoubleDummy, spot: Spot, rng: r
         assert isinstance(line, ScoreLine)
         assert line.value == expected[sides + n + q], f"score: {score_where}"
         assert dd.score_value(position, bids, blind=blind, bags=bags, side=side) == line.value
+        assert dd.score_reaches(position, bids, line.value, blind=blind, bags=bags, side=side)
+        assert not dd.score_reaches(position, bids, line.value + 1, blind=blind, bags=bags,
+                                    side=side), score_where
         # The line is legal (the oracle checks each card) and scores its value.
         assert _final_value(oracle, spot, line.line, bids, blind, bags, side) == line.value, score_where
         replayed = position

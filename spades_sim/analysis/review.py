@@ -281,6 +281,30 @@ class _Values:
         value = self._scores[key]
         return -value if self.two_sides and side else value
 
+    def score_at_least(self, position: Position, side: int, target: int) -> bool:
+        """Whether :meth:`score` is at least ``target``: the solver's one yes/no search unless
+        the value is known."""
+        asked = 0 if self.two_sides else side
+        key = (*self.key(position, self.rules.seat_count), asked)
+        if key in self._scores:
+            return self.score(position, side) >= target
+        if self.two_sides and side:  # side 1's value is at least t when side 0's is below -t + 1
+            return not self.solver.score_reaches(position, self.bids, 1 - target,
+                                                 blind=self.blind, bags=self.bags, side=0)
+        return self.solver.score_reaches(position, self.bids, target, blind=self.blind,
+                                         bags=self.bags, side=asked)
+
+    def score_after(self, position: Position, after: Position, side: int) -> int:
+        """:meth:`score` of ``after``, a card of a seat of ``side`` played from ``position``:
+        the card can only keep or lower its side's value, so one yes/no search at the value
+        before settles it when it is kept (as most cards keep it)."""
+        asked = 0 if self.two_sides else side
+        key = (*self.key(after, self.rules.seat_count), asked)
+        before = self.score(position, side)
+        if key not in self._scores and self.score_at_least(after, side, before):
+            self._scores[key] = -before if self.two_sides and side else before
+        return self.score(after, side)
+
     def nil_set(self, position: Position, seat: int) -> bool:
         key = (*self.key(position, self.rules.seat_count), seat)
         if key not in self._nils:
@@ -336,7 +360,7 @@ def _judge(values: _Values, hand: Hand, action: CardPlay, logged: LoggedHand,
     if len(legal) == 1:
         return None  # a forced card loses nothing
     tricks_lost = values.tricks(position, side) - values.tricks(after, side)
-    points_lost = values.score(position, side) - values.score(after, side)
+    points_lost = values.score(position, side) - values.score_after(position, after, side)
     taken = hand.tricks_taken
     nils_lost = []
     for nil_seat, bid in enumerate(values.bids):
@@ -368,8 +392,8 @@ def _better(values: _Values, position: Position, legal: Sequence[int], side: int
     keeps: list[tuple[str, set[int]]] = []
     if points:
         best = values.score(position, side)
-        keeps.append(("points", {c for c in legal
-                                 if values.score(position.play(c, rules), side) == best}))
+        keeps.append(("points", {c for c in legal  # no card does better than the best
+                                 if values.score_at_least(position.play(c, rules), side, best)}))
     if tricks:
         best = values.tricks(position, side)
         keeps.append(("tricks", {c for c in legal

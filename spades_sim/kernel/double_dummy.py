@@ -445,6 +445,20 @@ class DoubleDummy:
         return self._score_value(position, layout,
                                  self._score_question(position, bids, blind, bags, side))
 
+    def score_reaches(self, position: Position, bids: Sequence[int], target: int, *,
+                      blind: Sequence[bool] = (), bags: Sequence[int] = (),
+                      side: int = 0) -> bool:
+        """Whether :meth:`score_value` is at least ``target``: one yes/no search where the value
+        takes several, so checking a value already known (is it kept after a card?) is
+        cheaper this way."""
+        layout = self._checked(position)
+        question = self._score_question(position, bids, blind, bags, side)
+        by_tricks = self._score_by_tricks(position, layout, question,
+                                          _count(position.hands[position.to_play]))
+        if by_tricks is not None:
+            return by_tricks >= target
+        return self._reaches(position, question, target)
+
     # --- per legal card -----------------------------------------------------------------------
 
     def card_tricks(self, position: Position, side: int | None = None) -> dict[int, int]:
