@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import time
 from pathlib import Path
 
 import click
@@ -22,7 +23,8 @@ from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim import rules as rules_module
 from spades_sim.cli import cli
-from spades_sim.cli.options import output_options, progress, run_options
+from spades_sim.cli.options import compile_notice, output_options, progress, run_options
+from spades_sim.kernel import drivers
 from spades_sim.kernel.strategies import DEFAULT_STRATEGY
 from spades_sim.rules import preset_names
 from spades_sim.run.simulate import simulate_games, simulate_hands
@@ -91,6 +93,37 @@ def test_progress_is_silent_when_quiet_or_off_a_terminal(capsys: pytest.CaptureF
     with progress(10, "hands", False, terminal_only=False) as advance:
         advance(10)
     assert capsys.readouterr().err.startswith("hands")
+
+
+class _Kernel:
+    """A stand-in for a numba dispatcher whose load takes ``seconds``."""
+
+    __name__ = "_stand_in"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def compile(self, signature: tuple[object, ...]) -> None:
+        time.sleep(self.seconds)
+
+
+def test_a_kernel_compile_is_announced_and_a_quick_load_is_not(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    notices: list[str] = []
+    monkeypatch.setattr(drivers, "COMPILE_NOTICE_AFTER", 0.05)
+    drivers.set_compile_notice(notices.append)
+    try:
+        drivers.load_kernel(_Kernel(0.0), 1)  # loaded from the cache: nothing said
+        assert notices == []
+        drivers.load_kernel(_Kernel(1.0), 1)
+    finally:
+        drivers.set_compile_notice(None)
+    assert notices == ["compiling the kernel (_stand_in) for this machine, once: tens of "
+                       "seconds; later runs load it from the cache", "compiled _stand_in in 1 s"]
+    drivers.load_kernel(_Kernel(0.2), 1)  # no notice set: nothing said
+    assert notices[2:] == []
+    compile_notice("compiling")
+    assert capsys.readouterr().err == "\r\033[Kcompiling\n"  # clears a bar's line first
 
 
 def _help_of(*bundles) -> tuple[list[str], str]:

@@ -8,9 +8,12 @@ kind ends in one ``Error: field=value: allowed …`` line and exit code 2
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from .. import __version__
+from ..kernel.drivers import set_compile_notice
 from .analysis_commands import (
     bags_command,
     bids_command,
@@ -24,6 +27,7 @@ from .catalogue_commands import rules, strategies
 from .dd_commands import dd_command, review_command
 from .errors import MESSAGE_MOST, OneLineErrors
 from .log_commands import audit_command, score
+from .options import compile_notice
 from .run_commands import calibrate, report_command, simulate
 
 __all__ = ["MESSAGE_MOST", "cli"]
@@ -42,6 +46,8 @@ def cli() -> None:
     \b
         spades-sim simulate --hands 100000 --seed 1
     """
+    # a terminal is told when the kernel compiles (the first run), instead of a bar at 0%
+    set_compile_notice(compile_notice if sys.stderr.isatty() else None)
 
 
 for _command in (simulate, score, audit_command, calibrate, rules, strategies,

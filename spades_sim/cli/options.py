@@ -154,6 +154,12 @@ def progress(total: int, unit: str, quiet: bool, *,
         yield advance
 
 
+def compile_notice(text: str) -> None:
+    """A kernel compile's notice (``drivers.set_compile_notice``) on stderr, on a line of its
+    own: a progress bar drawn before it is drawn again below on its next update."""
+    click.echo(f"\r\033[K{text}", err=True, color=True)  # kept even when stderr is no terminal
+
+
 def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """``--rules NAME|FILE`` and repeatable ``--rule FIELD=VALUE``."""
     return _bundle([

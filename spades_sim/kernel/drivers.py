@@ -23,6 +23,7 @@ import itertools
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -135,12 +136,47 @@ def interrupts_noted() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
+COMPILE_NOTICE_AFTER = 1.0
+"""Seconds a kernel may take to load before it is taken to be compiling (a load from numba's
+cache takes a few tenths of a second; a compile, tens of seconds)."""
+
+_compile_notice: list[Callable[[str], None] | None] = [None]
+
+
+def set_compile_notice(notice: Callable[[str], None] | None) -> None:
+    """Have ``notice(text)`` called (from another thread) when a kernel is being compiled
+    rather than loaded from the cache, as on the first run after installing or changing the
+    kernel, and again when it is done; None: no notices (the default)."""
+    _compile_notice[0] = notice
+
+
 def load_kernel(kernel, *args) -> None:
     """Compile ``kernel`` (a numba dispatcher) for the types of ``args``, or load it from the
     cache, without running it; call it before :func:`interrupts_held` so that Ctrl-C while it
-    loads is taken at once (:func:`interrupts_noted`: never lost)."""
-    with interrupts_noted():
-        kernel.compile(tuple(numba.typeof(arg) for arg in args))
+    loads is taken at once (:func:`interrupts_noted`: never lost). A load that takes longer
+    than :data:`COMPILE_NOTICE_AFTER` is a compile: the notice (:func:`set_compile_notice`)
+    says so, and how long it took."""
+    notice = _compile_notice[0]
+    told = threading.Event()
+
+    def tell() -> None:
+        told.set()
+        if notice is not None:
+            notice(f"compiling the kernel ({kernel.__name__}) for this machine, once: tens of "
+                   "seconds; later runs load it from the cache")
+
+    timer = threading.Timer(COMPILE_NOTICE_AFTER, tell)
+    timer.daemon = True
+    start = time.perf_counter()
+    if notice is not None:
+        timer.start()
+    try:
+        with interrupts_noted():
+            kernel.compile(tuple(numba.typeof(arg) for arg in args))
+    finally:
+        timer.cancel()
+    if told.is_set() and notice is not None:
+        notice(f"compiled {kernel.__name__} in {time.perf_counter() - start:.0f} s")
 
 
 def _load_for(kernel, arguments: Callable[[int, int], tuple]) -> None:
@@ -454,4 +490,4 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
 
 __all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "check_seed", "cores",
            "interrupts_held", "interrupts_noted", "load_kernel", "play_games", "play_hands", "run_chunks",
-           "set_threads", "threads", "trace_games", "trace_hands", "what_if_deals"]
+           "set_compile_notice", "set_threads", "threads", "trace_games", "trace_hands", "what_if_deals"]
