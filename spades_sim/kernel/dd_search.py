@@ -159,32 +159,12 @@ def _hand_value(taken, bids, blind, bags, sc):
 
 
 @njit(cache=True)
-def _score_values(taken, left, bids, blind, bags, sc, out):
-    """The distinct score differences any ending of ``left`` more tricks can give, ascending, in
-    ``out``; returns how many. ``taken`` is restored."""
-    n = taken.shape[0]
-    extra = np.zeros(n, np.int64)
-    count = 0
+def _next_ending(extra, left):
+    """Step ``extra`` (the tricks to come per seat, ``left`` in all) to the next way the tricks
+    can fall, an odometer over the first seats' counts with the last seat taking the rest;
+    False after the last. The first is every trick to the last seat."""
+    n = extra.shape[0]
     while True:
-        spent = 0
-        for seat in range(n - 1):
-            spent += extra[seat]
-        if spent <= left:
-            extra[n - 1] = left - spent
-            for seat in range(n):
-                taken[seat] += extra[seat]
-            value = _hand_value(taken, bids, blind, bags, sc)
-            for seat in range(n):
-                taken[seat] -= extra[seat]
-            known = False
-            for i in range(count):
-                if out[i] == value:
-                    known = True
-                    break
-            if not known:
-                out[count] = value
-                count += 1
-        # the next vector of the first n - 1 counts (an odometer over 0..left)
         seat = 0
         while seat < n - 1:
             extra[seat] += 1
@@ -193,7 +173,47 @@ def _score_values(taken, left, bids, blind, bags, sc, out):
             extra[seat] = 0
             seat += 1
         if seat == n - 1:
-            break
+            return False
+        spent = 0
+        for seat in range(n - 1):
+            spent += extra[seat]
+        if spent <= left:
+            extra[n - 1] = left - spent
+            return True
+
+
+@njit(cache=True)
+def _ending_value(taken, extra, bids, blind, bags, sc):
+    """:func:`_hand_value` of the hand ending with ``extra`` more tricks per seat after
+    ``taken`` (restored)."""
+    n = taken.shape[0]
+    for seat in range(n):
+        taken[seat] += extra[seat]
+    value = _hand_value(taken, bids, blind, bags, sc)
+    for seat in range(n):
+        taken[seat] -= extra[seat]
+    return value
+
+
+@njit(cache=True)
+def _score_values(taken, left, bids, blind, bags, sc, out):
+    """The distinct score differences any ending of ``left`` more tricks can give, ascending, in
+    ``out``; returns how many."""
+    extra = np.zeros(taken.shape[0], np.int64)
+    extra[-1] = left
+    count = 0
+    more = True
+    while more:
+        value = _ending_value(taken, extra, bids, blind, bags, sc)
+        known = False
+        for i in range(count):
+            if out[i] == value:
+                known = True
+                break
+        if not known:
+            out[count] = value
+            count += 1
+        more = _next_ending(extra, left)
     out[:count].sort()
     return count
 
@@ -213,31 +233,17 @@ def _ends_row(ends, taken, left, n, cfg, bids, blind, bags, sc):
         ends[row, low + m] = _UNSET
         ends[row, high + m] = -_UNSET
     extra = np.zeros(n, np.int64)
-    while True:  # an odometer over the first n - 1 seats' counts, as in _score_values
-        spent = 0
-        for seat in range(n - 1):
-            spent += extra[seat]
-        if spent <= left:
-            extra[n - 1] = left - spent
-            ours = 0
-            for seat in range(n):
-                taken[seat] += extra[seat]
-                if (cfg[CFG_MAX_SEATS] >> seat) & 1:
-                    ours += extra[seat]
-            value = _hand_value(taken, bids, blind, bags, sc)
-            for seat in range(n):
-                taken[seat] -= extra[seat]
-            ends[row, low + ours] = min(ends[row, low + ours], value)
-            ends[row, high + ours] = max(ends[row, high + ours], value)
-        seat = 0
-        while seat < n - 1:
-            extra[seat] += 1
-            if extra[seat] <= left:
-                break
-            extra[seat] = 0
-            seat += 1
-        if seat == n - 1:
-            break
+    extra[n - 1] = left
+    more = True
+    while more:
+        ours = 0
+        for seat in range(n):
+            if (cfg[CFG_MAX_SEATS] >> seat) & 1:
+                ours += extra[seat]
+        value = _ending_value(taken, extra, bids, blind, bags, sc)
+        ends[row, low + ours] = min(ends[row, low + ours], value)
+        ends[row, high + ours] = max(ends[row, high + ours], value)
+        more = _next_ending(extra, left)
     for m in range(left - 1, -1, -1):  # "m or more" and "m or fewer"
         ends[row, low + m] = min(ends[row, low + m], ends[row, low + m + 1])
     for m in range(1, left + 1):
