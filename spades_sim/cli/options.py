@@ -142,13 +142,19 @@ def progress(total: int, unit: str, quiet: bool, *,
     if quiet or (terminal_only and not sys.stderr.isatty()):
         yield lambda _count: None
         return
-    start = time.perf_counter()
+    first: list[tuple[float, int]] = []  # the rate is counted from the first update, so that a
+    # kernel compiling before it (the first run) does not make the run look slow
     with click.progressbar(length=total, label=unit, show_eta=True, show_percent=True,
                            file=sys.stderr) as bar:
 
         def advance(count: int) -> None:
-            rate = (bar.pos + count) / max(time.perf_counter() - start, 1e-9)
-            bar.label = f"{unit} {rate:>11,.0f}/s"
+            now = time.perf_counter()
+            if first:
+                start, done = first[0]
+                rate = (bar.pos + count - done) / max(now - start, 1e-9)
+                bar.label = f"{unit} {rate:>11,.0f}/s"
+            else:
+                first.append((now, bar.pos + count))
             bar.update(count)
 
         yield advance
