@@ -20,6 +20,7 @@ each answer means and how the search works.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -81,6 +82,9 @@ tables read at random are kept small because a fresh solver pays for every page 
 a small table stays in the processor's caches: a quarter of the exact table, an eighth of the
 shapes and a sixteenth of the cutoffs measured about 12% faster per fresh full-deal solve than
 half as many shapes and cutoffs and a full-size exact table."""
+
+SOLVE_CHUNK = 8
+"""Deals a thread of :func:`solve_deals` takes at a time."""
 
 _NIL_CONTEXT = 8     # contexts: tricks of side s = s, nil of seat s = 8 + s, score questions 16 on
 _SCORE_CONTEXT = 16
@@ -739,13 +743,18 @@ def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]
         deals[i] = [layout.slots(hand) for hand in row]
     threads = max(1, min(threads or os.cpu_count() or 1, m or 1))
     out = np.zeros(m, np.int64)
-    chunks = np.array_split(np.arange(m), threads)
+    # small chunks taken in turn, not one equal share a thread: deals differ in cost by a
+    # thousand times, so equal shares leave a thread idle while another has the slow ones
+    chunks = np.array_split(np.arange(m), max(1, -(-m // SOLVE_CHUNK)))
     partner_side = np.array(layout.side_of, np.int64)
+    solvers = threading.local()  # one solver (its tables) per thread
 
     def solve(chunk: np.ndarray) -> None:
         if not len(chunk):
             return
-        solver = DoubleDummy(rules)
+        solver = getattr(solvers, "solver", None)
+        if solver is None:
+            solver = solvers.solver = DoubleDummy(rules)
         lo, hi = int(chunk[0]), int(chunk[-1]) + 1
         result = np.zeros(hi - lo, np.int64)
         _solve_many(deals[lo:hi], leader_array[lo:hi].copy(), side_array[lo:hi].copy(),
@@ -755,7 +764,8 @@ def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]
         out[lo:hi] = result
 
     if threads == 1:
-        solve(chunks[0])
+        for chunk in chunks:
+            solve(chunk)
     else:
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(solve, chunks))
