@@ -36,6 +36,7 @@ from ddoracle import Oracle, OracleError, Spot, bits
 from endplay.dds import calc_all_tables
 from endplay.types import Deal, Denom, Player
 
+from spades_sim.cards import mask_of, parse_cards
 from spades_sim.kernel.double_dummy import DoubleDummy, Position, PositionError, ScoreLine, solve_deals
 from spades_sim.referee import Hand
 from spades_sim.rules import BlindNil, FirstLead, Mode, RuleSet, load_preset, preset_names
@@ -184,6 +185,11 @@ def _check_ending(name: str, rules: RuleSet, dd: DoubleDummy, spot: Spot, rng: r
     memo: dict[Any, tuple[int, ...]] = {}
     expected = oracle.search_many(state, questions, memo)
     children = {card: memo[oracle.play(state, card)] for card in oracle.legal(state)}
+    # Equivalent cards split the legal ones, and every card of a class has the same answers.
+    classes = position.equivalent_cards(rules)
+    assert sorted(c for cards in classes for c in cards) == sorted(children), where
+    for cards in classes:
+        assert len({children[c] for c in cards}) == 1, f"equivalent cards {cards}: {where}"
 
     got_tricks = [dd.tricks(position, side) for side in range(sides)]
     assert got_tricks == list(expected[:sides]), f"tricks per side: {where}"
@@ -490,6 +496,22 @@ def test_position_errors() -> None:
     # Wrong-sized taken, or the position's dealing under another table size.
     _refused(check(taken=(3, 3, 3)), "taken")
     _refused(lambda: Position(hands=tuple(mask), to_play=0).check(load_preset("three-player")), "hands")
+
+
+def test_equivalent_cards_by_hand() -> None:
+    """Cards of a suit are equivalent when no other hand holds a card between them, nor does the
+    trick; a card played in an earlier trick does not part them."""
+    rules = load_preset("standard")
+
+    def classes(*texts: str) -> list[tuple[int, ...]]:
+        return [tuple(parse_cards(text)) for text in texts]
+
+    hands = [mask_of(parse_cards(text)) for text in (
+        "2H 3H 5H 7H 9H", "4H 6H 2C 3C 4C", "5C 6C 7C 8C 9C", "2D 3D 4D 5D 6D")]
+    lead = Position(hands, to_play=0, taken=(2, 2, 2, 2))  # the 8H went in an earlier trick
+    assert lead.equivalent_cards(rules) == classes("2H 3H", "5H", "7H 9H")
+    follow = lead.play(parse_cards("5H")[0], rules)  # only the 5H, now in the trick, parts them
+    assert follow.equivalent_cards(rules) == classes("4H", "6H")
 
 
 def test_the_solver_refuses_a_bad_position() -> None:

@@ -389,24 +389,32 @@ def _better(values: _Values, position: Position, legal: Sequence[int], side: int
     no card keeps them all, the best for the points, then for the tricks."""
     rules = values.rules
     own_side = {nil: rules.seat_side(nil) == side for nil in nils}
+    classes = position.equivalent_cards(rules)  # one card of each asked, for them all
+
+    def cards_where(keeps: Callable[[Position], bool]) -> set[int]:
+        return {card for cards in classes if keeps(position.play(cards[0], rules))
+                for card in cards}
+
     keeps: list[tuple[str, set[int]]] = []
     if points:
-        best = values.score(position, side)
-        keeps.append(("points", {c for c in legal  # no card does better than the best
-                                 if values.score_at_least(position.play(c, rules), side, best)}))
+        best = values.score(position, side)  # no card does better than the best
+        keeps.append(("points", cards_where(lambda after: values.score_at_least(after, side,
+                                                                                  best))))
     if tricks:
-        best = values.tricks(position, side)
-        keeps.append(("tricks", {c for c in legal
-                                 if values.tricks(position.play(c, rules), side) == best}))
+        most = values.tricks(position, side)
+        keeps.append(("tricks", cards_where(lambda after: values.tricks(after, side) == most)))
     for nil in nils:
         wanted = not own_side[nil]  # the nil's side wants it safe; an opponent wants it settable
-        keeps.append(("nil", {c for c in legal
-                              if values.nil_set(position.play(c, rules), nil) == wanted}))
+        keeps.append(("nil", cards_where(functools.partial(_nil_is, values, nil, wanted))))
     every = set(legal)
     for _, cards in keeps:
         every &= cards
     pool = every or keeps[0][1]
     return min(pool, key=lambda c: (card_rank(c) if card_rank(c) >= 0 else 13, c))
+
+
+def _nil_is(values: _Values, nil: int, wanted: bool, position: Position) -> bool:
+    return values.nil_set(position, nil) == wanted
 
 
 def review_text(result: ReviewResult, list_count: int) -> str:

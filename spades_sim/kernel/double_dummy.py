@@ -262,6 +262,31 @@ class Position:
         _check(self, layout)
         return _legal_cards(self, layout)
 
+    def equivalent_cards(self, rules: RuleSet | str) -> list[tuple[int, ...]]:
+        """The legal cards in classes of equivalent ones, lowest first: cards of one suit of
+        the seat's hand with no other hand's card, nor one of the trick, between them. Every
+        double-dummy answer is the same after each card of a class (the solver tries one)."""
+        layout = _layout(_rules_of(rules))
+        _check(self, layout)
+        held = 0
+        for hand in self.hands:
+            held |= hand
+        for card in self.trick:
+            held |= 1 << card
+        others = layout.slots(held & ~self.hands[self.to_play])
+        classes: list[list[int]] = []
+        last = -1
+        for slot, card in sorted((int(layout.card_slot[card]), card)
+                                 for card in _legal_cards(self, layout)):
+            between = (1 << slot) - (1 << (last + 1)) if last >= 0 else 0
+            if (last >= 0 and layout.slot_suit[last] == layout.slot_suit[slot]
+                    and not others & between):
+                classes[-1].append(card)
+            else:
+                classes.append([card])
+            last = slot
+        return [tuple(cards) for cards in classes]
+
     def play(self, card: int, rules: RuleSet | str) -> Position:
         """The position after the seat to play plays ``card`` (a finished trick is won and the
         winner leads)."""
