@@ -436,7 +436,8 @@ class DoubleDummy:
         left = _count(position.hands[position.to_play])
         state = self._state(position, layout)
         question = (MODE_TRICKS, side)
-        value = int(_solve_tricks(*state, won, won + left, self._guess(position, question), cfg,
+        last = self._guess(position, question)
+        value = int(_solve_tricks(*state, won, won + left, -1 if last is None else last, cfg,
                                   *self._tables(), *self._no_score()))
         self._answered(position, question, value)
         return value
@@ -631,21 +632,22 @@ class DoubleDummy:
         count = _score_values(taken, left, bids, blind, bags, sc, values)
         known = (MODE_SCORE, int(cfg[CFG_CONTEXT]))
         guess = self._guess(position, known)
-        if guess >= 0:  # the index of the largest possible value not above it
-            guess = max(0, int(np.searchsorted(values[:count], guess, side="right")) - 1)
-        value = int(_solve_score(*state, values, count, guess, cfg, *self._tables(), bids, blind,
+        start = -1  # the index of the largest possible value not above the guess
+        if guess is not None:
+            start = max(0, int(np.searchsorted(values[:count], guess, side="right")) - 1)
+        value = int(_solve_score(*state, values, count, start, cfg, *self._tables(), bids, blind,
                                  bags, sc, self._moves, self._key_rows))
         self._answered(position, known, value)
         return value
 
-    def _guess(self, position: Position, question: tuple[int, int]) -> int:
+    def _guess(self, position: Position, question: tuple[int, int]) -> int | None:
         """The last answer to the same question about a position of the same hand, the best
         guess the drivers can start from when successive positions of a hand are solved, as a
-        review does; -1 for none."""
+        review does; None for none."""
         last = self._last.get(question)
         if last is not None and _same_hand(_holdings(position), last[0]):
             return last[1]
-        return -1
+        return None
 
     def _answered(self, position: Position, question: tuple[int, int], value: int) -> None:
         self._last[question] = (_holdings(position), value)
