@@ -10,6 +10,8 @@ first), because the 2-core development machine is noisy.
     python scripts/bench.py --strategies-only   # hands/s and games/s per strategy only
     python scripts/bench.py --breakdown-only    # ns per hand of each step of the kernel only
     python scripts/bench.py --dd [--dd-deals 1000]   # double-dummy solves only
+    python scripts/bench.py --openspiel   # spades-sim's random against OpenSpiel's, one core
+                                          # (needs pyspiel: pip install ".[openspiel]")
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 
 import numba
 import numpy as np
@@ -113,6 +116,35 @@ def _peak_rss_mib(hands: int) -> float:
     return int(done.stdout.split()[-1]) / 1024
 
 
+OPENSPIEL_RATIO_AIM = 35
+"""How many times faster than OpenSpiel's own loop spades-sim's ``random`` should play hands."""
+
+
+def _print_openspiel(hands: int, repeats: int) -> None:
+    """Whole random hands per second on one core: OpenSpiel's ``spades`` played by its
+    uniform random bots in its native loop (``pyspiel.evaluate_bots``, one C++ call a hand:
+    the deal, the bids and the 52 cards; its own scoring), and spades-sim's ``random`` (deal,
+    bid, play, score, totals), timed in turn in the same run, and the ratio."""
+    try:
+        import pyspiel
+    except ImportError:
+        sys.exit("--openspiel: pyspiel is not installed: allowed with it installed "
+                 '(pip install ".[openspiel]")')
+    game = pyspiel.load_game("spades")
+    bots = [pyspiel.make_uniform_random_bot(seat, seat + 1) for seat in range(4)]
+
+    def openspiel(count: int) -> None:
+        for hand in range(count):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, hand)
+
+    rules = load_preset("standard")
+    theirs = _median_rate(openspiel, max(1, hands // 20), repeats)
+    ours = _median_rate(lambda k: simulate_hands(rules, "random", k, seed=1, threads=1), hands,
+                        repeats)
+    print(f"random hands/s on one core: OpenSpiel {version('open-spiel')} {theirs:,.0f}, "
+          f"spades-sim {ours:,.0f}: {ours / theirs:.1f}x (aim: at least {OPENSPIEL_RATIO_AIM}x)")
+
+
 def _dask_scaling(hands: int, repeats: int) -> None:
     """Hands/s on a local Dask cluster of 1 and of 2 single-threaded workers, and what one
     block (task) costs on Dask beyond its play."""
@@ -159,7 +191,12 @@ def main() -> None:
                         help="only the double-dummy solver: full-deal tricks and nil solves")
     parser.add_argument("--dd-deals", type=int, default=1000,
                         help="random deals for --dd (default 1000)")
+    parser.add_argument("--openspiel", action="store_true",
+                        help="spades-sim's random against OpenSpiel's random loop only")
     args = parser.parse_args()
+    if args.openspiel:
+        _print_openspiel(200_000 if args.quick else 1_000_000, args.repeats)
+        return
     if args.dd:
         _print_double_dummy(args.dd_deals)
         return
