@@ -36,6 +36,8 @@ from spades_sim.kernel.strategies import get_strategy, pack_strategies
 from spades_sim.rules import load_preset, preset_names
 from spades_sim.run.simulate import simulate_games, simulate_hands
 
+STRATEGIES = ("random", "basic", "expert-v1", "expert")
+"""The strategies timed one by one (the default, ``expert``, last)."""
 STAGES = ("deal", "bidding", "play", "scoring", "records")
 """The steps of ``drivers.play_hands(through=...)``, in order ("bidding" includes the
 blind-nil exchange; "records" writes the hand's records)."""
@@ -212,8 +214,7 @@ def main() -> None:
     print(f"{'what':<34} {'1 thread':>12} {f'{cores} threads':>12} {'ratio':>7}")
     per_core = {}
     for label, strategy, run, n in (
-            [("full hands/s", s, simulate_hands, hands)
-             for s in ("random", "basic", "expert-v1", "expert")]
+            [("full hands/s", s, simulate_hands, hands) for s in STRATEGIES]
             + [("games to 500/s", s, simulate_games, games)
                for s in ("basic", "expert-v1", "expert")]):
         rates = []
@@ -311,7 +312,7 @@ def _print_double_dummy(count: int) -> None:
 
 def _print_breakdown(hands: int, repeats: int) -> None:
     print("where the time goes, kernel only, 1 thread (ns per hand; differences of medians):")
-    for strategy in ("random", "basic"):
+    for strategy in STRATEGIES:
         parts = _breakdown(strategy, hands // 4, repeats)
         cells = ", ".join(f"{name} {ns:.0f}" for name, ns in zip(STAGES, parts))
         print(f"  {strategy}: {cells}; total {sum(parts):.0f} ns = {1e9 / sum(parts):,.0f} hands/s")
