@@ -21,6 +21,7 @@ import pytest
 from spades_sim import simulate_games, simulate_hands
 from spades_sim.analysis.metrics import compare_game_frames, game_metrics, hand_metrics
 from spades_sim.intervals import ratio_difference
+from spades_sim.kernel.drivers import metric_sums
 from spades_sim.rules import RuleSet
 from spades_sim.run.catalogue import CATALOGUE, METRICS, RUN_KINDS, Units, frame_units, sums_of
 
@@ -74,6 +75,21 @@ def test_the_streaming_summary_equals_the_record_frame_metrics(preset: str) -> N
             streamed, framed = run.summary(side), metrics(frame, side)
             assert len(streamed) >= 10
             pd.testing.assert_frame_equal(streamed, framed)
+
+
+def test_a_blocks_metric_sums_by_hand() -> None:
+    """Two units, two sides: column 0 per side (1, 2 then 3, 0), column 1 a count per unit (4
+    then 5, in side 0); the metric column 0 over column 1. Pooled y = 3, 3 over x = 4, 5: Σy 6,
+    Σy² 18, Σx 9, Σx² 41, Σxy 27; side 0 y = 1, 3: 4, 10, 9, 41, 19; side 1 y = 2, 0: 2, 4, 9,
+    41, 8."""
+    columns = np.array([[[1, 2], [3, 0]], [[4, 0], [5, 0]]], np.int32)
+    index = np.array([0], np.int64)
+    out = metric_sums(columns, np.array([1, 0], np.int64), index, index + 1)
+    assert out[:, 0].tolist() == [[6, 18, 9, 41, 27], [4, 10, 9, 41, 19], [2, 4, 9, 41, 8]]
+    with pytest.raises(ValueError, match="numerators, denominators"):
+        metric_sums(columns, np.array([1, 0], np.int64), index, index + 2)
+    with pytest.raises(ValueError, match="per_side: allowed a 1-D int64 array"):
+        metric_sums(columns, np.array([1, 0], np.int32), index, index + 1)
 
 
 # ---------------------------------------------------------------- coverage

@@ -3,11 +3,12 @@
 The jitted modules take ints and arrays only: bits, rng, params, trick, policy, expert_bid and
 expert_play (the helpers and the policies), and one module per rule step, deal, bidding (and
 the blind-nil exchange), play, scoring and game (a hand's pipeline and the game loop), with
-scratch (the state they share), outputs (the record layouts and their writing) and engine
-(the chunk entry points the drivers call). Beside them, in plain Python over numpy: ``packing``
-(rule sets packed into the kernel's tables), ``strategies`` (the named strategies and their
-packed parameters), ``calibration`` (the expert's shipped bid tables) and ``drivers`` (the
-public drivers: validate, allocate, run the chunks on threads). Nothing in this tier imports
+scratch (the state they share), outputs (the record layouts and their writing), engine
+(the chunk entry points the drivers call) and sums (what a block adds to a run's totals).
+Beside them, in plain Python over numpy: ``packing`` (rule sets packed into the kernel's
+tables), ``strategies`` (the named strategies and their packed parameters), ``calibration``
+(the expert's shipped bid tables) and ``drivers`` (the public drivers: validate, allocate, run
+the chunks on threads). Nothing in this tier imports
 pandas, click or matplotlib (a test checks it).
 
 numba's on-disk cache checks only the timestamp of the file that defines a
@@ -70,6 +71,7 @@ try:
         rng,
         scoring,
         scratch,
+        sums,
         trick,
         views,
     )

@@ -33,6 +33,7 @@ import numpy as np
 
 from . import engine
 from .packing import PackedRules, PackedStrategies
+from .sums import SUMS, _metric_sums
 
 CHUNK_HANDS = 1024
 """Hands per chunk; results do not depend on it."""
@@ -488,6 +489,32 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     return made, points, won, valid, hero_bid, finished
 
 
+def metric_sums(columns: np.ndarray, per_side: np.ndarray, numerators: np.ndarray,
+                denominators: np.ndarray) -> np.ndarray:
+    """The sums Σy, Σy², Σx, Σx², Σxy of every metric over a block's units, float64
+    ``(1 + sides, metrics, 5)``: selection 0 the sides pooled, ``1 + s`` side ``s``.
+
+    ``columns`` (names, units, sides), C-contiguous, holds the unit table's columns, a count per
+    unit in side 0 where ``per_side`` is 0; metric ``m`` is column ``numerators[m]`` over
+    column ``denominators[m]`` (int64 indices)."""
+    if columns.ndim != 3 or not columns.flags.c_contiguous:
+        raise ValueError("columns: allowed a C-contiguous (names, units, sides) array")
+    names = columns.shape[0]
+    for label, index in (("per_side", per_side), ("numerators", numerators),
+                         ("denominators", denominators)):
+        if index.dtype != np.int64 or index.ndim != 1:
+            raise ValueError(f"{label}: allowed a 1-D int64 array")
+    if per_side.shape[0] != names or numerators.shape != denominators.shape or (
+            numerators.size and max(numerators.max(), denominators.max()) >= names) or (
+            numerators.size and min(numerators.min(), denominators.min()) < 0):
+        raise ValueError("per_side, numerators, denominators: allowed one flag a column and "
+                         "metric columns 0 to names - 1")
+    out = np.zeros((1 + columns.shape[2], numerators.shape[0], SUMS))
+    _metric_sums(columns, per_side, numerators, denominators, out)
+    return out
+
+
 __all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "check_seed", "cores",
-           "interrupts_held", "interrupts_noted", "load_kernel", "play_games", "play_hands", "run_chunks",
+           "interrupts_held", "interrupts_noted", "load_kernel", "metric_sums", "play_games",
+           "play_hands", "run_chunks",
            "set_compile_notice", "set_threads", "threads", "trace_games", "trace_hands", "what_if_deals"]

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..intervals import ratio_interval, wilson_interval
+from ..kernel.drivers import metric_sums
 
 RUN_KINDS = ("hands", "games")
 """Run kinds: a hand run's unit is the hand, a game run's the game."""
@@ -486,21 +487,25 @@ class Totals:
         """Add one block of ``HandRecords`` or ``GameRecords``."""
         units = hand_units(records) if self.kind == "hands" else game_units(records, self.seats)
         metrics = of_run(self.kind)
-        for side in (None, *range(self.sides)):
-            # Every metric's numerator and denominator as the columns of two matrices, each unit
-            # table column summed over the side's seats once: one pass per sum, not per metric.
-            columns: dict[str, np.ndarray] = {}
-            for name in {name for m in metrics for name in (m.numerator, m.denominator)}:
-                columns[name] = units.column(name, None if side is None else [side])
-            y = np.column_stack([columns[m.numerator] for m in metrics]).astype(np.float64)
-            x = np.column_stack([columns[m.denominator] for m in metrics]).astype(np.float64)
-            products = (np.einsum("ij,ij->j", y, y), np.einsum("ij,ij->j", x, x),
-                        np.einsum("ij,ij->j", x, y))  # without the temporary products
-            for metric, sum_y, sum_yy, sum_x, sum_xx, sum_xy in zip(
-                    metrics, y.sum(0), products[0], x.sum(0), products[1], products[2],
-                    strict=True):
-                self.sums[(metric.key, side)].add_sums(sum_y, sum_yy, sum_x, sum_xx, sum_xy,
-                                                       units=y.shape[0])
+        names = sorted({name for m in metrics for name in (m.numerator, m.denominator)})
+        table = [units.columns[name] for name in names]
+        count = table[0].shape[0]
+        # One array of every column the metrics read (a count per unit goes in side 0), in the
+        # narrowest type that holds them all, summed in one jitted pass (kernel.sums).
+        columns = np.zeros((len(names), count, self.sides), np.result_type(*table))
+        per_side = np.zeros(len(names), np.int64)
+        for i, values in enumerate(table):
+            if values.ndim == 1:
+                columns[i, :, 0] = values
+            else:
+                columns[i] = values
+                per_side[i] = 1
+        out = metric_sums(columns, per_side,
+                          np.array([names.index(m.numerator) for m in metrics], np.int64),
+                          np.array([names.index(m.denominator) for m in metrics], np.int64))
+        for selection, side in enumerate((None, *range(self.sides))):
+            for metric, (y, yy, x, xx, xy) in zip(metrics, out[selection], strict=True):
+                self.sums[(metric.key, side)].add_sums(y, yy, x, xx, xy, units=count)
 
     def merge(self, other: Totals) -> None:
         """Add ``other`` (the totals of later blocks of the same run) into these."""
