@@ -34,18 +34,23 @@ from spades_sim.kernel.double_dummy import DoubleDummy, Position, solve_deals
 from spades_sim.kernel.packing import pack_rules
 from spades_sim.kernel.strategies import get_strategy, pack_strategies
 from spades_sim.rules import load_preset, preset_names
-from spades_sim.run.simulate import simulate_games, simulate_hands
+from spades_sim.run.blocks import new_totals
+from spades_sim.run.simulate import BLOCK_HANDS, simulate_games, simulate_hands
 
 STRATEGIES = ("random", "basic", "expert-v1", "expert")
 """The strategies timed one by one (the default, ``expert``, last)."""
 STAGES = ("deal", "bidding", "play", "scoring", "records")
 """The steps of ``drivers.play_hands(through=...)``, in order ("bidding" includes the
-blind-nil exchange; "records" writes the hand's records)."""
+blind-nil exchange; "records" writes the hand's records, without the hand features, as a run
+that keeps only its totals does)."""
+PARTS = (*STAGES, "totals")
+"""The breakdown's parts: the kernel's steps, then the block's sums (``Totals.add``)."""
 
 
 def _breakdown(strategy: str, hands: int, repeats: int) -> list[float]:
-    """Nanoseconds per hand that each kernel step adds, on one thread: the real pipeline run
-    through each step in turn (``play_hands(through=...)``), differences of medians."""
+    """Nanoseconds per hand that each part adds, on one thread: the real pipeline run through
+    each kernel step in turn (``play_hands(through=...)``), differences of medians; then the
+    totals of a block of the run's size (``Totals.add``, what ``simulate`` does with it)."""
     standard = load_preset("standard")
     packed = pack_rules(standard)
     strat = pack_strategies([get_strategy(strategy)] * packed.seat_count, standard)
@@ -56,7 +61,7 @@ def _breakdown(strategy: str, hands: int, repeats: int) -> list[float]:
         for step in STAGES:
             def run(count, step=step):
                 drivers.play_hands(rules=packed, strategies=strat, seed=1, start=0, count=count,
-                                   through=step)
+                                   through=step, features=False)
             run(100)
             times = []
             for _ in range(repeats):
@@ -64,9 +69,17 @@ def _breakdown(strategy: str, hands: int, repeats: int) -> list[float]:
                 run(hands)
                 times.append(time.perf_counter() - start)
             totals.append(statistics.median(times) / hands * 1e9)
+        records = drivers.play_hands(rules=packed, strategies=strat, seed=1, start=0,
+                                     count=BLOCK_HANDS, features=False)[0]
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            new_totals("hands", packed).add(records)
+            times.append(time.perf_counter() - start)
     finally:
         drivers.set_threads(saved)
-    return [totals[0]] + [b - a for a, b in itertools.pairwise(totals)]
+    summing = statistics.median(times) / BLOCK_HANDS * 1e9
+    return [totals[0]] + [b - a for a, b in itertools.pairwise(totals)] + [summing]
 
 
 def _median_rate(run, count: int, repeats: int) -> float:
@@ -311,10 +324,11 @@ def _print_double_dummy(count: int) -> None:
 
 
 def _print_breakdown(hands: int, repeats: int) -> None:
-    print("where the time goes, kernel only, 1 thread (ns per hand; differences of medians):")
+    print("where the time goes, 1 thread (ns per hand; kernel steps as differences of medians, "
+          "then the totals):")
     for strategy in STRATEGIES:
         parts = _breakdown(strategy, hands // 4, repeats)
-        cells = ", ".join(f"{name} {ns:.0f}" for name, ns in zip(STAGES, parts))
+        cells = ", ".join(f"{name} {ns:.0f}" for name, ns in zip(PARTS, parts, strict=True))
         print(f"  {strategy}: {cells}; total {sum(parts):.0f} ns = {1e9 / sum(parts):,.0f} hands/s")
 
 

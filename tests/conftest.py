@@ -38,7 +38,7 @@ KERNEL_ENTRY_POINTS = (("engine", "_hands_chunk"), ("engine", "_games_chunk"),
                        ("engine", "_what_if_chunk"), ("expert_bid", "_fill_choices"),
                        ("dd_search", "_reach_root"), ("dd_search", "_solve_tricks"),
                        ("dd_search", "_solve_score"), ("dd_search", "_solve_many"),
-                       ("dd_search", "_score_values"))
+                       ("dd_search", "_score_values"), ("sums", "_metric_sums"))
 """The kernel's jitted functions that Python calls (module, name): the ones worth warming."""
 
 

@@ -247,7 +247,7 @@ def _ids(name: str, ids) -> np.ndarray:
 
 
 def play_hands(*, rules, strategies, seed: int, start: int, count: int, trace: bool = False,
-               through: str = "records"):
+               through: str = "records", features: bool = True):
     """Play hands ``start … start + count - 1`` of a hand run (each from 0–0, dealer seat 0).
 
     Parameters
@@ -267,6 +267,9 @@ def play_hands(*, rules, strategies, seed: int, start: int, count: int, trace: b
         The last rule step each hand runs ("bidding" includes the blind-nil exchange). Before
         "records" (the default: the whole hand) nothing is written and the outputs stay zero:
         the steps are there to time the real pipeline a step at a time (``scripts/bench.py``).
+    features : bool
+        Also write each seat's hand features (``spades`` … ``nil_risk``); a run that keeps only
+        its totals does without (they are a tenth of a ``random`` hand's time).
 
     Returns
     -------
@@ -287,7 +290,7 @@ def play_hands(*, rules, strategies, seed: int, start: int, count: int, trace: b
 
     def arguments(lo: int, hi: int) -> tuple:
         return (rules, strategies, seed, start, lo, hi, engine._new_scratch(rules), out,
-                hand_trace, trace, step)
+                hand_trace, trace, step, features)
 
     _load_for(engine._hands_chunk, arguments)
     with interrupts_held() as check:
@@ -367,11 +370,11 @@ def trace_hands(*, rules, strategies, seed: int, deals):
         s = engine._new_scratch(rules)
     whole_hand = engine.STEP_RECORDS
     load_kernel(engine._hands_chunk, rules, strategies, seed, 0, 0, 0, s, out, hand_trace, True,
-                whole_hand)
+                whole_hand, True)
     with interrupts_held() as check:
         for lo, hi in _consecutive_runs(deals):
             engine._hands_chunk(rules, strategies, seed, int(deals[lo]) - lo, lo, hi, s, out,
-                                hand_trace, True, whole_hand)
+                                hand_trace, True, whole_hand, True)
             check()
     return out, hand_trace
 

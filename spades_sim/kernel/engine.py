@@ -51,10 +51,10 @@ from .scratch import BLIND_BID, FREE_BID, _new_scratch  # noqa: F401  (re-export
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _hands_chunk(rules, strat, seed, start, lo, hi, s, out, trace,
-                 write_trace, through):
+                 write_trace, through, features):
     """Play hands ``start + i`` for ``lo <= i < hi`` into row ``i`` of ``out`` (and of ``trace``),
     each through step ``through`` (``game.STEP_RECORDS``: the whole hand; before it, the rows
-    are left as they were).
+    are left as they were), with the hand features if ``features``.
 
     The chunk functions release the GIL (``nogil``): ``spades_sim.kernel.drivers`` runs chunks
     on threads, each with its own scratch ``s`` and its own rows. They are compiled
@@ -70,7 +70,7 @@ def _hands_chunk(rules, strat, seed, start, lo, hi, s, out, trace,
             s.bag_total[side] = 0
         _play_hand(rules, strat, seed, game, _RUNTIME_ZERO[0], dealer, s, np.bool_(True), through)
         if through >= STEP_RECORDS:
-            _write_hand(rules, s, game, _RUNTIME_ZERO[0], dealer, i, out)
+            _write_hand(rules, s, game, _RUNTIME_ZERO[0], dealer, i, out, features)
             if write_trace:
                 _write_trace(s, i, trace)
 

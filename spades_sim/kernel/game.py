@@ -130,7 +130,8 @@ def _play_game(rules, strat, seed, game, max_hands, s,
         dealer = (first + played) % n
         _play_hand(rules, strat, seed, game, played, dealer, s, np.bool_(True), whole_hand)
         if write_hands:
-            _write_hand(rules, s, game, played, dealer, hand_row + played, hands_out)
+            _write_hand(rules, s, game, played, dealer, hand_row + played, hands_out,
+                        np.bool_(True))
             _write_trace(s, hand_row + played, trace_out)
         _tally_hand(rules, s, game_row, games)
         played += 1

@@ -125,8 +125,10 @@ def _empty_game_records(rows, sides):
 
 
 @njit(cache=True)
-def _write_hand(rules, s, game, hand_index, dealer, row, out):
-    """Copy the hand just played, and its hand features, into row ``row`` of ``out``."""
+def _write_hand(rules, s, game, hand_index, dealer, row, out, features):
+    """Copy the hand just played into row ``row`` of ``out``, and with ``features`` its hand
+    features (spades, top spade, aces, kings, voids, nil risk: read only from kept records, so a
+    run that keeps totals alone skips them)."""
     out.game[row] = game
     out.hand[row] = hand_index
     out.dealer[row] = dealer
@@ -136,6 +138,8 @@ def _write_hand(rules, s, game, hand_index, dealer, row, out):
         out.bid[row, seat] = s.bids[seat]
         out.blind[row, seat] = s.blind[seat]
         out.tricks[row, seat] = s.tricks[seat]
+        if not features:
+            continue
         trumps = hand & rules.suit_masks[trump]
         out.spades[row, seat] = _popcount(trumps)
         out.top_spade[row, seat] = _highest_bit(trumps) - rules.suit_low[trump] if trumps else -1

@@ -76,7 +76,8 @@ class LocalBackend:
         assert table is not None  # a run is given its table before it is played
         for start in starts:
             count = min(block, run.requested - start)
-            records = play_block(run.kind, table, run.seed, start, count, max_hands)
+            records = play_block(run.kind, table, run.seed, start, count, max_hands,
+                                 features=run.keep_records)
             with drivers.interrupts_held():  # a block is counted whole or not at all
                 totals = run.totals.empty_like()
                 totals.add(records)
@@ -135,7 +136,7 @@ def block_totals(kind: str, rules: dict[str, Any], strategies: list[dict[str, An
     """Play one block on a worker (``threads`` numba threads) and return its totals as a row."""
     set_threads(threads)
     table = prepare_table(from_dict(rules), [strategy_of(spec) for spec in strategies])
-    records = play_block(kind, table, seed, start, count, max_hands)
+    records = play_block(kind, table, seed, start, count, max_hands, features=False)
     totals = new_totals(kind, table.packed_rules)
     totals.add(records)
     return totals.as_row()

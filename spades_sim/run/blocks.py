@@ -86,12 +86,14 @@ def new_totals(kind: str, packed: PackedRules) -> Totals:
 
 
 def play_block(kind: str, table: Table, seed: int, start: int, count: int,
-               max_hands: int | None) -> HandRecords | GameRecords:
-    """Play one block (hands or games ``start`` … ``start + count - 1``); its kernel records."""
+               max_hands: int | None, features: bool = True) -> HandRecords | GameRecords:
+    """Play one block (hands or games ``start`` … ``start + count - 1``); its kernel records,
+    a hand run's without the hand features unless ``features`` (totals do not read them)."""
     packed, strat = table.packed_rules, table.packed_strategies
     if kind == "hands":
         hands: HandRecords = drivers.play_hands(rules=packed, strategies=strat, seed=seed,
-                                                start=start, count=count)[0]
+                                                start=start, count=count,
+                                                features=features)[0]
         return hands
     assert max_hands is not None  # a game run always has its cap
     games: GameRecords = drivers.play_games(rules=packed, strategies=strat, seed=seed,
