@@ -27,13 +27,13 @@ plain-Python face is ``spades_sim.kernel.double_dummy``.
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from .bits import _RUNTIME_ZERO, _bits_above, _highest_bit, _lowest_bit, _nth_bit, _popcount
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP
 from .scoring import _contract_points, _score_side
 from .trick import _beats, _beats_mask, _follow_mask, _lead_mask
-from .views import _borrowed
+from .views import _address, _borrowed, _view_maker
 
 MODE_TRICKS = 0
 MODE_NIL = 1
@@ -119,6 +119,20 @@ EXACT_UPPER = 5
 EXACT_UPPER_TOPS = 6
 EXACT_WORDS = 4
 """64-bit words of an exact-table row."""
+
+# The arrays a search reads, as :func:`_reach_root` hands them down: each one's address, rows
+# and columns at these offsets of ``desc`` (see ``views._view_maker``: seven to nine words an
+# array for every recursive call would cost more than the search's own work).
+(D_HANDS, D_TAKEN, D_CFG, D_SUIT_MASKS, D_SUIT_LOW, D_SLOT_SUIT, D_KEYS, D_INFO, D_SHAPES,
+ D_PAT_HANDS, D_PAT_INFO, D_CUTS, D_ENDS, D_BIDS, D_BLIND, D_BAGS, D_SC, D_MOVES,
+ D_KEY_ROWS) = range(0, 57, 3)
+DESC_WORDS = 57
+
+_u64_view = _view_maker(types.uint64, 1)
+_i64_view = _view_maker(types.int64, 1)
+_u64_rows = _view_maker(types.uint64, 2)
+_i64_rows = _view_maker(types.int64, 2)
+_i32_rows = _view_maker(types.int32, 2)
 
 
 @njit(cache=True)
@@ -908,7 +922,7 @@ def _to_front(moves, count, slot):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_mask, hands, n,
            cfg, suit_masks, slot_suit, out):
     """The legal cards worth trying, one of each run of equivalent cards, best guess first, in
@@ -1012,13 +1026,31 @@ def _moves(hand, legal, k, seat, led_suit, win_slot, win_seat, win_suit, trick_m
 
 
 @njit(cache=True)
-def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
-           trick_mask, target, depth, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
-           pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves, key_rows):
+def _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, trick_mask, target,
+           depth, desc):
     """Whether the maximising seats reach ``target`` from this state (see the module's modes),
     and the cards the answer rests on (any position where the same seats hold them, and the
     same small cards otherwise, has the same answer); ``hands`` and ``taken`` are changed
-    during the search and restored."""
+    during the search and restored. The arrays are found from ``desc`` (:func:`_reach_root`)."""
+    hands = _u64_view(desc[D_HANDS], desc[D_HANDS + 1], desc[D_HANDS + 2])
+    taken = _i64_view(desc[D_TAKEN], desc[D_TAKEN + 1], desc[D_TAKEN + 2])
+    cfg = _i64_view(desc[D_CFG], desc[D_CFG + 1], desc[D_CFG + 2])
+    suit_masks = _u64_view(desc[D_SUIT_MASKS], desc[D_SUIT_MASKS + 1], desc[D_SUIT_MASKS + 2])
+    suit_low = _i64_view(desc[D_SUIT_LOW], desc[D_SUIT_LOW + 1], desc[D_SUIT_LOW + 2])
+    slot_suit = _i64_view(desc[D_SLOT_SUIT], desc[D_SLOT_SUIT + 1], desc[D_SLOT_SUIT + 2])
+    keys = _u64_rows(desc[D_KEYS], desc[D_KEYS + 1], desc[D_KEYS + 2])
+    info = _i32_rows(desc[D_INFO], desc[D_INFO + 1], desc[D_INFO + 2])
+    shapes = _u64_rows(desc[D_SHAPES], desc[D_SHAPES + 1], desc[D_SHAPES + 2])
+    pat_hands = _u64_rows(desc[D_PAT_HANDS], desc[D_PAT_HANDS + 1], desc[D_PAT_HANDS + 2])
+    pat_info = _i32_rows(desc[D_PAT_INFO], desc[D_PAT_INFO + 1], desc[D_PAT_INFO + 2])
+    cuts = _u64_rows(desc[D_CUTS], desc[D_CUTS + 1], desc[D_CUTS + 2])
+    ends = _i64_rows(desc[D_ENDS], desc[D_ENDS + 1], desc[D_ENDS + 2])
+    bids = _i64_view(desc[D_BIDS], desc[D_BIDS + 1], desc[D_BIDS + 2])
+    blind = _i64_view(desc[D_BLIND], desc[D_BLIND + 1], desc[D_BLIND + 2])
+    bags = _i64_view(desc[D_BAGS], desc[D_BAGS + 1], desc[D_BAGS + 2])
+    sc = _i64_view(desc[D_SC], desc[D_SC + 1], desc[D_SC + 2])
+    moves = _i64_rows(desc[D_MOVES], desc[D_MOVES + 1], desc[D_MOVES + 2])
+    key_rows = _u64_rows(desc[D_KEY_ROWS], desc[D_KEY_ROWS + 1], desc[D_KEY_ROWS + 2])
     n = cfg[CFG_SEATS]
     mode = cfg[CFG_MODE]
     need = target
@@ -1161,21 +1193,15 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
             taken[next_seat] += 1
             zero = _RUNTIME_ZERO[0]  # typed values, not literals (see bits._RUNTIME_ZERO)
             none = zero - 1
-            reached, below = _reach(hands, taken, zero, next_seat, none, none, none, none,
-                                    next_broken, zero != zero, np.uint64(zero), target,
-                                    depth + 1, cfg, suit_masks, suit_low, slot_suit, keys, info,
-                                    shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc,
-                                    moves, key_rows)
+            reached, below = _reach(zero, next_seat, none, none, none, none, next_broken,
+                                    zero != zero, np.uint64(zero), target, depth + 1, desc)
             taken[next_seat] -= 1
             winner = _ONE << np.uint64(next_slot)
             if (trick_mask | bit) & suit_masks[next_suit] & ~winner:  # the trick went by rank
                 below |= winner
         else:
-            reached, below = _reach(hands, taken, k + 1, leader, next_led, next_slot, next_seat,
-                                    next_suit, next_broken, first, trick_mask | bit, target,
-                                    depth + 1, cfg, suit_masks, suit_low, slot_suit, keys, info,
-                                    shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc,
-                                    moves, key_rows)
+            reached, below = _reach(k + 1, leader, next_led, next_slot, next_seat, next_suit,
+                                    next_broken, first, trick_mask | bit, target, depth + 1, desc)
         hands[seat] = hand
         if reached == maximising:
             result = reached
@@ -1217,19 +1243,50 @@ def _reach(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, brok
     return result, relevant
 
 
+@njit(cache=True, inline='always')
+def _describe(desc, at, array):
+    """Put a 1-d array's address and length at ``desc[at:at + 3]`` (see D_HANDS)."""
+    desc[at] = _address(array)
+    desc[at + 1] = array.shape[0]
+    desc[at + 2] = 0
+
+
+@njit(cache=True, inline='always')
+def _describe_rows(desc, at, array):
+    """Put a 2-d array's address, rows and columns at ``desc[at:at + 3]``."""
+    desc[at] = _address(array)
+    desc[at + 1] = array.shape[0]
+    desc[at + 2] = array.shape[1]
+
+
 @njit(cache=True, nogil=True)
 def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
                 trick_mask, target, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
                 pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves, key_rows):
-    """:func:`_reach` from the top of a search, on unmanaged views of the arrays (see
-    ``views``: the recursion then passes them without reference counting)."""
-    return _reach(_borrowed(hands), _borrowed(taken), k, leader, led_suit, win_slot, win_seat,
-                  win_suit, broken, first, trick_mask, target, _RUNTIME_ZERO[0], _borrowed(cfg),
-                  _borrowed(suit_masks), _borrowed(suit_low), _borrowed(slot_suit),
-                  _borrowed(keys), _borrowed(info), _borrowed(shapes), _borrowed(pat_hands),
-                  _borrowed(pat_info), _borrowed(cuts), _borrowed(ends), _borrowed(bids),
-                  _borrowed(blind), _borrowed(bags), _borrowed(sc), _borrowed(moves),
-                  _borrowed(key_rows))[0]
+    """:func:`_reach` from the top of a search. Every array must be C-contiguous (the solver's
+    own are) and is kept alive by the caller while the search runs on views of it."""
+    desc = np.empty(DESC_WORDS, np.int64)
+    _describe(desc, D_HANDS, hands)
+    _describe(desc, D_TAKEN, taken)
+    _describe(desc, D_CFG, cfg)
+    _describe(desc, D_SUIT_MASKS, suit_masks)
+    _describe(desc, D_SUIT_LOW, suit_low)
+    _describe(desc, D_SLOT_SUIT, slot_suit)
+    _describe_rows(desc, D_KEYS, keys)
+    _describe_rows(desc, D_INFO, info)
+    _describe_rows(desc, D_SHAPES, shapes)
+    _describe_rows(desc, D_PAT_HANDS, pat_hands)
+    _describe_rows(desc, D_PAT_INFO, pat_info)
+    _describe_rows(desc, D_CUTS, cuts)
+    _describe_rows(desc, D_ENDS, ends)
+    _describe(desc, D_BIDS, bids)
+    _describe(desc, D_BLIND, blind)
+    _describe(desc, D_BAGS, bags)
+    _describe(desc, D_SC, sc)
+    _describe_rows(desc, D_MOVES, moves)
+    _describe_rows(desc, D_KEY_ROWS, key_rows)
+    return _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, trick_mask,
+                  target, _RUNTIME_ZERO[0], _borrowed(desc))[0]
 
 
 @njit(cache=True, nogil=True)

@@ -10,6 +10,7 @@ is used, which holds when views are made at the entry of a search and dropped at
 jit-compiled; inputs not checked.
 """
 
+from numba import types
 from numba.extending import intrinsic
 
 
@@ -25,3 +26,43 @@ def _borrowed(typingctx, array):
         return view._getvalue()
 
     return array(array), codegen
+
+
+@intrinsic
+def _address(typingctx, array):
+    """The address of ``array``'s first element, as a number (see :func:`_view_maker`)."""
+
+    def codegen(context, builder, signature, args):
+        source = context.make_array(signature.args[0])(context, builder, args[0])
+        return builder.ptrtoint(source.data, context.get_value_type(types.int64))
+
+    return types.int64(array), codegen
+
+
+def _view_maker(dtype, ndim):
+    """An intrinsic ``view(address, rows, columns)``: an unmanaged C-contiguous array of
+    ``dtype`` (``ndim`` 1 or 2; ``columns`` unused for 1) on the memory at ``address``
+    (:func:`_address` of an array the caller keeps alive). A deep recursion then passes one
+    array of addresses and shapes instead of every array it reads: numba passes each array
+    argument as seven to nine machine words."""
+    array_type = types.Array(dtype, ndim, 'C')
+
+    @intrinsic
+    def view(typingctx, address, rows, columns):
+        def codegen(context, builder, signature, args):
+            address, rows, columns = args
+            out = context.make_array(array_type)(context, builder)
+            data = builder.inttoptr(address, context.get_data_type(dtype).as_pointer())
+            itemsize = context.get_constant(types.intp,
+                                            context.get_abi_sizeof(context.get_data_type(dtype)))
+            if ndim == 1:
+                shape, strides = [rows], [itemsize]
+            else:
+                shape, strides = [rows, columns], [builder.mul(columns, itemsize), itemsize]
+            context.populate_array(out, data=data, shape=shape, strides=strides,
+                                   itemsize=itemsize, meminfo=None)
+            return out._getvalue()
+
+        return array_type(types.int64, types.int64, types.int64), codegen
+
+    return view
