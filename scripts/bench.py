@@ -311,7 +311,7 @@ def _print_double_dummy(count: int) -> None:
     print(f"double-dummy solves of {count:,} random full deals (standard rules, one thread):")
     _spread("tricks of the leader's side, full deal", tricks)
     _spread("nil of the seat after the leader, full deal", nils)
-    bulk = deals[:min(count, 8)]
+    bulk = deals[:min(count, 64)]
     leaders = np.arange(len(bulk), dtype=np.int64) % 4
     cores = numba.config.NUMBA_NUM_THREADS
     rates = []
