@@ -10,6 +10,7 @@ first), because the 2-core development machine is noisy.
     python scripts/bench.py --strategies-only   # hands/s and games/s per strategy only
     python scripts/bench.py --breakdown-only    # ns per hand of each step of the kernel only
     python scripts/bench.py --dd [--dd-deals 1000]   # double-dummy solves only
+    python scripts/bench.py --cold     # first runs with an empty kernel cache only
     python scripts/bench.py --openspiel   # spades-sim's random against OpenSpiel's, one core
                                           # (needs pyspiel: pip install ".[openspiel]")
 """
@@ -22,6 +23,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from importlib.metadata import version
 
@@ -120,6 +122,38 @@ def _warm_start_seconds(repeats: int) -> float:
     return statistics.median(times)
 
 
+COLD_COMMANDS = (("simulate --hands 1000", ["simulate", "--hands", "1000", "--seed", "1", "--quiet"]),
+                 ("report (the default study)", ["report", "--out-dir"]))
+"""The first runs timed with an empty kernel cache (the report's folder is added per run)."""
+
+
+def _cold_start(command: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak resident MiB of one ``spades-sim`` process run with an empty numba
+    cache (a fresh NUMBA_CACHE_DIR: it compiles every kernel it uses), measured by a small
+    parent process so that earlier children do not count."""
+    code = ("import resource, subprocess, sys, time\n"
+            "start = time.perf_counter()\n"
+            "subprocess.run(sys.argv[1:], check=True, capture_output=True)\n"
+            "print(time.perf_counter() - start, "
+            "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    with tempfile.TemporaryDirectory() as folder:
+        if command[-1] == "--out-dir":
+            command = command + [folder]
+        done = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "spades_sim",
+                               *command], check=True, capture_output=True, text=True,
+                              env={**os.environ, "NUMBA_CACHE_DIR": os.path.join(folder, "cache")})
+    seconds, peak_kib = done.stdout.split()[-2:]
+    return float(seconds), int(peak_kib) / 1024
+
+
+def _print_cold_start() -> None:
+    """The first run's figures (issue aims: 15 s for simulate, 45 s for the report, 700 MiB)."""
+    print("first run, empty kernel cache (compiles; one run each):")
+    for label, command in COLD_COMMANDS:
+        seconds, peak = _cold_start(command)
+        print(f"  spades-sim {label:<28} {seconds:>7.1f} s wall, peak {peak:>6,.0f} MiB")
+
+
 def _peak_rss_mib(hands: int) -> float:
     """Peak resident memory of a fresh process that totals ``hands`` hands (kernel cache warm)."""
     code = ("import resource, sys\n"
@@ -206,9 +240,14 @@ def main() -> None:
                         help="only the double-dummy solver: full-deal tricks and nil solves")
     parser.add_argument("--dd-deals", type=int, default=1000,
                         help="random deals for --dd (default 1000)")
+    parser.add_argument("--cold", action="store_true",
+                        help="first runs with an empty kernel cache only")
     parser.add_argument("--openspiel", action="store_true",
                         help="spades-sim's random against OpenSpiel's random loop only")
     args = parser.parse_args()
+    if args.cold:
+        _print_cold_start()
+        return
     if args.openspiel:
         _print_openspiel(200_000 if args.quick else 1_000_000, args.repeats)
         return
@@ -262,6 +301,7 @@ def main() -> None:
           f"{small:,} hands, {peaks[1]:,.0f} MiB for {large:,} ({peaks[1] / peaks[0]:.2f}x)")
     _dask_scaling(hands, args.repeats)
     print(f"warm start, spades-sim simulate --hands 10000: {_warm_start_seconds(args.repeats):.2f} s wall")
+    _print_cold_start()
     print(f"every preset, basic, {cores} threads (cards played/s relative to standard):")
     standard_cards = None
     for name in ["standard"] + [p for p in preset_names() if p != "standard"]:
