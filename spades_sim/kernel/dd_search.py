@@ -130,9 +130,39 @@ DESC_WORDS = 57
 
 _u64_view = _view_maker(types.uint64, 1)
 _i64_view = _view_maker(types.int64, 1)
-_u64_rows = _view_maker(types.uint64, 2)
-_i64_rows = _view_maker(types.int64, 2)
-_i32_rows = _view_maker(types.int32, 2)
+_u64_table = _view_maker(types.uint64, 2)
+_i64_table = _view_maker(types.int64, 2)
+_i32_table = _view_maker(types.int32, 2)
+
+
+@njit(cache=True, inline='always')
+def _u64s(desc, at):
+    """The uint64 array described at ``desc[at]`` (see D_HANDS)."""
+    return _u64_view(desc[at], desc[at + 1], desc[at + 2])
+
+
+@njit(cache=True, inline='always')
+def _i64s(desc, at):
+    """The int64 array described at ``desc[at]``."""
+    return _i64_view(desc[at], desc[at + 1], desc[at + 2])
+
+
+@njit(cache=True, inline='always')
+def _u64_rows(desc, at):
+    """The uint64 table described at ``desc[at]``."""
+    return _u64_table(desc[at], desc[at + 1], desc[at + 2])
+
+
+@njit(cache=True, inline='always')
+def _i64_rows(desc, at):
+    """The int64 table described at ``desc[at]``."""
+    return _i64_table(desc[at], desc[at + 1], desc[at + 2])
+
+
+@njit(cache=True, inline='always')
+def _i32_rows(desc, at):
+    """The int32 table described at ``desc[at]``."""
+    return _i32_table(desc[at], desc[at + 1], desc[at + 2])
 
 
 @njit(cache=True)
@@ -1032,25 +1062,25 @@ def _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, tri
     and the cards the answer rests on (any position where the same seats hold them, and the
     same small cards otherwise, has the same answer); ``hands`` and ``taken`` are changed
     during the search and restored. The arrays are found from ``desc`` (:func:`_reach_root`)."""
-    hands = _u64_view(desc[D_HANDS], desc[D_HANDS + 1], desc[D_HANDS + 2])
-    taken = _i64_view(desc[D_TAKEN], desc[D_TAKEN + 1], desc[D_TAKEN + 2])
-    cfg = _i64_view(desc[D_CFG], desc[D_CFG + 1], desc[D_CFG + 2])
-    suit_masks = _u64_view(desc[D_SUIT_MASKS], desc[D_SUIT_MASKS + 1], desc[D_SUIT_MASKS + 2])
-    suit_low = _i64_view(desc[D_SUIT_LOW], desc[D_SUIT_LOW + 1], desc[D_SUIT_LOW + 2])
-    slot_suit = _i64_view(desc[D_SLOT_SUIT], desc[D_SLOT_SUIT + 1], desc[D_SLOT_SUIT + 2])
-    keys = _u64_rows(desc[D_KEYS], desc[D_KEYS + 1], desc[D_KEYS + 2])
-    info = _i32_rows(desc[D_INFO], desc[D_INFO + 1], desc[D_INFO + 2])
-    shapes = _u64_rows(desc[D_SHAPES], desc[D_SHAPES + 1], desc[D_SHAPES + 2])
-    pat_hands = _u64_rows(desc[D_PAT_HANDS], desc[D_PAT_HANDS + 1], desc[D_PAT_HANDS + 2])
-    pat_info = _i32_rows(desc[D_PAT_INFO], desc[D_PAT_INFO + 1], desc[D_PAT_INFO + 2])
-    cuts = _u64_rows(desc[D_CUTS], desc[D_CUTS + 1], desc[D_CUTS + 2])
-    ends = _i64_rows(desc[D_ENDS], desc[D_ENDS + 1], desc[D_ENDS + 2])
-    bids = _i64_view(desc[D_BIDS], desc[D_BIDS + 1], desc[D_BIDS + 2])
-    blind = _i64_view(desc[D_BLIND], desc[D_BLIND + 1], desc[D_BLIND + 2])
-    bags = _i64_view(desc[D_BAGS], desc[D_BAGS + 1], desc[D_BAGS + 2])
-    sc = _i64_view(desc[D_SC], desc[D_SC + 1], desc[D_SC + 2])
-    moves = _i64_rows(desc[D_MOVES], desc[D_MOVES + 1], desc[D_MOVES + 2])
-    key_rows = _u64_rows(desc[D_KEY_ROWS], desc[D_KEY_ROWS + 1], desc[D_KEY_ROWS + 2])
+    hands = _u64s(desc, D_HANDS)
+    taken = _i64s(desc, D_TAKEN)
+    cfg = _i64s(desc, D_CFG)
+    suit_masks = _u64s(desc, D_SUIT_MASKS)
+    suit_low = _i64s(desc, D_SUIT_LOW)
+    slot_suit = _i64s(desc, D_SLOT_SUIT)
+    keys = _u64_rows(desc, D_KEYS)
+    info = _i32_rows(desc, D_INFO)
+    shapes = _u64_rows(desc, D_SHAPES)
+    pat_hands = _u64_rows(desc, D_PAT_HANDS)
+    pat_info = _i32_rows(desc, D_PAT_INFO)
+    cuts = _u64_rows(desc, D_CUTS)
+    ends = _i64_rows(desc, D_ENDS)
+    bids = _i64s(desc, D_BIDS)
+    blind = _i64s(desc, D_BLIND)
+    bags = _i64s(desc, D_BAGS)
+    sc = _i64s(desc, D_SC)
+    moves = _i64_rows(desc, D_MOVES)
+    key_rows = _u64_rows(desc, D_KEY_ROWS)
     n = cfg[CFG_SEATS]
     mode = cfg[CFG_MODE]
     need = target
