@@ -533,3 +533,23 @@ def test_oracle_sanity() -> None:
     assert oracle.nil_set(oracle.state(spot), 1) is True  # it has tricks already
     with pytest.raises(OracleError):
         Oracle(load_preset("three-player")).legal(((1 << 5,) * 3, 0, (), (0, 0, 0), False))
+
+
+def test_search_refuses_arrays_that_are_not_c_contiguous():
+    """The search reads its arrays through views built from their addresses and shapes, so an
+    array with gaps between its items would be read wrongly: the search's entry refuses it."""
+    from spades_sim.kernel.dd_search import MODE_TRICKS, _reach_root
+
+    solver = DoubleDummy("standard")
+    hands = [mask_of(parse_cards(text)) for text in (
+        "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S", "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+        "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D", "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C")]
+    position = Position.deal(hands, 0)
+    state = list(solver._state(position, solver._layout))
+    cfg = solver._cfg(MODE_TRICKS, 5, 5, 0)
+    assert _reach_root(*state, 13, cfg, *solver._tables(), *solver._no_score())
+    gapped = np.zeros(2 * len(state[0]), np.uint64)[::2]
+    gapped[:] = state[0]
+    state[0] = gapped
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _reach_root(*state, 13, cfg, *solver._tables(), *solver._no_score())

@@ -1276,6 +1276,8 @@ def _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, tri
 @njit(cache=True, inline='always')
 def _describe(desc, at, array):
     """Put a 1-d array's address and length at ``desc[at:at + 3]`` (see D_HANDS)."""
+    if array.strides[0] != array.itemsize:
+        raise ValueError("the search's arrays must be C-contiguous")
     desc[at] = _address(array)
     desc[at + 1] = array.shape[0]
     desc[at + 2] = 0
@@ -1284,6 +1286,8 @@ def _describe(desc, at, array):
 @njit(cache=True, inline='always')
 def _describe_rows(desc, at, array):
     """Put a 2-d array's address, rows and columns at ``desc[at:at + 3]``."""
+    if array.strides[1] != array.itemsize or array.strides[0] != array.shape[1] * array.itemsize:
+        raise ValueError("the search's arrays must be C-contiguous")
     desc[at] = _address(array)
     desc[at + 1] = array.shape[0]
     desc[at + 2] = array.shape[1]
@@ -1294,7 +1298,8 @@ def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit,
                 trick_mask, target, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
                 pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves, key_rows):
     """:func:`_reach` from the top of a search. Every array must be C-contiguous (the solver's
-    own are) and is kept alive by the caller while the search runs on views of it."""
+    own are; others raise ValueError) and is kept alive by the caller while the search runs on
+    views of it."""
     desc = np.empty(DESC_WORDS, np.int64)
     _describe(desc, D_HANDS, hands)
     _describe(desc, D_TAKEN, taken)
