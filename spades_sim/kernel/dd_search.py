@@ -128,41 +128,11 @@ EXACT_WORDS = 4
  D_KEY_ROWS) = range(0, 57, 3)
 DESC_WORDS = 57
 
-_u64_view = _view_maker(types.uint64, 1)
-_i64_view = _view_maker(types.int64, 1)
-_u64_table = _view_maker(types.uint64, 2)
-_i64_table = _view_maker(types.int64, 2)
-_i32_table = _view_maker(types.int32, 2)
-
-
-@njit(cache=True, inline='always')
-def _u64s(desc, at):
-    """The uint64 array described at ``desc[at]`` (see D_HANDS)."""
-    return _u64_view(desc[at], desc[at + 1], desc[at + 2])
-
-
-@njit(cache=True, inline='always')
-def _i64s(desc, at):
-    """The int64 array described at ``desc[at]``."""
-    return _i64_view(desc[at], desc[at + 1], desc[at + 2])
-
-
-@njit(cache=True, inline='always')
-def _u64_rows(desc, at):
-    """The uint64 table described at ``desc[at]``."""
-    return _u64_table(desc[at], desc[at + 1], desc[at + 2])
-
-
-@njit(cache=True, inline='always')
-def _i64_rows(desc, at):
-    """The int64 table described at ``desc[at]``."""
-    return _i64_table(desc[at], desc[at + 1], desc[at + 2])
-
-
-@njit(cache=True, inline='always')
-def _i32_rows(desc, at):
-    """The int32 table described at ``desc[at]``."""
-    return _i32_table(desc[at], desc[at + 1], desc[at + 2])
+_u64s = _view_maker(types.uint64, 1)
+_i64s = _view_maker(types.int64, 1)
+_u64_rows = _view_maker(types.uint64, 2)
+_i64_rows = _view_maker(types.int64, 2)
+_i32_rows = _view_maker(types.int32, 2)
 
 
 @njit(cache=True)

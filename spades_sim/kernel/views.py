@@ -45,29 +45,30 @@ def _address(typingctx, array):
 
 
 def _view_maker(dtype, ndim):
-    """An intrinsic ``view(address, rows, columns)``: an unmanaged C-contiguous array of
-    ``dtype`` (``ndim`` 1 or 2; ``columns`` unused for 1) on the memory at ``address``
-    (:func:`_address` of an array the caller keeps alive). A deep recursion then passes one
-    array of addresses and shapes instead of every array it reads: numba passes each array
-    argument as seven to nine machine words."""
+    """An intrinsic ``view(desc, at)``: an unmanaged C-contiguous array of ``dtype`` (``ndim``
+    1 or 2) on the memory at address ``desc[at]`` (:func:`_address` of an array the caller
+    keeps alive), ``desc[at + 1]`` rows long and (2-d) ``desc[at + 2]`` wide; ``desc`` is a
+    C-contiguous int64 array."""
     array_type = types.Array(dtype, ndim, 'C')
 
     @intrinsic
-    def view(typingctx, address, rows, columns):
+    def view(typingctx, desc, at):
         def codegen(context, builder, signature, args):
-            address, rows, columns = args
+            table = context.make_array(signature.args[0])(context, builder, args[0])
+            words = [builder.load(builder.gep(table.data, [builder.add(
+                args[1], context.get_constant(types.int64, k))])) for k in range(3)]
             out = context.make_array(array_type)(context, builder)
-            data = builder.inttoptr(address, context.get_data_type(dtype).as_pointer())
+            data = builder.inttoptr(words[0], context.get_data_type(dtype).as_pointer())
             itemsize = context.get_constant(types.intp,
                                             context.get_abi_sizeof(context.get_data_type(dtype)))
             if ndim == 1:
-                shape, strides = [rows], [itemsize]
+                shape, strides = [words[1]], [itemsize]
             else:
-                shape, strides = [rows, columns], [builder.mul(columns, itemsize), itemsize]
+                shape, strides = [words[1], words[2]], [builder.mul(words[2], itemsize), itemsize]
             context.populate_array(out, data=data, shape=shape, strides=strides,
                                    itemsize=itemsize, meminfo=None)
             return out._getvalue()
 
-        return array_type(types.int64, types.int64, types.int64), codegen
+        return array_type(types.Array(types.int64, 1, 'C'), types.int64), codegen
 
     return view
