@@ -50,8 +50,10 @@ SECTION = "## Double-dummy yardstick"
 METRICS = ("tricks_lost", "points_lost", "mistakes", "lost_share")
 
 
-CHUNK = 25
-"""Hands reviewed together: the unit of work a process takes and that a run keeps."""
+CHUNK = 5
+"""Hands reviewed together: the unit of work a process takes and that a run keeps. Small,
+because a few hands take an hour or more to review: a run cut short loses only the hands of the
+chunks it had not finished, and the other process goes on with other chunks meanwhile."""
 SEATS = 4
 PER_SEAT = ("plays", "mistakes", "tricks_lost", "points_lost", "nils_lost")
 HAND_COLUMNS = ("hand", *(f"{field}_{seat}" for field in PER_SEAT for seat in range(SEATS)),
