@@ -123,8 +123,9 @@ def _warm_start_seconds(repeats: int) -> float:
 
 
 COLD_COMMANDS = (("simulate --hands 1000", ["simulate", "--hands", "1000", "--seed", "1", "--quiet"]),
-                 ("report (the default study)", ["report", "--out-dir"]))
-"""The first runs timed with an empty kernel cache (the report's folder is added per run)."""
+                 ("report (the default study)", ["report", "--out-dir", "{folder}"]))
+"""The first runs timed with an empty kernel cache; ``{folder}`` is each run's own temporary
+folder."""
 
 
 def _cold_start(command: list[str]) -> tuple[float, float]:
@@ -137,10 +138,9 @@ def _cold_start(command: list[str]) -> tuple[float, float]:
             "print(time.perf_counter() - start, "
             "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
     with tempfile.TemporaryDirectory() as folder:
-        if command[-1] == "--out-dir":
-            command = command + [folder]
+        arguments = [word.format(folder=folder) for word in command]
         done = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "spades_sim",
-                               *command], check=True, capture_output=True, text=True,
+                               *arguments], check=True, capture_output=True, text=True,
                               env={**os.environ, "NUMBA_CACHE_DIR": os.path.join(folder, "cache")})
     seconds, peak_kib = done.stdout.split()[-2:]
     return float(seconds), int(peak_kib) / 1024
