@@ -109,6 +109,20 @@ def _paired_speed_ratio(run_a, run_b, count: int, repeats: int) -> tuple[float, 
     return statistics.median(ratios), min(ratios), max(ratios)
 
 
+RANDOM_GAME_HANDS = 100
+"""``random`` never reaches 500 (its games stop at the hand limit, 1,000 hands): it is timed on
+this many times fewer games."""
+GAME_LOOP_AIM = 0.9
+"""Games to 500 a second times the hands a game, over hands a second: the game loop (scores
+carried, the end of a game, game records) should cost at most a tenth of the hands' time."""
+
+
+def _hands_per_game(rules, strategy: str, games: int) -> float:
+    """The mean hands a game of ``games`` self-play games to 500 (seed 1) lasts."""
+    row = simulate_games(rules, strategy, games, seed=1, threads=1).totals.as_row()
+    return row["hands_per_game.all.y"] / row["hands_per_game.all.units"]
+
+
 def _warm_start_seconds(repeats: int) -> float:
     """Wall time of a whole ``spades-sim simulate --hands 10000`` process, cache warm."""
     command = [sys.executable, "-m", "spades_sim", "simulate", "--hands", "10000", "--seed", "1",
@@ -267,8 +281,8 @@ def main() -> None:
     per_core = {}
     for label, strategy, run, n in (
             [("full hands/s", s, simulate_hands, hands) for s in STRATEGIES]
-            + [("games to 500/s", s, simulate_games, games)
-               for s in ("basic", "expert-v1", "expert")]):
+            + [("games to 500/s", s, simulate_games, games // RANDOM_GAME_HANDS
+                if s == "random" else games) for s in STRATEGIES]):
         rates = []
         for threads in (1, cores):
             rates.append(_median_rate(
@@ -277,6 +291,14 @@ def main() -> None:
         per_core[label, strategy] = rates[0]
         print(f"{f'{label}, {strategy}':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
               f"{rates[1] / rates[0]:>7.2f}")
+    print(f"the game loop: games/s x hands a game / hands/s, one thread "
+          f"(aim: at least {GAME_LOOP_AIM})")
+    for strategy in STRATEGIES:
+        count = games // RANDOM_GAME_HANDS if strategy == "random" else games
+        per_game = _hands_per_game(rules, strategy, count)
+        share = per_core["games to 500/s", strategy] * per_game / per_core["full hands/s",
+                                                                            strategy]
+        print(f"  {strategy:<12} {per_game:>7.2f} hands a game  {share:>5.2f}")
     for label, run, n in (("full hands/s", simulate_hands, hands),
                           ("games to 500/s", simulate_games, games)):
         median, low, high = _paired_speed_ratio(

@@ -32,6 +32,7 @@ from .game import (  # noqa: F401  (re-exported)
     _game_over,
     _play_game,
     _play_hand,
+    _play_hand_inline,
     _winner_after_hand,
 )
 from .outputs import (  # noqa: F401  (re-exported)
@@ -68,7 +69,8 @@ def _hands_chunk(rules, strat, seed, start, lo, hi, s, out, trace,
         for side in range(rules.side_count):
             s.score[side] = 0
             s.bag_total[side] = 0
-        _play_hand(rules, strat, seed, game, _RUNTIME_ZERO[0], dealer, s, np.bool_(True), through)
+        _play_hand_inline(rules, strat, seed, game, _RUNTIME_ZERO[0], dealer, s, np.bool_(True),
+                          through)
         if through >= STEP_RECORDS:
             _write_hand(rules, s, game, _RUNTIME_ZERO[0], dealer, i, out, features)
             if write_trace:
