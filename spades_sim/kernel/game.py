@@ -71,9 +71,10 @@ def _hand(rules, strat, seed, game, hand_index, dealer, s, deal, through):
 
 
 # It allocates nothing, so it needs no reference counting (``_nrt=False``, as the chunk
-# functions). Compiled once and called by the game and what-if drivers; compiled into the
-# hands driver alone, the hot path, where one call carrying the packed tuples cost about 8% of a
-# ``random`` hand (inlining it into every driver made each compile for a minute or more).
+# functions). Compiled into the hands driver and the game loop, the hot paths, where one call
+# carrying the packed tuples cost about 8% of a hand (docs/performance.md); compiled once and
+# called by the what-if driver (inlining it into every driver made each compile for a minute
+# or more).
 _play_hand = njit(cache=True, _nrt=False)(_hand)
 _play_hand_inline = njit(cache=True, _nrt=False, inline='always')(_hand)
 
@@ -132,7 +133,8 @@ def _play_game(rules, strat, seed, game, max_hands, s,
     played = _RUNTIME_ZERO[0]  # not the literal 0 (see _RUNTIME_ZERO)
     while played < max_hands and winner == UNFINISHED:
         dealer = (first + played) % n
-        _play_hand(rules, strat, seed, game, played, dealer, s, np.bool_(True), whole_hand)
+        _play_hand_inline(rules, strat, seed, game, played, dealer, s, np.bool_(True),
+                          whole_hand)
         if write_hands:
             _write_hand(rules, s, game, played, dealer, hand_row + played, hands_out,
                         np.bool_(True))
