@@ -118,6 +118,11 @@ GAME_LOOP_AIM = 0.9
 carried, the end of a game, game records) should cost at most a tenth of the hands' time."""
 
 
+def _games_timed(strategy: str, games: int) -> int:
+    """How many games to time for ``strategy`` (``random``'s last a hundred times longer)."""
+    return games // RANDOM_GAME_HANDS if strategy == "random" else games
+
+
 def _hands_per_game(rules, strategy: str, games: int) -> float:
     """The mean hands a game of ``games`` self-play games to 500 (seed 1) lasts."""
     row = simulate_games(rules, strategy, games, seed=1, threads=1).totals.as_row()
@@ -287,8 +292,8 @@ def main() -> None:
     per_core = {}
     for label, strategy, run, n in (
             [("full hands/s", s, simulate_hands, hands) for s in STRATEGIES]
-            + [("games to 500/s", s, simulate_games, games // RANDOM_GAME_HANDS
-                if s == "random" else games) for s in STRATEGIES]):
+            + [("games to 500/s", s, simulate_games, _games_timed(s, games))
+               for s in STRATEGIES]):
         rates = []
         for threads in (1, cores):
             rates.append(_median_rate(
@@ -300,8 +305,7 @@ def main() -> None:
     print(f"the game loop: games/s x hands a game / hands/s, one thread "
           f"(aim: at least {GAME_LOOP_AIM})")
     for strategy in STRATEGIES:
-        count = games // RANDOM_GAME_HANDS if strategy == "random" else games
-        per_game = _hands_per_game(rules, strategy, count)
+        per_game = _hands_per_game(rules, strategy, _games_timed(strategy, games))
         share = per_core["games to 500/s", strategy] * per_game / per_core["full hands/s",
                                                                             strategy]
         print(f"  {strategy:<12} {per_game:>7.2f} hands a game  {share:>5.2f}")
