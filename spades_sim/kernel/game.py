@@ -71,10 +71,9 @@ def _hand(rules, strat, seed, game, hand_index, dealer, s, deal, through):
 
 
 # It allocates nothing, so it needs no reference counting (``_nrt=False``, as the chunk
-# functions). Compiled into the hands driver and the game loop, the hot paths, where one call
-# carrying the packed tuples cost about 8% of a hand (docs/performance.md); compiled once and
-# called by the what-if driver (inlining it into every driver made each compile for a minute
-# or more).
+# functions). Compiled into the hands driver and the game loop, the hot paths, where that
+# bought 8 to 10% of their speed (docs/performance.md); compiled once and called by the what-if
+# driver (inlining it into every driver made each compile for a minute or more).
 _play_hand = njit(cache=True, _nrt=False)(_hand)
 _play_hand_inline = njit(cache=True, _nrt=False, inline='always')(_hand)
 
