@@ -123,9 +123,9 @@ def _games_timed(strategy: str, games: int) -> int:
     return games // RANDOM_GAME_HANDS if strategy == "random" else games
 
 
-def _hands_per_game(rules, strategy: str, games: int) -> float:
-    """The mean hands a game of ``games`` self-play games to 500 (seed 1) lasts."""
-    row = simulate_games(rules, strategy, games, seed=1, threads=1).totals.as_row()
+def _hands_per_game(games) -> float:
+    """The mean hands a game of a run of ``games`` (a ``simulate_games`` result) lasted."""
+    row = games.totals.as_row()
     return row["hands_per_game.all.y"] / row["hands_per_game.all.units"]
 
 
@@ -290,22 +290,23 @@ def main() -> None:
         return
     print(f"{'what':<34} {'1 thread':>12} {f'{cores} threads':>12} {'ratio':>7}")
     per_core = {}
+    last_run = {}  # the last timed run of each line (a run of games tells its hands a game)
     for label, strategy, run, n in (
             [("full hands/s", s, simulate_hands, hands) for s in STRATEGIES]
             + [("games to 500/s", s, simulate_games, _games_timed(s, games))
                for s in STRATEGIES]):
         rates = []
         for threads in (1, cores):
-            rates.append(_median_rate(
-                lambda k, s=strategy, run=run, threads=threads: run(rules, s, k, seed=1, threads=threads),
-                n, args.repeats))
+            def timed(k, label=label, s=strategy, run=run, threads=threads):
+                last_run[label, s] = run(rules, s, k, seed=1, threads=threads)
+            rates.append(_median_rate(timed, n, args.repeats))
         per_core[label, strategy] = rates[0]
         print(f"{f'{label}, {strategy}':<34} {rates[0]:>12,.0f} {rates[1]:>12,.0f} "
               f"{rates[1] / rates[0]:>7.2f}")
     print(f"the game loop: games/s x hands a game / hands/s, one thread "
           f"(aim: at least {GAME_LOOP_AIM})")
     for strategy in STRATEGIES:
-        per_game = _hands_per_game(rules, strategy, _games_timed(strategy, games))
+        per_game = _hands_per_game(last_run["games to 500/s", strategy])
         share = per_core["games to 500/s", strategy] * per_game / per_core["full hands/s",
                                                                             strategy]
         print(f"  {strategy:<12} {per_game:>7.2f} hands a game  {share:>5.2f}")
