@@ -21,7 +21,7 @@ import pytest
 from spades_sim import simulate_games, simulate_hands
 from spades_sim.analysis.metrics import compare_game_frames, game_metrics, hand_metrics
 from spades_sim.intervals import ratio_difference
-from spades_sim.kernel.drivers import metric_sums
+from spades_sim.kernel.drivers import HAND_UNIT_COLUMNS, hand_unit_table, metric_sums
 from spades_sim.rules import RuleSet
 from spades_sim.run.catalogue import CATALOGUE, METRICS, RUN_KINDS, Units, frame_units, sums_of
 
@@ -90,6 +90,55 @@ def test_a_blocks_metric_sums_by_hand() -> None:
         metric_sums(columns, np.array([1, 0], np.int64), index, index + 2)
     with pytest.raises(ValueError, match="per_side: allowed a 1-D int64 array"):
         metric_sums(columns, np.array([1, 0], np.int32), index, index + 1)
+
+
+
+def test_metric_sums_over_many_tiles_equal_numpys() -> None:
+    """1,000 units (tiles of 256 and a partial one), three sides, a count column: every sum
+    equals numpy's, exactly (whole numbers)."""
+    rng = np.random.default_rng(3)
+    columns = rng.integers(-20, 30, (3, 1_000, 3)).astype(np.int32)
+    columns[2, :, 1:] = 0  # a count per unit, in side 0
+    per_side = np.array([1, 1, 0], np.int64)
+    numerators, denominators = np.array([0, 1, 0], np.int64), np.array([1, 2, 2], np.int64)
+    out = metric_sums(columns, per_side, numerators, denominators)
+
+    def values(name: int, selection: int) -> np.ndarray:
+        column = columns[name].astype(np.float64)
+        if not per_side[name]:
+            return column[:, 0]
+        return column.sum(axis=1) if selection == 0 else column[:, selection - 1]
+
+    for selection in range(4):
+        for metric, (top, bottom) in enumerate(zip(numerators, denominators, strict=True)):
+            y, x = values(top, selection), values(bottom, selection)
+            expected = [y.sum(), (y * y).sum(), x.sum(), (x * x).sum(), (x * y).sum()]
+            assert out[selection, metric].tolist() == expected, (selection, metric)
+
+
+def test_a_hand_blocks_unit_table_by_hand() -> None:
+    """Hand 0: bids nil, 3, 2, 4, tricks 0, 4, 3, 6: side 0's nil made and its contract of 2 made
+    with 3 (contract minus tricks -1), side 1's 7 made with 10 (-3). Hand 1: seat 0 blind nil
+    taking a trick, seat 1 nil taking none, tricks 1, 0, 9, 3: side 0's 5 made with 9 (-4),
+    side 1's 4 set with 3 (+1)."""
+    table = hand_unit_table(
+        bid=np.array([[0, 3, 2, 4], [0, 0, 5, 4]]), blind=np.array([[0, 0, 0, 0], [1, 0, 0, 0]]),
+        tricks=np.array([[0, 4, 3, 6], [1, 0, 9, 3]]), contract=np.array([[2, 7], [5, 4]]),
+        made=np.array([[1, 1], [1, 0]]), points=np.array([[121, 67], [-60, 60]]),
+        bags=np.array([[1, 3], [4, 0]]), penalty=np.array([[0, 0], [100, 0]]))
+    rows = {name: table[i].tolist() for i, name in enumerate(HAND_UNIT_COLUMNS)}
+    assert rows == {
+        "seat_hands": [[2, 2], [2, 2]], "side_hands": [[1, 1], [1, 1]],
+        "bid_sum": [[2, 7], [5, 4]], "nil_bids": [[1, 0], [0, 1]], "nil_made": [[1, 0], [0, 1]],
+        "blind_bids": [[0, 0], [1, 0]], "blind_made": [[0, 0], [0, 0]],
+        "contracts": [[1, 1], [1, 1]], "made": [[1, 1], [1, 0]], "set": [[0, 0], [0, 1]],
+        "bid_minus": [[-1, -3], [-4, 1]], "bid_error": [[1, 3], [4, 1]],
+        "bags": [[1, 3], [4, 0]], "penalty": [[0, 0], [100, 0]], "penalised": [[0, 0], [1, 0]],
+        "points": [[121, 67], [-60, 60]]}
+    with pytest.raises(ValueError, match="hand unit columns"):
+        hand_unit_table(bid=np.zeros((2, 4)), blind=np.zeros((2, 4)), tricks=np.zeros((2, 4)),
+                        contract=np.zeros((2, 3)), made=np.zeros((2, 3)), points=np.zeros((2, 3)),
+                        bags=np.zeros((2, 3)), penalty=np.zeros((2, 3)))
 
 
 # ---------------------------------------------------------------- coverage

@@ -33,7 +33,7 @@ import numpy as np
 
 from . import engine
 from .packing import PackedRules, PackedStrategies
-from .sums import SUMS, _metric_sums
+from .sums import HAND_UNIT_COLUMNS, SUMS, _hand_unit_table, _metric_sums
 
 CHUNK_HANDS = 1024
 """Hands per chunk; results do not depend on it."""
@@ -492,6 +492,31 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     return made, points, won, valid, hero_bid, finished
 
 
+_UNIT_SEAT_TYPES = (("bid", np.int8), ("blind", np.int8), ("tricks", np.int8))
+_UNIT_SIDE_TYPES = (("contract", np.int8), ("made", np.int8), ("points", np.int32),
+                    ("bags", np.int8), ("penalty", np.int32))
+"""The hand records' columns a hand run's unit table is made from, with their record types."""
+
+
+def hand_unit_table(**columns: np.ndarray) -> np.ndarray:
+    """The unit table of a block of hands, int32 ``(len(HAND_UNIT_COLUMNS), units, sides)``,
+    from the seat columns ``bid``, ``blind``, ``tricks`` (units, seats) and the side columns
+    ``contract``, ``made``, ``points``, ``bags``, ``penalty`` (units, sides) of its hand records
+    (seat s plays on side s % sides); other integer types are converted to the records'."""
+    seat_values = [np.ascontiguousarray(columns[name], kind) for name, kind in _UNIT_SEAT_TYPES]
+    side_values = [np.ascontiguousarray(columns[name], kind) for name, kind in _UNIT_SIDE_TYPES]
+    units, seats = seat_values[0].shape
+    sides = side_values[0].shape[1] if side_values[0].ndim == 2 else 0
+    if (any(v.shape != (units, seats) for v in seat_values)
+            or any(v.shape != (units, sides) for v in side_values)
+            or not 0 < sides <= seats or seats % sides):
+        raise ValueError("hand unit columns: allowed (units, seats) seat columns and (units, "
+                         "sides) side columns, the seats a multiple of the sides")
+    out = np.empty((len(HAND_UNIT_COLUMNS), units, sides), np.int32)
+    _hand_unit_table(*seat_values, *side_values, out)
+    return out
+
+
 def metric_sums(columns: np.ndarray, per_side: np.ndarray, numerators: np.ndarray,
                 denominators: np.ndarray) -> np.ndarray:
     """The sums Σy, Σy², Σx, Σx², Σxy of every metric over a block's units, float64
@@ -517,7 +542,8 @@ def metric_sums(columns: np.ndarray, per_side: np.ndarray, numerators: np.ndarra
     return out
 
 
-__all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "RunError", "check_seed", "cores",
-           "interrupts_held", "interrupts_noted", "load_kernel", "metric_sums", "play_games",
+__all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "HAND_UNIT_COLUMNS", "RunError",
+           "check_seed", "cores", "hand_unit_table", "interrupts_held", "interrupts_noted",
+           "load_kernel", "metric_sums", "play_games",
            "play_hands", "run_chunks",
            "set_compile_notice", "set_threads", "threads", "trace_games", "trace_hands", "what_if_deals"]

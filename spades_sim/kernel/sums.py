@@ -4,7 +4,9 @@ Every metric of a run is Σ numerator / Σ denominator over its units, with an i
 Σy, Σy², Σx, Σx² and Σxy; one pass over a block's unit table here takes all of them, for every
 metric and for the sides pooled and each side, where the numpy equivalent stacks and
 multiplies a copy of the table per side. The values are whole numbers or halves, so every
-partial sum is exact in float64 and the order of the additions cannot change a bit.
+partial sum is exact in float64 and the order of the additions cannot change a bit (which is
+also why the sums may be reassociated, and so vectorised). A hand run's unit table itself is
+made here too, in one pass over the block's records (``_hand_unit_table``).
 """
 
 import numpy as np
@@ -14,7 +16,13 @@ SUMS = 5
 """Sums per metric and selection, in the order of ``Sums``' fields: Σy, Σy², Σx, Σx², Σxy."""
 
 
-@njit(cache=True)
+TILE = 256
+"""Units summed together: every column's values of a tile of units, pooled and per side, are
+laid out once in a small buffer that stays in the processor's caches, and every metric and
+selection then runs over it, summing into registers."""
+
+
+@njit(cache=True, fastmath={"reassoc"})
 def _metric_sums(columns, per_side, numerators, denominators, out):
     """Add to ``out[selection, metric]`` (float64, (1 + sides, metrics, SUMS)) the sums of
     every metric over the units of ``columns`` ((names, units, sides); a name with
@@ -22,26 +30,97 @@ def _metric_sums(columns, per_side, numerators, denominators, out):
     Metric ``m`` is column ``numerators[m]`` over column ``denominators[m]``; selection 0 sums
     each column over the sides, selection ``1 + s`` takes side ``s``."""
     names, units, sides = columns.shape
-    values = np.zeros((names, sides + 1), np.float64)  # one unit's columns: pooled, per side
-    for unit in range(units):
+    values = np.empty((names, sides + 1, TILE), np.float64)
+    for first in range(0, units, TILE):
+        count = min(TILE, units - first)
         for name in range(names):
             if per_side[name]:
-                pooled = 0.0
+                for i in range(count):
+                    values[name, 0, i] = 0.0
                 for side in range(sides):
-                    value = np.float64(columns[name, unit, side])
-                    values[name, 1 + side] = value
-                    pooled += value
-                values[name, 0] = pooled
+                    for i in range(count):
+                        value = np.float64(columns[name, first + i, side])
+                        values[name, 1 + side, i] = value
+                        values[name, 0, i] += value
             else:
-                value = np.float64(columns[name, unit, 0])
-                for selection in range(sides + 1):
-                    values[name, selection] = value
+                for i in range(count):
+                    values[name, 0, i] = np.float64(columns[name, first + i, 0])
+                for selection in range(1, sides + 1):
+                    for i in range(count):
+                        values[name, selection, i] = values[name, 0, i]
         for metric in range(numerators.shape[0]):
             for selection in range(sides + 1):
-                y = values[numerators[metric], selection]
-                x = values[denominators[metric], selection]
-                out[selection, metric, 0] += y
-                out[selection, metric, 1] += y * y
-                out[selection, metric, 2] += x
-                out[selection, metric, 3] += x * x
-                out[selection, metric, 4] += x * y
+                ys = values[numerators[metric], selection]
+                xs = values[denominators[metric], selection]
+                sy = syy = sx = sxx = sxy = 0.0
+                for i in range(count):
+                    y, x = ys[i], xs[i]
+                    sy += y
+                    syy += y * y
+                    sx += x
+                    sxx += x * x
+                    sxy += x * y
+                out[selection, metric, 0] += sy
+                out[selection, metric, 1] += syy
+                out[selection, metric, 2] += sx
+                out[selection, metric, 3] += sxx
+                out[selection, metric, 4] += sxy
+
+
+HAND_UNIT_COLUMNS = ("seat_hands", "side_hands", "bid_sum", "nil_bids", "nil_made", "blind_bids",
+                     "blind_made", "contracts", "made", "set", "bid_minus", "bid_error", "bags",
+                     "penalty", "penalised", "points")
+"""The columns of a hand run's unit table, in the order of :func:`_hand_unit_table`'s rows; their
+meaning is the metric catalogue's (``spades_sim.run.catalogue``)."""
+
+
+@njit(cache=True)
+def _hand_unit_table(bid, blind, tricks, contract, made, points, bags, penalty, out):
+    """Write the unit table of a block of hands into ``out`` (int32, (columns, units, sides), rows
+    in ``HAND_UNIT_COLUMNS`` order) from its seat columns (units, seats) and side columns (units,
+    sides); seat s plays on side s % sides."""
+    units, seats = bid.shape
+    sides = contract.shape[1]
+    columns = len(HAND_UNIT_COLUMNS)
+    # A tile of units is made in a small buffer, then copied out column by column: writing the
+    # sixteen columns unit by unit strides by the block's size, which lands every write in the
+    # same few cache sets (several times slower).
+    tile = np.empty((columns, TILE, sides), np.int32)
+    for first in range(0, units, TILE):
+        count = min(TILE, units - first)
+        for i in range(count):
+            unit = first + i
+            for side in range(sides):
+                bid_sum = nil_bids = nil_made = blind_bids = blind_made = count_tricks = 0
+                for seat in range(side, seats, sides):
+                    none_taken = tricks[unit, seat] == 0
+                    if blind[unit, seat] != 0:
+                        blind_bids += 1
+                        blind_made += none_taken
+                    else:
+                        bid_sum += bid[unit, seat]
+                        if bid[unit, seat] == 0:
+                            nil_bids += 1
+                            nil_made += none_taken
+                    if bid[unit, seat] > 0:
+                        count_tricks += tricks[unit, seat]
+                has_contract = contract[unit, side] > 0
+                made_it = has_contract and made[unit, side] == 1
+                bid_minus = contract[unit, side] - count_tricks if has_contract else 0
+                tile[0, i, side] = seats // sides
+                tile[1, i, side] = 1
+                tile[2, i, side] = bid_sum
+                tile[3, i, side] = nil_bids
+                tile[4, i, side] = nil_made
+                tile[5, i, side] = blind_bids
+                tile[6, i, side] = blind_made
+                tile[7, i, side] = has_contract
+                tile[8, i, side] = made_it
+                tile[9, i, side] = has_contract and not made_it
+                tile[10, i, side] = bid_minus
+                tile[11, i, side] = abs(bid_minus)
+                tile[12, i, side] = bags[unit, side]
+                tile[13, i, side] = penalty[unit, side]
+                tile[14, i, side] = penalty[unit, side] > 0
+                tile[15, i, side] = points[unit, side]
+        out[:, first:first + count] = tile[:, :count]

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..intervals import ratio_interval, wilson_interval
-from ..kernel.drivers import metric_sums
+from ..kernel.drivers import HAND_UNIT_COLUMNS, hand_unit_table, metric_sums
 
 RUN_KINDS = ("hands", "games")
 """Run kinds: a hand run's unit is the hand, a game run's the game."""
@@ -159,6 +159,25 @@ class Units:
     seats: int
     sides: int
     columns: dict[str, np.ndarray]
+    table: np.ndarray | None = None
+    """The columns stacked, (names, units, sides) in ``columns``' order, when they were made
+    that way (every column per side): :meth:`stacked` then copies nothing."""
+
+    def stacked(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every column in one C-contiguous array (names, units, sides), in ``columns``' order,
+        a count per unit in side 0, in the narrowest type that holds them all; and per column
+        1 where it is counted per side, else 0."""
+        values = list(self.columns.values())
+        per_side = np.array([v.ndim == 2 for v in values], np.int64)
+        if self.table is not None:
+            return self.table, per_side
+        stack = np.zeros((len(values), values[0].shape[0], self.sides), np.result_type(*values))
+        for i, column in enumerate(values):
+            if column.ndim == 1:
+                stack[i, :, 0] = column
+            else:
+                stack[i] = column
+        return stack, per_side
 
     def column(self, name: str, sides: Sequence[int] | None = None) -> np.ndarray:
         """Column ``name`` per unit, summed over ``sides`` (None: every side)."""
@@ -179,54 +198,21 @@ class Units:
                      {name: values[start:stop] for name, values in self.columns.items()})
 
 
-def _side_sums(seat_values: np.ndarray, sides: int) -> np.ndarray:
-    """(units, seats) → (units, sides): the sum over each side's seats (seat s is on side
-    s % sides), as int32."""
-    seats = seat_values.shape[1]
-    total = seat_values[:, :sides].astype(np.int32)
-    for first in range(sides, seats, sides):  # slices add faster than a reduce over 2 seats
-        total += seat_values[:, first:first + sides]
-    return total
-
-
-def _hand_units(bid, blind, tricks, contract, made, points, bags, penalty) -> Units:
-    """The unit table of a hand run from its seat columns (units, seats) and side columns
-    (units, sides), every column int32 (the streaming totals read it once per block)."""
-    units, seats = bid.shape
-    sides = contract.shape[1]
-    blind = blind.astype(bool)
-    nil = (bid == 0) & ~blind
-    none_taken = tricks == 0
-    contract = contract.astype(np.int32)
-    has_contract = contract > 0
-    count_tricks = _side_sums(np.where(bid > 0, tricks, 0), sides)
-    bid_minus = np.where(has_contract, contract - count_tricks, 0).astype(np.int32)
-    made_contracts = has_contract & (made == 1)
-    penalty = penalty.astype(np.int32)
-    return Units("hands", seats, sides, {
-        "seat_hands": np.full((units, sides), seats // sides, np.int32),
-        "side_hands": np.ones((units, sides), np.int32),
-        "bid_sum": _side_sums(np.where(blind, 0, bid), sides),
-        "nil_bids": _side_sums(nil, sides),
-        "nil_made": _side_sums(nil & none_taken, sides),
-        "blind_bids": _side_sums(blind, sides),
-        "blind_made": _side_sums(blind & none_taken, sides),
-        "contracts": has_contract.astype(np.int32),
-        "made": made_contracts.astype(np.int32),
-        "set": (has_contract & ~made_contracts).astype(np.int32),
-        "bid_minus": bid_minus,
-        "bid_error": np.abs(bid_minus),
-        "bags": bags.astype(np.int32),
-        "penalty": penalty,
-        "penalised": (penalty > 0).astype(np.int32),
-        "points": points.astype(np.int32),
-    })
+def _hand_units(**columns: np.ndarray) -> Units:
+    """The unit table of a hand run from its seat columns ``bid``, ``blind``, ``tricks``
+    (units, seats) and side columns ``contract``, ``made``, ``points``, ``bags``, ``penalty``
+    (units, sides), worked out in one jitted pass (``kernel.sums``): per side, the hands and
+    seat-hands, the bids (blind nils apart), the nils and blind nils bid and made, the contracts
+    made and set, contract minus tricks, the bags, penalties and points."""
+    table = hand_unit_table(**columns)
+    return Units("hands", columns["bid"].shape[1], table.shape[2], dict(zip(HAND_UNIT_COLUMNS, table, strict=True)),
+                 table)
 
 
 def hand_units(records) -> Units:
     """The unit table of a block of ``HandRecords`` (see ``spades_sim.kernel.engine``)."""
-    return _hand_units(records.bid, records.blind, records.tricks, records.contract,
-                       records.made, records.points, records.bags, records.penalty)
+    return _hand_units(**{name: getattr(records, name) for name in (
+        "bid", "blind", "tricks", "contract", "made", "points", "bags", "penalty")})
 
 
 def penalty_decides(score: np.ndarray, penalty: np.ndarray, winner: np.ndarray) -> np.ndarray:
@@ -334,9 +320,10 @@ def _hand_frame_units(frame: pd.DataFrame) -> Units:
     def side_values(name: str) -> np.ndarray:
         return seat_values(name)[:, :sides]  # seats 0 … sides-1 are one of each side
 
-    return _hand_units(seat_values("bid"), seat_values("blind"), seat_values("tricks"),
-                       side_values("contract"), side_values("made"), side_values("points"),
-                       side_values("bags"), side_values("penalty"))
+    return _hand_units(bid=seat_values("bid"), blind=seat_values("blind"),
+                       tricks=seat_values("tricks"), contract=side_values("contract"),
+                       made=side_values("made"), points=side_values("points"),
+                       bags=side_values("bags"), penalty=side_values("penalty"))
 
 
 # ---------------------------------------------------------------- sums and tables
@@ -487,22 +474,13 @@ class Totals:
         """Add one block of ``HandRecords`` or ``GameRecords``."""
         units = hand_units(records) if self.kind == "hands" else game_units(records, self.seats)
         metrics = of_run(self.kind)
-        names = sorted({name for m in metrics for name in (m.numerator, m.denominator)})
-        table = [units.columns[name] for name in names]
-        count = table[0].shape[0]
-        # One array of every column the metrics read (a count per unit goes in side 0), in the
-        # narrowest type that holds them all, summed in one jitted pass (kernel.sums).
-        columns = np.zeros((len(names), count, self.sides), np.result_type(*table))
-        per_side = np.zeros(len(names), np.int64)
-        for i, values in enumerate(table):
-            if values.ndim == 1:
-                columns[i, :, 0] = values
-            else:
-                columns[i] = values
-                per_side[i] = 1
+        names = list(units.columns)
+        # Every column in one array, summed for every metric in one jitted pass (kernel.sums).
+        columns, per_side = units.stacked()
         out = metric_sums(columns, per_side,
                           np.array([names.index(m.numerator) for m in metrics], np.int64),
                           np.array([names.index(m.denominator) for m in metrics], np.int64))
+        count = columns.shape[1]
         for selection, side in enumerate((None, *range(self.sides))):
             for metric, (y, yy, x, xx, xy) in zip(metrics, out[selection], strict=True):
                 self.sums[(metric.key, side)].add_sums(y, yy, x, xx, xy, units=count)
