@@ -137,7 +137,8 @@ def review_hands(rules_name: str, strategies: list[str], hands: int, seed: int, 
     """Review the hands 0 to ``hands`` - 1 of each strategy not yet in its file under
     ``folder``, the strategies' chunks taken in turn (so a run cut short leaves them all about
     as far; from the last hand down with ``last_first``), ``jobs`` at a time, each chunk's rows
-    appended as it finishes (an interrupted or timed-out run keeps them); no chunk is started after ``deadline`` (``time.monotonic``).
+    appended as it finishes (an interrupted or timed-out run keeps them); no chunk is started
+    after ``deadline`` (``time.monotonic``).
     Returns per strategy every reviewed hand of its file below ``hands``."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = {name: hands_path(folder, rules_name, name, seed) for name in strategies}

@@ -33,9 +33,9 @@ import numpy as np
 
 from . import engine
 from .packing import PackedRules, PackedStrategies
-from .sums import HAND_UNIT_COLUMNS, SUMS, _hand_unit_table, _metric_sums
+from .sums import HAND_UNIT_COLUMNS, SUMS, _hand_metric_sums, _hand_unit_table, _metric_sums
 
-CHUNK_HANDS = 1024
+CHUNK_HANDS = 4096
 """Hands per chunk; results do not depend on it."""
 CHUNK_GAMES = 32
 """Games per chunk; results do not depend on it."""
@@ -498,11 +498,9 @@ _UNIT_SIDE_TYPES = (("contract", np.int8), ("made", np.int8), ("points", np.int3
 """The hand records' columns a hand run's unit table is made from, with their record types."""
 
 
-def hand_unit_table(**columns: np.ndarray) -> np.ndarray:
-    """The unit table of a block of hands, int32 ``(len(HAND_UNIT_COLUMNS), units, sides)``,
-    from the seat columns ``bid``, ``blind``, ``tricks`` (units, seats) and the side columns
-    ``contract``, ``made``, ``points``, ``bags``, ``penalty`` (units, sides) of its hand records
-    (seat s plays on side s % sides); other integer types are converted to the records'."""
+def _hand_record_columns(columns: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The hand records' columns a unit table is made from, in the kernel's order and types,
+    checked: (units, seats) seat columns and (units, sides) side columns."""
     seat_values = [np.ascontiguousarray(columns[name], kind) for name, kind in _UNIT_SEAT_TYPES]
     side_values = [np.ascontiguousarray(columns[name], kind) for name, kind in _UNIT_SIDE_TYPES]
     units, seats = seat_values[0].shape
@@ -512,9 +510,49 @@ def hand_unit_table(**columns: np.ndarray) -> np.ndarray:
             or not 0 < sides <= seats or seats % sides):
         raise ValueError("hand unit columns: allowed (units, seats) seat columns and (units, "
                          "sides) side columns, the seats a multiple of the sides")
-    out = np.empty((len(HAND_UNIT_COLUMNS), units, sides), np.int32)
-    _hand_unit_table(*seat_values, *side_values, out)
+    return seat_values + side_values
+
+
+def hand_unit_table(**columns: np.ndarray) -> np.ndarray:
+    """The unit table of a block of hands, int32 ``(len(HAND_UNIT_COLUMNS), units, sides)``,
+    from the seat columns ``bid``, ``blind``, ``tricks`` (units, seats) and the side columns
+    ``contract``, ``made``, ``points``, ``bags``, ``penalty`` (units, sides) of its hand records
+    (seat s plays on side s % sides); other integer types are converted to the records'."""
+    values = _hand_record_columns(columns)
+    out = np.empty((len(HAND_UNIT_COLUMNS), values[0].shape[0], values[-1].shape[1]), np.int32)
+    _hand_unit_table(*values, out)
     return out
+
+
+def hand_metric_sums(numerators: np.ndarray, denominators: np.ndarray,
+                     **columns: np.ndarray) -> np.ndarray:
+    """The sums Σy, Σy², Σx, Σx², Σxy of every metric over a block of hands, as
+    :func:`metric_sums` gives them over the block's :func:`hand_unit_table` (the same values:
+    whole numbers, exact in any order), taken chunk by chunk on :func:`threads` threads without
+    making the table. Metric ``m`` is column ``numerators[m]`` over ``denominators[m]`` of
+    ``HAND_UNIT_COLUMNS`` (int64 indices); ``columns`` as for :func:`hand_unit_table`."""
+    values = _hand_record_columns(columns)
+    _check_metric_indices(len(HAND_UNIT_COLUMNS), numerators, denominators)
+    units, sides = values[0].shape[0], values[-1].shape[1]
+    ranges = range(0, units, CHUNK_HANDS)
+    out = np.zeros((len(ranges), 1 + sides, numerators.shape[0], SUMS))
+
+    def add(lo: int, hi: int) -> None:
+        _hand_metric_sums(*values, lo, hi, numerators, denominators, out[lo // CHUNK_HANDS])
+
+    run_chunks(units, CHUNK_HANDS, add)
+    return out.sum(axis=0)
+
+
+def _check_metric_indices(names: int, numerators: np.ndarray, denominators: np.ndarray) -> None:
+    for label, index in (("numerators", numerators), ("denominators", denominators)):
+        if index.dtype != np.int64 or index.ndim != 1:
+            raise ValueError(f"{label}: allowed a 1-D int64 array")
+    if numerators.shape != denominators.shape or (numerators.size and (
+            max(numerators.max(), denominators.max()) >= names
+            or min(numerators.min(), denominators.min()) < 0)):
+        raise ValueError("numerators, denominators: allowed metric columns 0 to names - 1, "
+                         "one of each a metric")
 
 
 def metric_sums(columns: np.ndarray, per_side: np.ndarray, numerators: np.ndarray,
@@ -527,23 +565,16 @@ def metric_sums(columns: np.ndarray, per_side: np.ndarray, numerators: np.ndarra
     column ``denominators[m]`` (int64 indices)."""
     if columns.ndim != 3 or not columns.flags.c_contiguous:
         raise ValueError("columns: allowed a C-contiguous (names, units, sides) array")
-    names = columns.shape[0]
-    for label, index in (("per_side", per_side), ("numerators", numerators),
-                         ("denominators", denominators)):
-        if index.dtype != np.int64 or index.ndim != 1:
-            raise ValueError(f"{label}: allowed a 1-D int64 array")
-    if per_side.shape[0] != names or numerators.shape != denominators.shape or (
-            numerators.size and max(numerators.max(), denominators.max()) >= names) or (
-            numerators.size and min(numerators.min(), denominators.min()) < 0):
-        raise ValueError("per_side, numerators, denominators: allowed one flag a column and "
-                         "metric columns 0 to names - 1")
+    if per_side.dtype != np.int64 or per_side.shape != (columns.shape[0],):
+        raise ValueError("per_side: allowed a 1-D int64 array, one flag a column")
+    _check_metric_indices(columns.shape[0], numerators, denominators)
     out = np.zeros((1 + columns.shape[2], numerators.shape[0], SUMS))
     _metric_sums(columns, per_side, numerators, denominators, out)
     return out
 
 
 __all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "HAND_UNIT_COLUMNS", "RunError",
-           "check_seed", "cores", "hand_unit_table", "interrupts_held", "interrupts_noted",
-           "load_kernel", "metric_sums", "play_games",
-           "play_hands", "run_chunks",
-           "set_compile_notice", "set_threads", "threads", "trace_games", "trace_hands", "what_if_deals"]
+           "check_seed", "cores", "hand_metric_sums", "hand_unit_table", "interrupts_held",
+           "interrupts_noted", "load_kernel", "metric_sums", "play_games", "play_hands",
+           "run_chunks", "set_compile_notice", "set_threads", "threads", "trace_games",
+           "trace_hands", "what_if_deals"]

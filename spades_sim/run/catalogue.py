@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..intervals import ratio_interval, wilson_interval
-from ..kernel.drivers import HAND_UNIT_COLUMNS, hand_unit_table, metric_sums
+from ..kernel.drivers import HAND_UNIT_COLUMNS, hand_metric_sums, hand_unit_table, metric_sums
 
 RUN_KINDS = ("hands", "games")
 """Run kinds: a hand run's unit is the hand, a game run's the game."""
@@ -159,9 +159,6 @@ class Units:
     seats: int
     sides: int
     columns: dict[str, np.ndarray]
-    table: np.ndarray | None = None
-    """The columns stacked, (names, units, sides) in ``columns``' order, when they were made
-    that way (every column per side): :meth:`stacked` then copies nothing."""
 
     def stacked(self) -> tuple[np.ndarray, np.ndarray]:
         """Every column in one C-contiguous array (names, units, sides), in ``columns``' order,
@@ -169,8 +166,6 @@ class Units:
         1 where it is counted per side, else 0."""
         values = list(self.columns.values())
         per_side = np.array([v.ndim == 2 for v in values], np.int64)
-        if self.table is not None:
-            return self.table, per_side
         stack = np.zeros((len(values), values[0].shape[0], self.sides), np.result_type(*values))
         for i, column in enumerate(values):
             if column.ndim == 1:
@@ -205,14 +200,23 @@ def _hand_units(**columns: np.ndarray) -> Units:
     seat-hands, the bids (blind nils apart), the nils and blind nils bid and made, the contracts
     made and set, contract minus tricks, the bags, penalties and points."""
     table = hand_unit_table(**columns)
-    return Units("hands", columns["bid"].shape[1], table.shape[2], dict(zip(HAND_UNIT_COLUMNS, table, strict=True)),
-                 table)
+    return Units("hands", columns["bid"].shape[1], table.shape[2],
+                 dict(zip(HAND_UNIT_COLUMNS, table, strict=True)))
+
+
+HAND_RECORD_COLUMNS = ("bid", "blind", "tricks", "contract", "made", "points", "bags", "penalty")
+"""The columns of ``HandRecords`` a hand run's unit table is made from."""
 
 
 def hand_units(records) -> Units:
     """The unit table of a block of ``HandRecords`` (see ``spades_sim.kernel.engine``)."""
-    return _hand_units(**{name: getattr(records, name) for name in (
-        "bid", "blind", "tricks", "contract", "made", "points", "bags", "penalty")})
+    return _hand_units(**{name: getattr(records, name) for name in HAND_RECORD_COLUMNS})
+
+
+def _metric_indices(metrics: list[Metric], names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Each metric's numerator and denominator as indices into the unit columns ``names``."""
+    return (np.array([names.index(m.numerator) for m in metrics], np.int64),
+            np.array([names.index(m.denominator) for m in metrics], np.int64))
 
 
 def penalty_decides(score: np.ndarray, penalty: np.ndarray, winner: np.ndarray) -> np.ndarray:
@@ -472,15 +476,20 @@ class Totals:
 
     def add(self, records) -> None:
         """Add one block of ``HandRecords`` or ``GameRecords``."""
-        units = hand_units(records) if self.kind == "hands" else game_units(records, self.seats)
         metrics = of_run(self.kind)
-        names = list(units.columns)
-        # Every column in one array, summed for every metric in one jitted pass (kernel.sums).
-        columns, per_side = units.stacked()
-        out = metric_sums(columns, per_side,
-                          np.array([names.index(m.numerator) for m in metrics], np.int64),
-                          np.array([names.index(m.denominator) for m in metrics], np.int64))
-        count = columns.shape[1]
+        if self.kind == "hands":
+            # Summed straight from the records, on the run's threads (kernel.sums).
+            names: list[str] = list(HAND_UNIT_COLUMNS)
+            out = hand_metric_sums(
+                *_metric_indices(metrics, names),
+                **{name: getattr(records, name) for name in HAND_RECORD_COLUMNS})
+            count = records.bid.shape[0]
+        else:
+            units = game_units(records, self.seats)
+            names = list(units.columns)
+            columns, per_side = units.stacked()
+            out = metric_sums(columns, per_side, *_metric_indices(metrics, names))
+            count = columns.shape[1]
         for selection, side in enumerate((None, *range(self.sides))):
             for metric, (y, yy, x, xx, xy) in zip(metrics, out[selection], strict=True):
                 self.sums[(metric.key, side)].add_sums(y, yy, x, xx, xy, units=count)
