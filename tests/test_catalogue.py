@@ -21,6 +21,7 @@ import pytest
 from spades_sim import simulate_games, simulate_hands
 from spades_sim.analysis.metrics import compare_game_frames, game_metrics, hand_metrics
 from spades_sim.intervals import ratio_difference
+from spades_sim.kernel import drivers
 from spades_sim.kernel.drivers import HAND_UNIT_COLUMNS, hand_unit_table, metric_sums
 from spades_sim.rules import RuleSet
 from spades_sim.run.catalogue import CATALOGUE, METRICS, RUN_KINDS, Units, frame_units, sums_of
@@ -115,6 +116,31 @@ def test_metric_sums_over_many_tiles_equal_numpys() -> None:
             expected = [y.sum(), (y * y).sum(), x.sum(), (x * x).sum(), (x * y).sum()]
             assert out[selection, metric].tolist() == expected, (selection, metric)
 
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_hand_sums_from_records_equal_the_unit_tables(monkeypatch: pytest.MonkeyPatch,
+                                                      threads: int) -> None:
+    """A block's sums taken straight from the records, in chunks of 300 hands (tiles of 256 and
+    partial ones) on one or two threads, are the sums of its unit table, to the bit."""
+    rng = np.random.default_rng(5)
+    units = 1_000
+    columns = {name: rng.integers(0, 6, (units, 4)) for name in ("bid", "tricks")}
+    columns["blind"] = (rng.random((units, 4)) < 0.1).astype(np.int64)
+    for name, low, high in (("contract", 0, 14), ("made", 0, 2), ("points", -300, 300),
+                            ("bags", 0, 6), ("penalty", 0, 2)):
+        columns[name] = rng.integers(low, high, (units, 2))
+    columns["penalty"] *= 100
+    numerators, denominators = np.arange(16, dtype=np.int64), np.arange(16, dtype=np.int64)[::-1]
+    table = hand_unit_table(**columns)
+    expected = metric_sums(table, np.ones(16, np.int64), numerators, denominators.copy())
+    monkeypatch.setattr(drivers, "CHUNK_HANDS", 300)
+    saved = drivers.threads()
+    drivers.set_threads(threads)
+    try:
+        got = drivers.hand_metric_sums(numerators, denominators.copy(), **columns)
+    finally:
+        drivers.set_threads(saved)
+    assert np.array_equal(got, expected)
 
 def test_a_hand_blocks_unit_table_by_hand() -> None:
     """Hand 0: bids nil, 3, 2, 4, tricks 0, 4, 3, 6: side 0's nil made and its contract of 2 made
