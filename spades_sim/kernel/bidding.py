@@ -64,7 +64,7 @@ def _leading_other(score, side):
     return best
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def _bid_round(rules, strat, dealer, hand_index, s):
     """One round of bids from the first bidder, clockwise; writes ``s.bids``, ``s.blind`` and
     ``s.bidders``."""
