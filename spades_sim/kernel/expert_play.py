@@ -51,7 +51,7 @@ def _sure_trump_count(hand, out, trump_mask):
     return _popcount(mine & _bits_above(_highest_bit(trumps_out)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _holds_trick(cards, out, led_suit, suit_masks, trump_suit, later_opponent, later_void):
     """The cards of ``cards`` (each already winning the trick) that no opponent still to play
     can beat: a trump above every outstanding trump; a card of the led suit above every
@@ -102,7 +102,7 @@ def _cheapest_equal(slot, mine, out):
     return _lowest_bit(mine & _bits_above(_highest_bit(below)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _most_dangerous(cards, out, suit_masks, suit_low, trump_suit):
     """The card of ``cards`` most likely to win a later trick: the fewest outstanding cards
     above it; then a trump; then the higher rank."""
@@ -121,7 +121,7 @@ def _most_dangerous(cards, out, suit_masks, suit_low, trump_suit):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _shed(losing, follows, need, out, suit_masks, suit_low, trump_suit):
     """Duck: the highest card of the led suit that loses; when void, the losing card most likely
     to win a later trick, a side card while the contract still needs the trumps."""
@@ -132,7 +132,7 @@ def _shed(losing, follows, need, out, suit_masks, suit_low, trump_suit):
     return _most_dangerous(pool, out, suit_masks, suit_low, trump_suit)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _discard(legal, hand, out, suit_masks, suit_low, trump_suit):
     """A card that does not matter: the lowest card of the side suit whose lowest card has the
     most outstanding cards above it (the shorter suit on a tie, to make a void), never a
@@ -218,7 +218,7 @@ def _lead_to_attack(legal, out, nil_out, cover_out, suit_masks, suit_low, trump_
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _lead_for_tricks(legal, hand, out, opponents_out, partner_out, next_out, suit_masks,
                      suit_low, trump_suit):
     """Lead to take tricks: cash a side-suit boss no opponent can ruff; draw trumps with the boss
