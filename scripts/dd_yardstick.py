@@ -51,10 +51,11 @@ SECTION = "## Double-dummy yardstick"
 METRICS = ("tricks_lost", "points_lost", "mistakes", "lost_share")
 
 
-CHUNK = 5
-"""Hands reviewed together: the unit of work a process takes and that a run keeps. Small,
-because a few hands take an hour or more to review: a run cut short loses only the hands of the
-chunks it had not finished, and the other process goes on with other chunks meanwhile."""
+CHUNK = 1
+"""Hands reviewed together: the unit of work a process takes and that a run keeps. One, because
+a few hands take an hour or more to review: a run cut short loses only the hand in hand (with
+five a chunk, one slow hand held four finished ones back for hours, and a run stopped then lost
+them all), and a hand's review shares nothing with the next one's (one solver a hand)."""
 SEATS = 4
 PER_SEAT = ("plays", "mistakes", "tricks_lost", "points_lost", "nils_lost")
 HAND_COLUMNS = ("hand", *(f"{field}_{seat}" for field in PER_SEAT for seat in range(SEATS)),

@@ -13,10 +13,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import dd_yardstick
 
 
-def test_missing_chunks_are_the_runs_not_reviewed_cut_to_chunk_size() -> None:
-    chunk = dd_yardstick.CHUNK
-    assert dd_yardstick.missing_chunks(set(), 2 * chunk + 3) == [
-        range(chunk), range(chunk, 2 * chunk), range(2 * chunk, 2 * chunk + 3)]
+def test_missing_chunks_are_the_runs_not_reviewed_cut_to_chunk_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # One hand a chunk: every hand reviewed is kept at once.
+    assert dd_yardstick.missing_chunks({0, 2}, 5) == [range(1, 2), range(3, 4), range(4, 5)]
+    monkeypatch.setattr(dd_yardstick, "CHUNK", 3)
+    assert dd_yardstick.missing_chunks(set(), 9) == [range(3), range(3, 6), range(6, 9)]
     assert dd_yardstick.missing_chunks({0, 1, 5}, 8) == [range(2, 5), range(6, 8)]
     assert dd_yardstick.missing_chunks(set(range(10)), 10) == []
 
