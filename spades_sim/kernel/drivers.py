@@ -540,6 +540,8 @@ def hand_metric_sums(numerators: np.ndarray, denominators: np.ndarray,
     def add(lo: int, hi: int) -> None:
         _hand_metric_sums(*values, lo, hi, numerators, denominators, out[lo // CHUNK_HANDS])
 
+    if units:  # compiled (with the notice of a first run) before the threads call it
+        load_kernel(_hand_metric_sums, *values, 0, 0, numerators, denominators, out[0])
     run_chunks(units, CHUNK_HANDS, add)
     return out.sum(axis=0)
 
