@@ -496,6 +496,8 @@ _UNIT_SEAT_TYPES = (("bid", np.int8), ("blind", np.int8), ("tricks", np.int8))
 _UNIT_SIDE_TYPES = (("contract", np.int8), ("made", np.int8), ("points", np.int32),
                     ("bags", np.int8), ("penalty", np.int32))
 """The hand records' columns a hand run's unit table is made from, with their record types."""
+HAND_RECORD_COLUMNS = tuple(name for name, _ in _UNIT_SEAT_TYPES + _UNIT_SIDE_TYPES)
+"""The names of those columns (the keywords of :func:`hand_unit_table`)."""
 
 
 def _hand_record_columns(columns: dict[str, np.ndarray]) -> list[np.ndarray]:
@@ -575,8 +577,8 @@ def metric_sums(columns: np.ndarray, per_side: np.ndarray, numerators: np.ndarra
     return out
 
 
-__all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "HAND_UNIT_COLUMNS", "RunError",
-           "check_seed", "cores", "hand_metric_sums", "hand_unit_table", "interrupts_held",
-           "interrupts_noted", "load_kernel", "metric_sums", "play_games", "play_hands",
-           "run_chunks", "set_compile_notice", "set_threads", "threads", "trace_games",
-           "trace_hands", "what_if_deals"]
+__all__ = ["CHUNK_DEALS", "CHUNK_GAMES", "CHUNK_HANDS", "HAND_RECORD_COLUMNS",
+           "HAND_UNIT_COLUMNS", "RunError", "check_seed", "cores", "hand_metric_sums",
+           "hand_unit_table", "interrupts_held", "interrupts_noted", "load_kernel", "metric_sums",
+           "play_games", "play_hands", "run_chunks", "set_compile_notice", "set_threads",
+           "threads", "trace_games", "trace_hands", "what_if_deals"]

@@ -36,7 +36,13 @@ import numpy as np
 import pandas as pd
 
 from ..intervals import ratio_interval, wilson_interval
-from ..kernel.drivers import HAND_UNIT_COLUMNS, hand_metric_sums, hand_unit_table, metric_sums
+from ..kernel.drivers import (
+    HAND_RECORD_COLUMNS,
+    HAND_UNIT_COLUMNS,
+    hand_metric_sums,
+    hand_unit_table,
+    metric_sums,
+)
 
 RUN_KINDS = ("hands", "games")
 """Run kinds: a hand run's unit is the hand, a game run's the game."""
@@ -202,10 +208,6 @@ def _hand_units(**columns: np.ndarray) -> Units:
     table = hand_unit_table(**columns)
     return Units("hands", columns["bid"].shape[1], table.shape[2],
                  dict(zip(HAND_UNIT_COLUMNS, table, strict=True)))
-
-
-HAND_RECORD_COLUMNS = ("bid", "blind", "tricks", "contract", "made", "points", "bags", "penalty")
-"""The columns of ``HandRecords`` a hand run's unit table is made from."""
 
 
 def hand_units(records) -> Units:
