@@ -14,6 +14,7 @@ first), because the 2-core development machine is noisy.
     python scripts/bench.py --cold     # first runs with an empty kernel cache only
     python scripts/bench.py --openspiel   # spades-sim's random against OpenSpiel's, one core
                                           # (needs pyspiel: pip install ".[openspiel]")
+    python scripts/bench.py --plain    # spades-sim's random against a plain kernel, one core
 """
 
 from __future__ import annotations
@@ -193,7 +194,8 @@ def _print_openspiel(hands: int, repeats: int) -> None:
     """Whole random hands per second on one core: OpenSpiel's ``spades`` played by its
     uniform random bots in its native loop (``pyspiel.evaluate_bots``, one C++ call a hand:
     the deal, the bids and the 52 cards; its own scoring), and spades-sim's ``random`` (deal,
-    bid, play, score, totals), timed in turn in the same run, and the ratio."""
+    bid, play, score, totals) and the plain kernel of the same game (scripts/plain_kernel.py),
+    in the same run, and the ratios."""
     try:
         import pyspiel
     except ImportError:
@@ -206,12 +208,34 @@ def _print_openspiel(hands: int, repeats: int) -> None:
         for hand in range(count):
             pyspiel.evaluate_bots(game.new_initial_state(), bots, hand)
 
-    rules = load_preset("standard")
     theirs = _median_rate(openspiel, max(1, hands // 20), repeats)
-    ours = _median_rate(lambda k: simulate_hands(rules, "random", k, seed=1, threads=1), hands,
-                        repeats)
+    ours = _median_rate(_random_hands, hands, repeats)
+    plain = _median_rate(_plain, hands, repeats)
     print(f"random hands/s on one core: OpenSpiel {version('open-spiel')} {theirs:,.0f}, "
-          f"spades-sim {ours:,.0f}: {ours / theirs:.1f}x (aim: at least {OPENSPIEL_RATIO_AIM}x)")
+          f"spades-sim {ours:,.0f}: {ours / theirs:.1f}x (aim: at least {OPENSPIEL_RATIO_AIM}x); "
+          f"the plain kernel {plain:,.0f}: {plain / theirs:.1f}x")
+
+
+def _plain(count: int) -> None:
+    """``count`` random hands of scripts/plain_kernel.py (standard rules only, no engine)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import plain_kernel
+
+    plain_kernel.play_hands(1, count, np.zeros((2, len(plain_kernel.SUMS)), np.int64))
+
+
+def _random_hands(count: int) -> None:
+    """``count`` hands of spades-sim's ``random`` on one thread (deal, bid, play, score, totals)."""
+    simulate_hands(load_preset("standard"), "random", count, seed=1, threads=1)
+
+
+def _print_plain(hands: int, repeats: int) -> None:
+    """Whole random hands a second on one core: the plain kernel and spades-sim's ``random``,
+    timed in turn: how far the engine is from what the machine allows for the same game."""
+    median, low, high = _paired_speed_ratio(_random_hands, _plain, hands, repeats)
+    print(f"random hands/s on one core: plain kernel {_median_rate(_plain, hands, repeats):,.0f}, "
+          f"spades-sim {_median_rate(_random_hands, hands, repeats):,.0f}; spades-sim / plain "
+          f"{median:.2f} (timed in turn, {repeats} pairs: {low:.2f} to {high:.2f})")
 
 
 def _dask_scaling(hands: int, repeats: int) -> None:
@@ -266,6 +290,8 @@ def main() -> None:
                         help="first runs with an empty kernel cache only")
     parser.add_argument("--openspiel", action="store_true",
                         help="spades-sim's random against OpenSpiel's random loop only")
+    parser.add_argument("--plain", action="store_true",
+                        help="spades-sim's random against a plain kernel of the same game only")
     args = parser.parse_args()
     if args.cold:
         _print_cold_start()
@@ -275,6 +301,9 @@ def main() -> None:
         return
     if args.dd:
         _print_double_dummy(args.dd_deals)
+        return
+    if args.plain:
+        _print_plain(200_000 if args.quick else 1_000_000, args.repeats)
         return
     hands = 200_000 if args.quick else 1_000_000
     games = 5_000 if args.quick else 20_000
@@ -337,6 +366,7 @@ def main() -> None:
     _print_cold_start()
     _print_presets(hands // 2, args.repeats)
     _print_breakdown(hands, args.repeats)
+    _print_plain(hands, args.repeats)
 
 
 PRESET_AIM = 0.75

@@ -87,9 +87,9 @@ class GameRecords(NamedTuple):
     # |contract - tricks of the count bidders|
 
 
-@njit(cache=True)
 def _empty_hand_outputs(rules, rows):
-    """Allocate hand records and traces for ``rows`` hands."""
+    """Allocate hand records and traces for ``rows`` hands (plain numpy, called from Python: a
+    jitted allocator would cost the first run a compile for nothing)."""
     n, sides = rules.seat_count, rules.side_count
     i8, i32 = np.int8, np.int32
     hands_out = HandRecords(
@@ -110,9 +110,8 @@ def _empty_hand_outputs(rules, rows):
     return hands_out, trace_out
 
 
-@njit(cache=True)
 def _empty_game_records(rows, sides):
-    """Allocate game records for ``rows`` games of ``sides`` sides."""
+    """Allocate game records for ``rows`` games of ``sides`` sides (plain numpy, as above)."""
     i8, i32 = np.int8, np.int32
     return GameRecords(
         np.zeros(rows, i8), np.zeros(rows, i32), np.zeros(rows, i8),

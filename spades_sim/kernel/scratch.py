@@ -1,14 +1,13 @@
 """The per-hand scratch state every rule step reads and writes, and the names of its rows.
 
-One ``_Scratch`` per thread: the drivers allocate it (``_new_scratch``) and the chunk
-functions reuse it hand after hand, so the hot loop allocates nothing. jit-compiled;
-inputs not checked.
+One ``_Scratch`` per thread: the drivers allocate it (``_new_scratch``, plain numpy: a
+jitted allocator would cost the first run a compile for nothing) and the chunk functions
+reuse it hand after hand, so the hot loop allocates nothing. Inputs not checked.
 """
 
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .expert_bid import WORK_SIZE
 from .scoring import SIDE_ROWS
@@ -55,7 +54,6 @@ class _Scratch(NamedTuple):
     first_leader: np.ndarray  # int64 (1,): the seat that led the first trick
 
 
-@njit(cache=True)
 def _new_scratch(rules):
     """A thread's scratch state for hands of ``rules``."""
     n, sides, hand_size = rules.seat_count, rules.side_count, rules.hand_size
@@ -72,7 +70,6 @@ def _new_scratch(rules):
     )
 
 
-@njit(cache=True)
 def _free_bids(seats):
     """``_Scratch.forced`` with no seat forced (and the validity flag set)."""
     forced = np.full(seats + 1, FREE_BID, np.int64)

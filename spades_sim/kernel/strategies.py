@@ -315,28 +315,31 @@ def pack_strategies(seat_strategies: list[Strategy], rules: RuleSet,
 
     ``tables`` replaces the shipped calibration tables (as ``spades_sim.analysis.calibrate`` does).
     Strategies that read no table get stand-ins, so no tables need to exist for them. The
-    expert's usual choices are precomputed here, once per distinct parameter vector
-    (``expert_bid._fill_choices``, one horizon a call, so Ctrl-C is taken between them).
+    expert's usual choices are precomputed here for each distinct parameter vector of a seat
+    that reads them (``expert_bid._fill_choices``, one horizon a call, so Ctrl-C is taken
+    between them), at the shipped tables once per rule set and vector.
     """
-    uses_tables = any(s.bidding in _EXPERT_POLICIES or s.play in _EXPERT_POLICIES
-                      for s in seat_strategies)
+    reads = [s.bidding in _EXPERT_POLICIES or s.play in _EXPERT_POLICIES for s in seat_strategies]
     vectors = [tuple(s.vector()) for s in seat_strategies]
-    distinct = sorted(set(vectors))
+    # Choices only for the seats that read them (the others' rows are never read).
+    distinct = sorted({vector for vector, read in zip(vectors, reads, strict=True) if read})
     if tables is None:
-        if uses_tables:
+        if distinct:
             tables = calibration.pack_tables(rules)
-            choices = _shipped_choices(rules, tuple(distinct))
+            choices = tuple(np.concatenate(parts) for parts in zip(
+                *(_shipped_choices(rules, vector) for vector in distinct), strict=True))
         else:
             tables, choices = _stand_in_tables(rules)
     else:
         tables = calibration.contiguous(tables)
-        choices = _choices(rules, tables, tuple(distinct) if uses_tables else ())
+        choices = _choices(rules, tables, tuple(distinct))
     return PackedStrategies(
         np.array([_POLICY_IDS[s.bidding] for s in seat_strategies], dtype=np.int64),
         np.array([_POLICY_IDS[s.play] for s in seat_strategies], dtype=np.int64),
         np.array([s.vector() for s in seat_strategies], dtype=np.float64),
         *tables,
-        np.array([distinct.index(v) if uses_tables else 0 for v in vectors], dtype=np.int64),
+        np.array([distinct.index(v) if read else 0 for v, read in zip(vectors, reads, strict=True)],
+                 dtype=np.int64),
         *choices,
     )
 
@@ -350,8 +353,10 @@ def _stand_in_tables(rules: RuleSet) -> tuple[BidTables, tuple[np.ndarray, ...]]
 
 
 @lru_cache(maxsize=32)
-def _shipped_choices(rules: RuleSet, vectors: tuple[tuple[float, ...], ...]):
-    return _choices(rules, calibration.pack_tables(rules), vectors)
+def _shipped_choices(rules: RuleSet, vector: tuple[float, ...]) -> tuple[np.ndarray, ...]:
+    """The expert's choices for one parameter vector at ``rules``' shipped tables, made once
+    (about 0.25 s each: a study packs the same expert at the same rules many times over)."""
+    return _choices(rules, calibration.pack_tables(rules), (vector,))
 
 
 def _choices(rules: RuleSet, tables: BidTables,

@@ -147,7 +147,12 @@ def _hand_unit_table(bid, blind, tricks, contract, made, points, bags, penalty, 
         for i in range(count):
             _hand_unit_row(bid, blind, tricks, contract, made, points, bags, penalty, first + i,
                            i, tile)
-        out[:, first:first + count] = tile[:, :count]
+        # Element by element: a slice assignment would compile numba's shape-mismatch error
+        # message, string formatting and all (about 3 s of a first run).
+        for name in range(tile.shape[0]):
+            for i in range(count):
+                for side in range(tile.shape[2]):
+                    out[name, first + i, side] = tile[name, i, side]
 
 
 @njit(cache=True, nogil=True, fastmath={"reassoc"})
