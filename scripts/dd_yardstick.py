@@ -12,8 +12,9 @@ whether it lost any value (a trick, the points given the bids, or a nil).
 The reviews take hours (a hand with a nil bid takes tens of seconds), so the run can be
 spread over sittings: each strategy's reviewed hands are kept, one row a hand, in
 ``--hands-dir`` (default data/dd_yardstick/), appended chunk by chunk as each finishes, and
-a later run reviews only the hands not there; ``--minutes`` stops it starting more, and a
-second run with ``--last-first`` takes the same strategy's hands from the other end. Then,
+a later run reviews only the hands not there; ``--minutes`` stops it starting more, a
+second run with ``--last-first`` takes the same strategy's hands from the other end, and
+``--start`` begins a run elsewhere (each run skips the hands another has kept meanwhile). Then,
 from every hand kept, per strategy it writes the tricks and points given away per seat-hand,
 the plays that lost value per seat-hand and the share of card plays that lost value, each
 with its 95% interval (the hands are the independent units), to ``--out`` (CSV, default
@@ -133,20 +134,21 @@ def load_hands(path: Path) -> pd.DataFrame:
 
 
 def review_hands(rules_name: str, strategies: list[str], hands: int, seed: int, folder: Path,
-                 jobs: int = 1, deadline: float = math.inf,
-                 last_first: bool = False) -> dict[str, pd.DataFrame]:
+                 jobs: int = 1, deadline: float = math.inf, last_first: bool = False,
+                 start: int = 0) -> dict[str, pd.DataFrame]:
     """Review the hands 0 to ``hands`` - 1 of each strategy not yet in its file under
     ``folder``, the strategies' chunks taken in turn (so a run cut short leaves them all about
-    as far; from the last hand down with ``last_first``), ``jobs`` at a time, each chunk's rows
-    appended as it finishes (an interrupted or timed-out run keeps them); no chunk is started
-    after ``deadline`` (``time.monotonic``).
+    as far), from hand ``start`` up and then the ones below it (from ``start`` down and then
+    the ones above with ``last_first``), ``jobs`` at a time, each chunk's rows appended as it
+    finishes (an interrupted or timed-out run keeps them); no chunk is started after
+    ``deadline`` (``time.monotonic``), nor one another run has kept meanwhile (several runs of
+    one strategy, each from its own ``start``, share the work).
     Returns per strategy every reviewed hand of its file below ``hands``."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = {name: hands_path(folder, rules_name, name, seed) for name in strategies}
     todo = sorted(((chunk, name) for name in strategies for chunk in missing_chunks(
         set(load_hands(paths[name])["hand"].astype(int)), hands)),
-        key=lambda item: ((-1 if last_first else 1) * item[0].start,
-                          strategies.index(item[1])))
+        key=lambda item: (_order(item[0].start, start, last_first), strategies.index(item[1])))
     if todo and time.monotonic() < deadline:
         with ProcessPoolExecutor(max(1, jobs)) as pool:
             pending: dict[Future[list[dict[str, object]]], Path] = {}
@@ -155,10 +157,19 @@ def review_hands(rules_name: str, strategies: list[str], hands: int, seed: int, 
                     _append(pending, wait(pending, return_when=FIRST_COMPLETED).done)
                 if time.monotonic() >= deadline:
                     break
+                if set(chunk) <= set(load_hands(paths[name])["hand"].astype(int)):
+                    continue  # another run kept it meanwhile
                 pending[pool.submit(review_chunk, rules_name, name, seed, chunk)] = paths[name]
             _append(pending, wait(pending).done)
     kept = {name: load_hands(path) for name, path in paths.items()}
     return {name: rows[rows["hand"] < hands] for name, rows in kept.items()}
+
+
+def _order(hand: int, start: int, last_first: bool) -> tuple[bool, int]:
+    """Where ``hand`` comes in a run from ``start`` (up, or down with ``last_first``)."""
+    if last_first:
+        return hand > start, -hand
+    return hand < start, hand
 
 
 def _append(pending: dict[Future[list[dict[str, object]]], Path],
@@ -269,6 +280,10 @@ def main() -> None:
     parser.add_argument("--last-first", action="store_true",
                         help="review the missing hands from the last down (a second run of "
                              "the same strategy meets the first half-way)")
+    parser.add_argument("--start", type=int, default=None,
+                        help="the first hand to review (default: the first, or the last with "
+                             "--last-first); the ones before it come last: a third run of a "
+                             "strategy can start in the middle of what is missing")
     parser.add_argument("--hands-dir", default=str(HANDS),
                         help="where each strategy's reviewed hands are kept")
     parser.add_argument("--out", default=str(DATA), help="the data file (CSV)")
@@ -279,7 +294,9 @@ def main() -> None:
     strategies = list(args.strategies or STRATEGIES)
     print(f"{', '.join(strategies)}: {args.hands:,} hands each ...", file=sys.stderr, flush=True)
     reviewed = review_hands(args.rules, strategies, args.hands, args.seed, Path(args.hands_dir),
-                            args.jobs, deadline, args.last_first)
+                            args.jobs, deadline, args.last_first,
+                            (args.hands - 1 if args.last_first else 0) if args.start is None
+                            else args.start)
     rows = []
     for strategy, hands in reviewed.items():
         if not len(hands):

@@ -51,6 +51,34 @@ def test_one_chunk_reviewed_kept_and_not_reviewed_again(tmp_path: Path,
                                   pd.DataFrame(again)[columns], check_dtype=False)
 
 
+def test_a_run_starts_where_told_and_skips_what_another_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From ``start`` on, then the hands before it (down and then up with ``last_first``); a
+    hand another run kept meanwhile is not reviewed again."""
+    asked: list[int] = []
+    path = dd_yardstick.hands_path(tmp_path, "standard", "random", 5)
+
+    def stand_in(rules: str, strategy: str, seed: int, chunk: range) -> list[dict[str, object]]:
+        asked.append(chunk.start)
+        if chunk.start == 3:  # meanwhile another run keeps hand 4
+            pd.DataFrame([_row(4)]).to_csv(path, mode="a", header=not path.exists(), index=False)
+        return [_row(chunk.start)]
+
+    monkeypatch.setattr(dd_yardstick, "review_chunk", stand_in)
+    monkeypatch.setattr(dd_yardstick, "ProcessPoolExecutor", _InProcess)
+    kept = dd_yardstick.review_hands("standard", ["random"], 6, 5, tmp_path, start=3)["random"]
+    assert asked == [3, 5, 0, 1, 2]
+    assert list(kept["hand"]) == [0, 1, 2, 3, 4, 5]
+    path.unlink()
+    asked.clear()
+    dd_yardstick.review_hands("standard", ["random"], 6, 5, tmp_path, last_first=True, start=3)
+    assert asked == [3, 2, 1, 0, 5]
+
+
+def _row(hand: int) -> dict[str, object]:
+    return {column: hand if column == "hand" else 0 for column in dd_yardstick.HAND_COLUMNS}
+
+
 def test_section_says_a_run_is_not_finished() -> None:
     row = {"strategy": "basic", "rules": "standard", "seed": 1, "hands": 50,
            "target_hands": 2000, "seconds_review": 7200.0, "jobs": 2}
