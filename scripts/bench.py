@@ -31,6 +31,7 @@ from importlib.metadata import version
 
 import numba
 import numpy as np
+import plain_kernel  # beside this script (python scripts/bench.py puts its folder on the path)
 
 from spades_sim.analysis.whatif import what_if
 from spades_sim.kernel import drivers
@@ -218,9 +219,6 @@ def _print_openspiel(hands: int, repeats: int) -> None:
 
 def _plain(count: int) -> None:
     """``count`` random hands of scripts/plain_kernel.py (standard rules only, no engine)."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import plain_kernel
-
     plain_kernel.play_hands(1, count, np.zeros((2, len(plain_kernel.SUMS)), np.int64))
 
 
