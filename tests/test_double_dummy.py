@@ -37,7 +37,16 @@ from endplay.dds import calc_all_tables
 from endplay.types import Deal, Denom, Player
 
 from spades_sim.cards import mask_of, parse_cards
-from spades_sim.kernel.double_dummy import DoubleDummy, Position, PositionError, ScoreLine, solve_deals
+from spades_sim.kernel.double_dummy import (
+    LARGE_TABLE_BITS,
+    TABLE_BITS,
+    DoubleDummy,
+    Position,
+    PositionError,
+    ScoreLine,
+    solve_deals,
+    table_bits_for,
+)
 from spades_sim.referee import Hand
 from spades_sim.rules import BlindNil, FirstLead, Mode, RuleSet, load_preset, preset_names
 
@@ -360,6 +369,33 @@ def test_full_deals_match_bridge_dds(bridge: tuple[np.ndarray, np.ndarray]) -> N
     assert not len(wrong), (
         f"{len(wrong)} of {m} deals disagree with DDS; first: hands={[hex(int(h)) for h in hands[first]]}, "
         f"leader={leaders[first]}, side={sides[first]}: solver {got[first]}, DDS {expected[first]}")
+
+
+def test_answers_do_not_depend_on_the_table_size() -> None:
+    """A tiny solver (its pattern pool starts over again and again) and the large one given to
+    hands with a nil bid answer alike: tricks, nils and scores of endings of 4 to 6 cards a
+    seat, with nil bids."""
+    rules = RULE_SETS["standard"]
+    tiny, large = DoubleDummy(rules, table_bits=6), DoubleDummy(rules, table_bits=LARGE_TABLE_BITS)
+    rng = random.Random(_seed("table size"))
+    nils = 0
+    for index in range(40):
+        spot = random_ending(rules, rng, ("start", "mid")[index % 2], rng.randint(4, 6))
+        position = _position(spot)
+        bids, blind, bags = random_bids(rules, spot, rng)
+        for side in range(rules.side_count):
+            assert tiny.tricks(position, side) == large.tricks(position, side), _describe(
+                "standard", spot)
+            assert (tiny.score_value(position, bids, blind=blind, bags=bags, side=side)
+                    == large.score_value(position, bids, blind=blind, bags=bags, side=side)), \
+                _describe("standard", spot, f" bids={bids} blind={blind} bags={bags}")
+        for seat in (seat for seat, bid in enumerate(bids) if bid == 0):
+            nils += 1
+            assert tiny.nil_set(position, seat) == large.nil_set(position, seat), _describe(
+                "standard", spot, f" nil of seat {seat}")
+    assert nils >= 20
+    assert table_bits_for((3, 0, 4, 2)) == LARGE_TABLE_BITS
+    assert table_bits_for((3, 1, 4, 2)) == table_bits_for(None) == TABLE_BITS
 
 
 def test_solve_deals_threads() -> None:

@@ -30,7 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..cards import CardError, format_card, format_cards, mask_of, parse_cards
-from ..kernel.double_dummy import DoubleDummy, Position, PositionError
+from ..kernel.double_dummy import DoubleDummy, Position, PositionError, table_bits_for
 from ..numbers import whole_number
 from ..outputs import shown
 from ..referee.deck import deck_of
@@ -255,7 +255,7 @@ def analyse_deal(rules: RuleSet, hands: Sequence[Sequence[int]], dealer: int | N
     held = tuple(tuple(seat_cards) for seat_cards in hands)
     masks = tuple(mask_of(seat_cards) for seat_cards in held)
     leader = first_leader(rules, dealer, [set(seat_cards) for seat_cards in held])
-    solver = DoubleDummy(rules)
+    solver = DoubleDummy(rules, table_bits=table_bits_for(bids))
     tricks = solver.table(masks)
     blind_flags = tuple(blind) if blind else (False,) * seats
     rows: list[dict[str, object]] = []
@@ -428,7 +428,7 @@ def analyse_position(rules: RuleSet, position: Position, bids: Sequence[int] | N
     except PositionError as error:
         raise DoubleDummyError(str(error)) from None
     seats, sides = rules.seat_count, rules.side_count
-    solver = DoubleDummy(rules)
+    solver = DoubleDummy(rules, table_bits=table_bits_for(bids))
     tricks = tuple(solver.tricks(position, side) for side in range(sides))
     side = rules.seat_side(position.to_play)
     nil_seats = (list(range(seats)) if bids is None

@@ -39,7 +39,7 @@ import pandas as pd
 
 from ..cards import card_rank, format_card
 from ..intervals import ratio_interval
-from ..kernel.double_dummy import DoubleDummy, Position, PositionError
+from ..kernel.double_dummy import DoubleDummy, Position, PositionError, table_bits_for
 from ..outputs import shown
 from ..referee.hand import Hand, Phase
 from ..referee.handlog import STRATEGY_NAME_MOST, CardPlay, parse_action
@@ -253,7 +253,7 @@ class _Values:
     def __init__(self, rules: RuleSet, bids: tuple[int, ...], blind: tuple[bool, ...],
                  bags: tuple[int, ...]) -> None:
         self.rules, self.bids, self.blind, self.bags = rules, bids, blind, bags
-        self.solver = DoubleDummy(rules)
+        self.solver = DoubleDummy(rules, table_bits=table_bits_for(bids))
         self._tricks: dict[tuple[object, ...], int] = {}
         self._scores: dict[tuple[object, ...], int] = {}
         self._nils: dict[tuple[object, ...], bool] = {}

@@ -83,6 +83,14 @@ a small table stays in the processor's caches: a quarter of the exact table, an 
 shapes and a sixteenth of the cutoffs measured about 12% faster per fresh full-deal solve than
 half as many shapes and cutoffs and a full-size exact table."""
 
+LARGE_TABLE_BITS = 23
+"""The tables for questions about a hand with a nil bid (:func:`table_bits_for`): eight times
+the default, about 610 MB of address space, touched only as a search fills it. Score and nil
+questions about such a hand search far more positions than a tricks question, and a long
+search fills the default pattern pool (which then starts over) many times: reviewing twenty
+self-play hands of ``expert`` with a nil bid took 746 s with the default tables, 291 s at 22
+bits, 236 s at 23 and 221 s at 24 (the same answers; the slowest hand 474 s, 150, 107, 95)."""
+
 SOLVE_CHUNK = 8
 """Deals a thread of :func:`solve_deals` takes at a time."""
 
@@ -700,6 +708,13 @@ class DoubleDummy:
             line.append(card)
             position = after
         return line
+
+
+def table_bits_for(bids: Sequence[int] | None) -> int:
+    """The table size (``DoubleDummy``'s ``table_bits``) for the questions about a hand with
+    ``bids`` (None: no bids asked about): :data:`LARGE_TABLE_BITS` when a seat bid nil, else
+    :data:`TABLE_BITS`."""
+    return LARGE_TABLE_BITS if bids is not None and 0 in bids else TABLE_BITS
 
 
 def _holdings(position: Position) -> tuple[int, ...]:
