@@ -222,9 +222,12 @@ def _plain(count: int) -> None:
     plain_kernel.play_hands(1, count, np.zeros((2, len(plain_kernel.SUMS)), np.int64))
 
 
+_STANDARD = load_preset("standard")
+
+
 def _random_hands(count: int) -> None:
     """``count`` hands of spades-sim's ``random`` on one thread (deal, bid, play, score, totals)."""
-    simulate_hands(load_preset("standard"), "random", count, seed=1, threads=1)
+    simulate_hands(_STANDARD, "random", count, seed=1, threads=1)
 
 
 def _print_plain(hands: int, repeats: int) -> None:

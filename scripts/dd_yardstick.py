@@ -135,16 +135,19 @@ def load_hands(path: Path) -> pd.DataFrame:
 
 def review_hands(rules_name: str, strategies: list[str], hands: int, seed: int, folder: Path,
                  jobs: int = 1, deadline: float = math.inf, last_first: bool = False,
-                 start: int = 0) -> dict[str, pd.DataFrame]:
+                 start: int | None = None) -> dict[str, pd.DataFrame]:
     """Review the hands 0 to ``hands`` - 1 of each strategy not yet in its file under
     ``folder``, the strategies' chunks taken in turn (so a run cut short leaves them all about
     as far), from hand ``start`` up and then the ones below it (from ``start`` down and then
-    the ones above with ``last_first``), ``jobs`` at a time, each chunk's rows appended as it
-    finishes (an interrupted or timed-out run keeps them); no chunk is started after
-    ``deadline`` (``time.monotonic``), nor one another run has kept meanwhile (several runs of
-    one strategy, each from its own ``start``, share the work).
+    the ones above with ``last_first``; default the first hand, or the last), ``jobs`` at a
+    time, each chunk's rows appended as it finishes (an interrupted or timed-out run keeps
+    them); no chunk is started after ``deadline`` (``time.monotonic``), nor one another run
+    has kept meanwhile (several runs of one strategy, each from its own ``start``, share the
+    work).
     Returns per strategy every reviewed hand of its file below ``hands``."""
     folder.mkdir(parents=True, exist_ok=True)
+    if start is None:
+        start = hands - 1 if last_first else 0
     paths = {name: hands_path(folder, rules_name, name, seed) for name in strategies}
     todo = sorted(((chunk, name) for name in strategies for chunk in missing_chunks(
         set(load_hands(paths[name])["hand"].astype(int)), hands)),
@@ -294,9 +297,7 @@ def main() -> None:
     strategies = list(args.strategies or STRATEGIES)
     print(f"{', '.join(strategies)}: {args.hands:,} hands each ...", file=sys.stderr, flush=True)
     reviewed = review_hands(args.rules, strategies, args.hands, args.seed, Path(args.hands_dir),
-                            args.jobs, deadline, args.last_first,
-                            (args.hands - 1 if args.last_first else 0) if args.start is None
-                            else args.start)
+                            args.jobs, deadline, args.last_first, args.start)
     rows = []
     for strategy, hands in reviewed.items():
         if not len(hands):
