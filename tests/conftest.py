@@ -6,6 +6,8 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,19 +22,56 @@ KERNEL_WARM_UPS = {
                          "strategies='random', deals=2, seed=1)\n",
     "games": "from spades_sim import simulate_games, trace_games\n"
              "simulate_games('standard', 'random', 1, seed=1)\n"
-             "trace_games('standard', 'random', [0], 1, max_hands=2)\n"
-             "from spades_sim.kernel.double_dummy import DoubleDummy, Position, solve_deals\n"
-             "hands = (1 << 51 | 1 << 26, 1 << 50 | 1 << 27, 1 << 49 | 1 << 28, 1 << 48 | 1 << 29)\n"
-             "solver, position = DoubleDummy('standard'), Position(hands, 0, taken=(3, 3, 3, 2))\n"
-             "solver.tricks(position, 0), solver.nil_set(position, 0)\n"
-             "solver.score(position, (3, 3, 3, 2))\n"
-             "solve_deals('standard', [[(1 << 13) - 1 << 13 * k for k in range(4)]], [0], 0)\n",
+             "trace_games('standard', 'random', [0], 1, max_hands=2)\n",
+    "double-dummy": "from spades_sim.kernel.double_dummy import DoubleDummy, Position, solve_deals\n"
+                    "hands = (1 << 51 | 1 << 26, 1 << 50 | 1 << 27, 1 << 49 | 1 << 28, "
+                    "1 << 48 | 1 << 29)\n"
+                    "solver = DoubleDummy('standard')\n"
+                    "position = Position(hands, 0, taken=(3, 3, 3, 2))\n"
+                    "solver.tricks(position, 0), solver.nil_set(position, 0)\n"
+                    "solver.score(position, (0, 3, 3, 2))\n"  # a nil: the score search
+                    "solve_deals('standard', [[(1 << 13) - 1 << 13 * k for k in range(4)]], [0], "
+                    "0)\n",
 }
-"""Tiny runs that compile every kernel entry point, in two processes (one per core). Each
-process also compiles the jitted stages of a hand that every entry point calls (about half of
-a cold compile's CPU time), so more processes than cores would cost more than they save; the
-game kernel alone takes about as long as the hand and what-if kernels together. Only the
-first process packs the expert (whose bid tables compile a kernel of their own)."""
+"""Tiny runs that compile every kernel entry point. Only the first packs the expert (whose bid
+tables compile a kernel of their own); it also writes what its hand kernels compiled the hand's
+callees for (see ``FIRST_RUN_SIGNATURES``)."""
+
+FIRST_RUN_SIGNATURES = "SPADES_SIM_TEST_FIRST_RUN_SIGNATURES"
+"""The environment variable naming the file where the warm-up (a first run, from an empty cache)
+writes, for every callee ``spades_sim.kernel.warmup`` compiles ahead, the argument types it
+compiled it for and those the hand kernels then asked for (``tests/test_warmup.py`` reads it)."""
+
+CALLEE_SIGNATURES = f"path = {FIRST_RUN_SIGNATURES!r}" + """
+import json, os
+import numpy as np
+from spades_sim.kernel import drivers, sums, warmup
+from spades_sim.run.blocks import prepare_table
+table = prepare_table("standard", "random")
+groups = warmup.callee_groups(table.packed_rules, table.packed_strategies)
+index = np.zeros(1, np.int64)
+drivers.metric_sums(np.zeros((len(sums.HAND_UNIT_COLUMNS), 1, 2)), np.zeros(16, np.int64),
+                    index, index)
+found = {d.__name__: {"ahead": str(sig), "cached": warmup.in_cache(d, sig),
+                      "asked": [str(s) for s in d.signatures]}
+         for group in groups.values() for d, sig in group}
+path = os.environ.get(path)
+if path:
+    with open(path, "w") as file:
+        json.dump(found, file)
+else:
+    print(json.dumps(found))
+"""
+"""Reports the callees' signatures after a first run's hand kernels compiled (as JSON: to the
+file ``FIRST_RUN_SIGNATURES`` names, else on standard output)."""
+
+WARM_UP_LANES = (("callees", "hands and what-if"), ("double-dummy", "games"))
+"""The warm-ups in two lanes, one a core, each lane's one after another. ``callees`` compiles
+the hand's largest callees (both groups of ``spades_sim.kernel.warmup``), which every hand
+kernel calls, so that the hand kernels after it each compile only their own bodies; the
+double-dummy search, which calls none of them, takes about as long, so the game kernel
+after it finds them done. CPU seconds from a cold cache: callees 25, hands and what-if 21,
+double-dummy 27, games 18."""
 
 KERNEL_ENTRY_POINTS = (("engine", "_hands_chunk"), ("engine", "_games_chunk"),
                        ("engine", "_what_if_chunk"), ("expert_bid", "_fill_choices"),
@@ -64,25 +103,49 @@ def _kernel_is_cached() -> bool:
 
 
 def _warm_the_kernel() -> None:
-    """Compile the kernel's entry points side by side, in two processes, into numba's cache.
+    """Compile the kernel's entry points side by side, in two lanes of processes (``WARM_UP_LANES``),
+    into numba's cache.
 
     From a cold cache the compile takes minutes and, left to the tests, happens in one process
     on one core (or, under pytest-xdist, the same entry point in every worker at once). The
     processes share the test run's environment, so they fill the cache the tests then load.
     A warm-up that fails is not an error here: the tests compile what is missing themselves
     and report any fault of the kernel."""
-    env = dict(os.environ)
+    from spades_sim.kernel import warmup
+    from spades_sim.run.blocks import prepare_table
+
+    table = prepare_table("standard", "random")
+    os.environ[FIRST_RUN_SIGNATURES] = os.path.join(tempfile.mkdtemp(), "signatures.json")
+    env = dict(os.environ)  # the test workers, started after this, inherit it too
     # The processes import the same spades_sim as this one (a worktree's, not an install's).
     package_root = str(Path(__import__("spades_sim").__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
-    processes = [subprocess.Popen([sys.executable, "-c", code], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                 for code in KERNEL_WARM_UPS.values()]
+
+    def start(step: str) -> subprocess.Popen | None:
+        if step == "callees":
+            return warmup.start_compiling(("bidding", "play"), table.packed_rules,
+                                          table.packed_strategies)
+        code = KERNEL_WARM_UPS[step] + (CALLEE_SIGNATURES if step == "hands and what-if" else "")
+        return subprocess.Popen([sys.executable, "-c", code], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    running: list[subprocess.Popen] = []
+
+    def lane(steps: tuple[str, ...]) -> None:
+        for step in steps:
+            process = start(step)
+            if process is not None:
+                running.append(process)
+                process.wait()
+
+    lanes = [threading.Thread(target=lane, args=(steps,), daemon=True) for steps in WARM_UP_LANES]
     try:
-        for process in processes:
-            process.wait()
+        for thread in lanes:
+            thread.start()
+        for thread in lanes:
+            thread.join()
     finally:
-        for process in processes:
+        for process in running:
             if process.poll() is None:
                 process.kill()
                 process.wait()

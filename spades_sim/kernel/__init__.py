@@ -7,9 +7,9 @@ scratch (the state they share), outputs (the record layouts and their writing), 
 (the chunk entry points the drivers call) and sums (what a block adds to a run's totals).
 Beside them, in plain Python over numpy: ``packing`` (rule sets packed into the kernel's
 tables), ``strategies`` (the named strategies and their packed parameters), ``calibration``
-(the expert's shipped bid tables) and ``drivers`` (the public drivers: validate, allocate, run
-the chunks on threads). Nothing in this tier imports
-pandas, click or matplotlib (a test checks it).
+(the expert's shipped bid tables), ``drivers`` (the public drivers: validate, allocate, run
+the chunks on threads) and ``warmup`` (a first run's compile on two cores). Nothing in this
+tier imports pandas, click or matplotlib (a test checks it).
 
 numba's on-disk cache checks only the timestamp of the file that defines a
 function, so a change to a helper in another kernel file would leave stale
@@ -35,7 +35,7 @@ import numba
 from numba.core import config as _numba_config
 
 _PYTHON_FACE = frozenset({"__init__.py", "calibration.py", "double_dummy.py", "drivers.py", "packing.py",
-                          "strategies.py"})
+                          "strategies.py", "warmup.py"})
 """The kernel's plain-Python modules: no machine code depends on their text."""
 
 

@@ -31,9 +31,17 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from . import engine
+from . import engine, warmup
 from .packing import PackedRules, PackedStrategies
-from .sums import HAND_UNIT_COLUMNS, SUMS, _hand_metric_sums, _hand_unit_table, _metric_sums
+from .sums import (
+    HAND_UNIT_COLUMNS,
+    SUMS,
+    UNIT_SEAT_TYPES,
+    UNIT_SIDE_TYPES,
+    _hand_metric_sums,
+    _hand_unit_table,
+    _metric_sums,
+)
 
 CHUNK_HANDS = 4096
 """Hands per chunk; results do not depend on it."""
@@ -151,12 +159,18 @@ def set_compile_notice(notice: Callable[[str], None] | None) -> None:
     _compile_notice[0] = notice
 
 
+_HAND_KERNELS = (engine._hands_chunk, engine._games_chunk, engine._what_if_chunk)
+"""The kernels that play hands: on a first run their callees compile side by side
+(:func:`spades_sim.kernel.warmup.compile_callees`) before them."""
+
+
 def load_kernel(kernel, *args) -> None:
     """Compile ``kernel`` (a numba dispatcher) for the types of ``args``, or load it from the
     cache, without running it; call it before :func:`interrupts_held` so that Ctrl-C while it
     loads is taken at once (:func:`interrupts_noted`: never lost). A load that takes longer
     than :data:`COMPILE_NOTICE_AFTER` is a compile: the notice (:func:`set_compile_notice`)
-    says so, and how long it took."""
+    says so, and how long it took. A kernel that plays hands and is not cached has the
+    hand's largest callees compiled first, on two cores when the run has two threads."""
     notice = _compile_notice[0]
     told = threading.Event()
 
@@ -166,6 +180,7 @@ def load_kernel(kernel, *args) -> None:
             notice(f"compiling the kernel ({kernel.__name__}) for this machine, once: tens of "
                    "seconds; later runs load it from the cache")
 
+    signature = tuple(numba.typeof(arg) for arg in args)
     timer = threading.Timer(COMPILE_NOTICE_AFTER, tell)
     timer.daemon = True
     start = time.perf_counter()
@@ -173,7 +188,10 @@ def load_kernel(kernel, *args) -> None:
         timer.start()
     try:
         with interrupts_noted():
-            kernel.compile(tuple(numba.typeof(arg) for arg in args))
+            if kernel in _HAND_KERNELS and signature not in kernel.overloads \
+                    and not warmup.in_cache(kernel, signature):
+                warmup.compile_callees(args[0], args[1], side_by_side=threads() > 1)
+            kernel.compile(signature)
     finally:
         timer.cancel()
     if told.is_set() and notice is not None:
@@ -492,19 +510,16 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     return made, points, won, valid, hero_bid, finished
 
 
-_UNIT_SEAT_TYPES = (("bid", np.int8), ("blind", np.int8), ("tricks", np.int8))
-_UNIT_SIDE_TYPES = (("contract", np.int8), ("made", np.int8), ("points", np.int32),
-                    ("bags", np.int8), ("penalty", np.int32))
-"""The hand records' columns a hand run's unit table is made from, with their record types."""
-HAND_RECORD_COLUMNS = tuple(name for name, _ in _UNIT_SEAT_TYPES + _UNIT_SIDE_TYPES)
-"""The names of those columns (the keywords of :func:`hand_unit_table`)."""
+HAND_RECORD_COLUMNS = tuple(name for name, _ in UNIT_SEAT_TYPES + UNIT_SIDE_TYPES)
+"""The names of the hand records' columns a unit table is made from (``sums.UNIT_SEAT_TYPES``
+and ``UNIT_SIDE_TYPES``): the keywords of :func:`hand_unit_table`."""
 
 
 def _hand_record_columns(columns: dict[str, np.ndarray]) -> list[np.ndarray]:
     """The hand records' columns a unit table is made from, in the kernel's order and types,
     checked: (units, seats) seat columns and (units, sides) side columns."""
-    seat_values = [np.ascontiguousarray(columns[name], kind) for name, kind in _UNIT_SEAT_TYPES]
-    side_values = [np.ascontiguousarray(columns[name], kind) for name, kind in _UNIT_SIDE_TYPES]
+    seat_values = [np.ascontiguousarray(columns[name], kind) for name, kind in UNIT_SEAT_TYPES]
+    side_values = [np.ascontiguousarray(columns[name], kind) for name, kind in UNIT_SIDE_TYPES]
     units, seats = seat_values[0].shape
     sides = side_values[0].shape[1] if side_values[0].ndim == 2 else 0
     if (any(v.shape != (units, seats) for v in seat_values)

@@ -29,6 +29,12 @@ HAND_UNIT_COLUMNS = ("seat_hands", "side_hands", "bid_sum", "nil_bids", "nil_mad
 """The columns of a hand run's unit table, in the order of :func:`_hand_unit_row`'s rows; their
 meaning is the metric catalogue's (``spades_sim.run.catalogue``)."""
 
+UNIT_SEAT_TYPES = (("bid", np.int8), ("blind", np.int8), ("tricks", np.int8))
+UNIT_SIDE_TYPES = (("contract", np.int8), ("made", np.int8), ("points", np.int32),
+                   ("bags", np.int8), ("penalty", np.int32))
+"""The hand records' columns a hand run's unit table is made from, with their record types (the
+first arguments of ``_hand_unit_table`` and ``_hand_metric_sums``, in this order)."""
+
 
 @njit(cache=True, inline='always')
 def _tile_values(columns, first, count, per_side, values):

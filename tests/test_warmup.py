@@ -1,0 +1,153 @@
+"""A first run's compile on two cores (spades_sim.kernel.warmup): the callees it compiles ahead
+are the very ones the hand calls, and the split's bookkeeping (once a process, the helper
+stopped whatever happens)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import conftest
+import pytest
+
+from spades_sim.kernel import warmup
+from spades_sim.run.blocks import prepare_table
+
+_TABLE = prepare_table("standard", "random")
+PACKED = (_TABLE.packed_rules, _TABLE.packed_strategies)
+
+
+def _first_run_signatures(tmp_path) -> dict:
+    """What a first run's hand kernels asked the callees compiled ahead for: from this test
+    run's own warm-up when it compiled from an empty cache (conftest), else from a first run
+    made here, in a fresh cache (the callees compiled ahead in this one process, then a hand
+    run of every strategy, a game run's totals and the report)."""
+    path = os.environ.get(conftest.FIRST_RUN_SIGNATURES)
+    if path and os.path.exists(path):
+        with open(path) as file:
+            return json.load(file)
+    code = ("from spades_sim import simulate_hands\n"
+            "from spades_sim.kernel import warmup\n"
+            "from spades_sim.run.blocks import prepare_table\n"
+            "table = prepare_table('standard', 'expert')\n"
+            "for group in ('bidding', 'play'):\n"
+            "    warmup.compile_group(group, table.packed_rules, table.packed_strategies)\n"
+            "simulate_hands('standard', ['expert', 'expert-v1', 'basic', 'random'], 2, seed=1)\n"
+            + conftest.CALLEE_SIGNATURES)
+    env = {key: value for key, value in os.environ.items()
+           if key != conftest.FIRST_RUN_SIGNATURES}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path)
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                            text=True, check=True)
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def test_the_callees_compile_for_the_types_the_hand_passes_them(tmp_path):
+    # A callee the hand kernels asked for other types than those it was compiled for ahead
+    # would be compiled twice: the split would cost more than it saves.
+    found = _first_run_signatures(tmp_path)
+    ahead = {d.__name__: str(signature)
+             for group in warmup.callee_groups(*PACKED).values() for d, signature in group}
+    assert {name: entry["ahead"] for name, entry in found.items()} == ahead
+    assert {name: entry["asked"] for name, entry in found.items()} \
+        == {name: [signature] for name, signature in ahead.items()}
+    assert all(entry["cached"] for entry in found.values())
+
+
+def test_a_signature_never_compiled_is_not_in_the_cache():
+    group = warmup.callee_groups(*PACKED)["bidding"]
+    dispatcher, signature = group[0]
+    assert not warmup.in_cache(dispatcher, signature[:2])
+
+
+class _Helper:
+    """A stand-in for the helper process."""
+
+    def __init__(self, finishes: bool = True) -> None:
+        self.finishes, self.killed, self.waited = finishes, False, 0
+
+    def wait(self, timeout: float | None = None) -> int:
+        self.waited += 1
+        if not self.finishes and not self.killed:
+            raise subprocess.TimeoutExpired("helper", timeout or 0)
+        return 0
+
+    def poll(self) -> int | None:
+        return 0 if self.finishes or self.killed else None
+
+    def kill(self) -> None:
+        self.killed = True
+
+
+@pytest.fixture
+def first_run(monkeypatch):
+    """Nothing cached; compile_group records the groups it is asked for; the helper is a
+    stand-in (``started`` lists the helpers made)."""
+    compiled: list[str] = []
+    started: list[_Helper] = []
+    monkeypatch.setattr(warmup, "_considered", [False])
+    monkeypatch.setattr(warmup, "in_cache", lambda dispatcher, signature: False)
+    monkeypatch.setattr(warmup, "compile_group", lambda name, rules, strategies:
+                        compiled.append(name))
+
+    def start(rules, strategies, finishes: bool = True) -> _Helper:
+        started.append(_Helper(finishes))
+        return started[-1]
+
+    monkeypatch.setattr(warmup, "_start_helper", start)
+    return compiled, started
+
+
+def test_the_helper_compiles_its_group_while_this_process_compiles_the_other(first_run):
+    compiled, started = first_run
+    warmup.compile_callees(*PACKED, side_by_side=True)
+    assert compiled == ["bidding"]
+    assert len(started) == 1 and started[0].waited == 1 and not started[0].killed
+    warmup.compile_callees(*PACKED, side_by_side=True)  # once a process
+    assert compiled == ["bidding"] and len(started) == 1
+
+
+def test_on_one_thread_this_process_compiles_both_groups(first_run):
+    compiled, started = first_run
+    warmup.compile_callees(*PACKED, side_by_side=False)
+    assert compiled == ["bidding", "play"] and started == []
+
+
+def test_a_helper_that_cannot_start_leaves_both_groups_here(first_run, monkeypatch):
+    compiled, _ = first_run
+    monkeypatch.setattr(warmup, "_start_helper", lambda rules, strategies: None)
+    warmup.compile_callees(*PACKED, side_by_side=True)
+    assert compiled == ["bidding", "play"]
+
+
+def test_a_helper_past_its_time_is_stopped_and_the_run_goes_on(first_run, monkeypatch):
+    compiled, started = first_run
+    monkeypatch.setattr(warmup, "_start_helper", lambda rules, strategies:
+                        started.append(_Helper(False)) or started[-1])
+    warmup.compile_callees(*PACKED, side_by_side=True)
+    assert compiled == ["bidding"] and started[0].killed
+
+
+def test_ctrl_c_while_compiling_stops_the_helper(first_run, monkeypatch):
+    _, started = first_run
+    monkeypatch.setattr(warmup, "_start_helper", lambda rules, strategies:
+                        started.append(_Helper(False)) or started[-1])
+
+    def interrupted(name: str, rules, strategies) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(warmup, "compile_group", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        warmup.compile_callees(*PACKED, side_by_side=True)
+    assert started[0].killed
+
+
+def test_nothing_is_compiled_ahead_when_the_callees_are_cached(first_run, monkeypatch):
+    compiled, started = first_run
+    monkeypatch.setattr(warmup, "in_cache", lambda dispatcher, signature: True)
+    warmup.compile_callees(*PACKED, side_by_side=True)
+    assert compiled == [] and started == []
+
+
+def test_a_numba_without_the_cache_index_compiles_nothing_ahead():
+    assert warmup.in_cache(object(), ()) is True
