@@ -44,14 +44,10 @@ compiled it for and those the hand kernels then asked for (``tests/test_warmup.p
 
 CALLEE_SIGNATURES = f"path = {FIRST_RUN_SIGNATURES!r}" + """
 import json, os
-import numpy as np
-from spades_sim.kernel import drivers, sums, warmup
+from spades_sim.kernel import warmup
 from spades_sim.run.blocks import prepare_table
 table = prepare_table("standard", "random")
 groups = warmup.callee_groups(table.packed_rules, table.packed_strategies)
-index = np.zeros(1, np.int64)
-drivers.metric_sums(np.zeros((len(sums.HAND_UNIT_COLUMNS), 1, 2)), np.zeros(16, np.int64),
-                    index, index)
 found = {d.__name__: {"ahead": str(sig), "cached": warmup.in_cache(d, sig),
                       "asked": [str(s) for s in d.signatures]}
          for group in groups.values() for d, sig in group}

@@ -21,7 +21,7 @@ def _first_run_signatures(tmp_path) -> dict:
     """What a first run's hand kernels asked the callees compiled ahead for: from this test
     run's own warm-up when it compiled from an empty cache (conftest), else from a first run
     made here, in a fresh cache (the callees compiled ahead in this one process, then a hand
-    run of every strategy, a game run's totals and the report)."""
+    run of every strategy)."""
     path = os.environ.get(conftest.FIRST_RUN_SIGNATURES)
     if path and os.path.exists(path):
         with open(path) as file:

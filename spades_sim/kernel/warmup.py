@@ -42,7 +42,7 @@ def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
     """The callees compiled side by side, as (dispatcher, argument types) for a table's packed
     ``rules`` and ``strategies``, in two groups of about the same compile time: ``bidding``
     (the bid round, the expert bidder with it, and the blind-nil exchange) and ``play`` (the
-    card players, the record writer and a hand run's totals)."""
+    card players, the record writer and a hand run's totals' kernel)."""
     scratch = engine._new_scratch(rules)
     hands, _ = engine._empty_hand_outputs(rules, 1)
     table, seats, state, records = (typeof(value) for value in (rules, strategies, scratch, hands))
@@ -62,7 +62,6 @@ def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
             (policy._play_basic, (i, i, u, u, i, i, i, i, u, ints, ints, i, masks, ints, i)),
             (outputs._write_hand, (table, state, i, i, i, i, records, b)),
             (sums._hand_metric_sums, (*columns, i, i, indices, indices, values)),
-            (sums._metric_sums, (values, indices, indices, indices, values)),
         ],
     }
 
