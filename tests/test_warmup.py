@@ -61,10 +61,10 @@ def test_a_signature_never_compiled_is_not_in_the_cache():
 
 
 class _Helper:
-    """A stand-in for the helper process."""
+    """A stand-in for the helper process: ``kinds`` the chunk kernels it was asked for."""
 
-    def __init__(self, finishes: bool = True) -> None:
-        self.finishes, self.killed, self.waited = finishes, False, 0
+    def __init__(self, kinds: tuple[str, ...], finishes: bool = True) -> None:
+        self.kinds, self.finishes, self.killed, self.waited = kinds, finishes, False, 0
 
     def wait(self, timeout: float | None = None) -> int:
         self.waited += 1
@@ -82,70 +82,88 @@ class _Helper:
 @pytest.fixture
 def first_run(monkeypatch):
     """Nothing cached; compile_group records the groups it is asked for; the helper is a
-    stand-in (``started`` lists the helpers made)."""
+    stand-in (``started`` lists the helpers made; ``finishing[0]`` False: they never end)."""
     compiled: list[str] = []
     started: list[_Helper] = []
+    finishing = [True]
     monkeypatch.setattr(warmup, "_considered", [False])
+    monkeypatch.setattr(warmup, "_expected", [frozenset()])
+    monkeypatch.setattr(warmup, "_helper", [None, ()])
+    monkeypatch.setattr(warmup, "_POLL", 0.01)
+    monkeypatch.setattr(warmup, "HELPER_TIMEOUT", 0.1)
     monkeypatch.setattr(warmup, "in_cache", lambda dispatcher, signature: False)
     monkeypatch.setattr(warmup, "compile_group", lambda name, rules, strategies:
                         compiled.append(name))
 
-    def start(rules, strategies, finishes: bool = True) -> _Helper:
-        started.append(_Helper(finishes))
+    def start(rules, strategies, kinds) -> _Helper:
+        started.append(_Helper(kinds, finishing[0]))
         return started[-1]
 
     monkeypatch.setattr(warmup, "_start_helper", start)
-    return compiled, started
+    return compiled, started, finishing
 
 
 def test_the_helper_compiles_its_group_while_this_process_compiles_the_other(first_run):
-    compiled, started = first_run
-    warmup.compile_callees(*PACKED, side_by_side=True)
+    compiled, started, _ = first_run
+    warmup.compile_callees(*PACKED, True, "hands")
     assert compiled == ["bidding"]
-    assert len(started) == 1 and started[0].waited == 1 and not started[0].killed
-    warmup.compile_callees(*PACKED, side_by_side=True)  # once a process
+    assert len(started) == 1 and started[0].kinds == () and not started[0].killed
+    warmup.compile_callees(*PACKED, True, "games")  # once a process
     assert compiled == ["bidding"] and len(started) == 1
 
 
+def test_the_helper_goes_on_to_the_kernels_the_run_expects(first_run):
+    _, started, finishing = first_run
+    finishing[0] = False
+    with warmup.expecting("games", "hands"):
+        warmup.compile_callees(*PACKED, True, "games")
+        helper = started[0]
+        assert helper.kinds == ("hands",) and not helper.killed  # still compiling the hands'
+        warmup.compile_callees(*PACKED, True, "hands")  # waits for it, up to HELPER_TIMEOUT
+        assert helper.waited >= 1 and helper.killed  # past its time: stopped
+    assert warmup._expected == [frozenset()]
+
+
+def test_a_helper_still_running_when_the_run_ends_is_stopped(first_run):
+    _, started, finishing = first_run
+    finishing[0] = False
+    with warmup.expecting("games", "hands"):
+        warmup.compile_callees(*PACKED, True, "games")
+        assert not started[0].killed
+    assert started[0].killed
+
+
 def test_on_one_thread_this_process_compiles_both_groups(first_run):
-    compiled, started = first_run
-    warmup.compile_callees(*PACKED, side_by_side=False)
+    compiled, started, _ = first_run
+    with warmup.expecting("games", "hands"):
+        warmup.compile_callees(*PACKED, False, "games")
     assert compiled == ["bidding", "play"] and started == []
 
 
 def test_a_helper_that_cannot_start_leaves_both_groups_here(first_run, monkeypatch):
-    compiled, _ = first_run
-    monkeypatch.setattr(warmup, "_start_helper", lambda rules, strategies: None)
-    warmup.compile_callees(*PACKED, side_by_side=True)
+    compiled, _, _ = first_run
+    monkeypatch.setattr(warmup, "_start_helper", lambda rules, strategies, kinds: None)
+    warmup.compile_callees(*PACKED, True, "hands")
     assert compiled == ["bidding", "play"]
 
 
-def test_a_helper_past_its_time_is_stopped_and_the_run_goes_on(first_run, monkeypatch):
-    compiled, started = first_run
-    monkeypatch.setattr(warmup, "_start_helper", lambda rules, strategies:
-                        started.append(_Helper(False)) or started[-1])
-    warmup.compile_callees(*PACKED, side_by_side=True)
-    assert compiled == ["bidding"] and started[0].killed
-
-
 def test_ctrl_c_while_compiling_stops_the_helper(first_run, monkeypatch):
-    _, started = first_run
-    monkeypatch.setattr(warmup, "_start_helper", lambda rules, strategies:
-                        started.append(_Helper(False)) or started[-1])
+    _, started, finishing = first_run
+    finishing[0] = False
 
     def interrupted(name: str, rules, strategies) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(warmup, "compile_group", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        warmup.compile_callees(*PACKED, side_by_side=True)
+        warmup.compile_callees(*PACKED, True, "hands")
     assert started[0].killed
 
 
 def test_nothing_is_compiled_ahead_when_the_callees_are_cached(first_run, monkeypatch):
-    compiled, started = first_run
+    compiled, started, _ = first_run
     monkeypatch.setattr(warmup, "in_cache", lambda dispatcher, signature: True)
-    warmup.compile_callees(*PACKED, side_by_side=True)
+    warmup.compile_callees(*PACKED, True, "hands")
     assert compiled == [] and started == []
 
 

@@ -28,6 +28,7 @@ import tomli_w
 
 from .. import __version__
 from ..kernel.strategies import StrategyError, get_strategy
+from ..kernel.warmup import expecting
 from ..outputs import atomic_path, check_folder, shown, write_text
 from ..rules import RulesError, preset_names, resolve_rules, unknown_key
 from ..run.simulate import simulate_hands
@@ -271,17 +272,19 @@ def run_study(study: Study = DEFAULT_STUDY, out_dir: str | Path = "reports",
     steps = [("rule variants", _rules_section), ("bag rules", _bags_section),
              ("strategies", _strategies_section), ("bidding", _bids_section),
              ("nil", _nil_section)]
-    for name, make in steps:
-        if on_progress is not None:
-            on_progress(name)
-        try:
-            section = make(study, writer, threads)
-        except KeyboardInterrupt:
-            section = None
-        if section is None:
-            interrupted = True
-            break
-        sections.append(section)
+    # Games first, hands later: a first run compiles the hand kernel beside the game kernel.
+    with expecting("games", "hands"):
+        for name, make in steps:
+            if on_progress is not None:
+                on_progress(name)
+            try:
+                section = make(study, writer, threads)
+            except KeyboardInterrupt:
+                section = None
+            if section is None:
+                interrupted = True
+                break
+            sections.append(section)
     index = folder / "index.html"
     write_text(index, _page(study, sections, interrupted), "out-dir")
     return Report(study, folder, index, [index, *writer.files], interrupted)

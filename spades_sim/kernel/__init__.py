@@ -35,7 +35,8 @@ import numba
 from numba.core import config as _numba_config
 
 _PYTHON_FACE = frozenset({"__init__.py", "calibration.py", "double_dummy.py", "drivers.py", "packing.py",
-                          "strategies.py", "warmup.py"})
+                          "strategies.py", "warmup.py",
+                          "warmup_helper.py"})
 """The kernel's plain-Python modules: no machine code depends on their text."""
 
 

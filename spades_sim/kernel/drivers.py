@@ -159,8 +159,9 @@ def set_compile_notice(notice: Callable[[str], None] | None) -> None:
     _compile_notice[0] = notice
 
 
-_HAND_KERNELS = (engine._hands_chunk, engine._games_chunk, engine._what_if_chunk)
-"""The kernels that play hands: on a first run their callees compile side by side
+_HAND_KERNELS = {engine._hands_chunk: "hands", engine._games_chunk: "games",
+                 engine._what_if_chunk: "what-if"}
+"""The kernels that play hands, by kind: on a first run their callees compile side by side
 (:func:`spades_sim.kernel.warmup.compile_callees`) before them."""
 
 
@@ -190,7 +191,7 @@ def load_kernel(kernel, *args) -> None:
         with interrupts_noted():
             if kernel in _HAND_KERNELS and signature not in kernel.overloads \
                     and not warmup.in_cache(kernel, signature):
-                warmup.compile_callees(args[0], args[1], side_by_side=threads() > 1)
+                warmup.compile_callees(args[0], args[1], threads() > 1, _HAND_KERNELS[kernel])
             kernel.compile(signature)
     finally:
         timer.cancel()

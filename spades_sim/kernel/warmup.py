@@ -4,8 +4,9 @@ numba compiles in one thread, and a chunk kernel (``engine._hands_chunk`` and th
 compiles every jitted function its hand calls the first time it meets each, one after another.
 On a first run (an empty cache) :func:`compile_callees` splits the largest of those callees in
 two groups of about the same compile time: this process compiles one while a helper process
-(``python -m spades_sim.kernel.warmup play``) compiles the other, both into numba's cache. The
-chunk kernel then finds the callees done and compiles only its own body.
+(``spades_sim.kernel.warmup_helper``) compiles the other, both into numba's cache. The chunk
+kernel then finds the callees done and compiles only its own body. A run that says which chunk
+kernels it will use (:func:`expecting`) has the helper go on to compile the others meanwhile.
 
 The callees are compiled for the argument types the hand passes them (:func:`callee_groups`:
 the run's own packed rules and strategies, handed to the helper through its standard input);
@@ -22,6 +23,9 @@ import pickle
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +39,13 @@ HELPER_GROUP = "play"
 HELPER_TIMEOUT = 600.0
 """Seconds to wait for the helper before going on without it (it takes about a quarter minute)."""
 
+KERNEL_KINDS = ("hands", "games")
+"""The chunk kernels a run may say it expects (:func:`expecting`): the hand and game kernels."""
+
+_POLL = 0.2
 _considered = [False]
+_expected: list[frozenset[str]] = [frozenset()]
+_helper: list = [None, ()]  # the helper process while it runs, and the kernels it compiles
 
 
 def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
@@ -86,34 +96,78 @@ def compile_group(name: str, rules, strategies) -> None:
             dispatcher.compile(signature)
 
 
-def compile_callees(rules, strategies, side_by_side: bool) -> None:
+def compile_callees(rules, strategies, side_by_side: bool, kind: str) -> None:
     """Compile the hand's largest callees (for a table's packed ``rules`` and ``strategies``)
-    into the cache before a chunk kernel compiles, once a process: with ``side_by_side``, one
-    group in a helper process while this one compiles the other. Nothing to do when they are
-    all cached already."""
+    into the cache before the chunk kernel ``kind`` (``KERNEL_KINDS``) compiles, once a
+    process: with ``side_by_side``, one group in a helper process while this one compiles the
+    other, the helper then going on to the other chunk kernels the run said it expects
+    (:func:`expecting`). Nothing to do when the callees are all cached already; on a later
+    call for a kernel the helper is compiling, wait for the helper."""
+    helper, helper_kinds = _helper
     if _considered[0]:
+        if helper is not None and kind in helper_kinds:
+            _finish(helper, HELPER_TIMEOUT)
         return
     _considered[0] = True
     groups = callee_groups(rules, strategies)
     cold = {name for name, group in groups.items()
             if not all(in_cache(dispatcher, signature) for dispatcher, signature in group)}
-    helper = _start_helper(rules, strategies) if side_by_side and HELPER_GROUP in cold else None
+    if side_by_side and HELPER_GROUP in cold:
+        helper_kinds = tuple(sorted(_expected[0] - {kind}))
+        helper = _start_helper(rules, strategies, helper_kinds)
+    _helper[:] = [helper, helper_kinds if helper else ()]
     try:
         for name in sorted(cold - ({HELPER_GROUP} if helper else set())):
             compile_group(name, rules, strategies)
         if helper is not None:
-            helper.wait(HELPER_TIMEOUT)
+            _wait_until_cached(helper, groups[HELPER_GROUP])
+    except BaseException:
+        _finish(helper, 0.0)
+        raise
+
+
+def _wait_until_cached(helper, group) -> None:
+    """Wait until the helper has compiled ``group`` into the cache (or ended, or run past
+    ``HELPER_TIMEOUT``: the chunk kernel then compiles what is missing itself)."""
+    waited = 0.0
+    while helper.poll() is None and waited < HELPER_TIMEOUT and not all(
+            in_cache(dispatcher, signature) for dispatcher, signature in group):
+        time.sleep(_POLL)
+        waited += _POLL
+
+
+def _finish(helper, timeout: float) -> None:
+    """Wait up to ``timeout`` seconds for the helper to end, then stop it."""
+    if helper is None:
+        return
+    try:
+        helper.wait(timeout)
     except subprocess.TimeoutExpired:
-        pass  # the chunk kernel compiles what the helper did not finish
+        pass
     finally:
-        if helper is not None and helper.poll() is None:
+        if helper.poll() is None:
             helper.kill()
             helper.wait()
+        _helper[:] = [None, ()]
 
 
-def start_compiling(groups: tuple[str, ...], rules, strategies) -> subprocess.Popen | None:
-    """A process compiling ``groups``, one after another, for ``rules`` and ``strategies``
-    (handed to it through its standard input), or None when it cannot start."""
+@contextmanager
+def expecting(*kinds: str) -> Iterator[None]:
+    """A run that will use the chunk kernels ``kinds`` (``KERNEL_KINDS``) says so: on a first
+    run the helper compiles those it does not compile first, while it compiles that one. The
+    helper is stopped when the block ends."""
+    _expected[0] = frozenset(kinds)
+    try:
+        yield
+    finally:
+        _expected[0] = frozenset()
+        _finish(_helper[0], 0.0)
+
+
+def start_compiling(steps: tuple[str, ...], rules, strategies) -> subprocess.Popen | None:
+    """A process compiling ``steps`` one after another (groups of :func:`callee_groups`, then
+    chunk kernels of ``KERNEL_KINDS``) for ``rules`` and ``strategies`` (handed to it through
+    its standard input: ``spades_sim.kernel.warmup_helper``), or None when it cannot start."""
     env = dict(os.environ)
     # The same spades_sim as this process's (a checkout's, not only an installed one).
     package_root = str(Path(__file__).resolve().parents[2])
@@ -121,7 +175,7 @@ def start_compiling(groups: tuple[str, ...], rules, strategies) -> subprocess.Po
     try:
         # Its own session: Ctrl-C at the terminal reaches this process, which stops it.
         process = subprocess.Popen(
-            [sys.executable, "-m", "spades_sim.kernel.warmup", *groups], env=env,
+            [sys.executable, "-m", "spades_sim.kernel.warmup_helper", *steps], env=env,
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
     except OSError:
@@ -141,11 +195,19 @@ def _hand_over(stream, table) -> None:
         pass
 
 
-def _start_helper(rules, strategies) -> subprocess.Popen | None:
-    return start_compiling((HELPER_GROUP,), rules, strategies)
+def _start_helper(rules, strategies, kinds: tuple[str, ...]) -> subprocess.Popen | None:
+    return start_compiling((HELPER_GROUP, *kinds), rules, strategies)
 
 
-if __name__ == "__main__":
-    _table = pickle.load(sys.stdin.buffer)
-    for _group in sys.argv[1:]:
-        compile_group(_group, *_table)
+def run_group_cached(rules, strategies) -> bool:
+    """Whether every callee of the group a run's own process compiles (not the helper's) is
+    cached."""
+    groups = callee_groups(rules, strategies)
+    return all(in_cache(dispatcher, signature)
+               for name, group in groups.items() if name != HELPER_GROUP
+               for dispatcher, signature in group)
+
+
+def as_helper() -> None:
+    """This process is a helper: it never starts one of its own."""
+    _considered[0] = True

@@ -1,0 +1,46 @@
+"""The helper process of a first run's compile (``spades_sim.kernel.warmup``).
+
+``python -m spades_sim.kernel.warmup_helper STEP …`` reads a table's packed rules and
+strategies (pickled) from its standard input and compiles, into numba's cache and one after
+another, each callee group named (``warmup.callee_groups``) and then each chunk kernel named
+(``warmup.KERNEL_KINDS``). A chunk kernel is compiled the way a run compiles it, through the
+drivers, by a run of one item; before the first, it waits until the run's own process has
+compiled the other callee group, so that the kernel finds every callee done.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+import time
+
+from . import drivers, warmup
+
+KERNEL_RUNS = {
+    "hands": lambda rules, strategies: drivers.play_hands(
+        rules=rules, strategies=strategies, seed=0, start=0, count=1),
+    "games": lambda rules, strategies: drivers.play_games(
+        rules=rules, strategies=strategies, seed=0, start=0, count=1, max_hands=1),
+}
+"""A run of one item that compiles each chunk kernel of ``warmup.KERNEL_KINDS``."""
+
+
+def main(steps: list[str]) -> None:
+    """Compile ``steps`` for the table read from standard input."""
+    rules, strategies = pickle.load(sys.stdin.buffer)
+    warmup.as_helper()
+    drivers.set_threads(1)
+    kernels = [step for step in steps if step in KERNEL_RUNS]
+    for group in (step for step in steps if step not in KERNEL_RUNS):
+        warmup.compile_group(group, rules, strategies)
+    waited = 0.0
+    while kernels and not warmup.run_group_cached(rules, strategies) \
+            and waited < warmup.HELPER_TIMEOUT:
+        time.sleep(0.2)
+        waited += 0.2
+    for kind in kernels:
+        KERNEL_RUNS[kind](rules, strategies)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
