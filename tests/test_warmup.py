@@ -107,7 +107,7 @@ def test_the_helper_compiles_its_group_while_this_process_compiles_the_other(fir
     compiled, started, _ = first_run
     warmup.compile_callees(*PACKED, True, "hands")
     assert compiled == ["bidding"]
-    assert len(started) == 1 and started[0].kinds == () and not started[0].killed
+    assert len(started) == 1 and started[0].kinds == () and started[0].waited == 1
     warmup.compile_callees(*PACKED, True, "games")  # once a process
     assert compiled == ["bidding"] and len(started) == 1
 
@@ -169,3 +169,9 @@ def test_nothing_is_compiled_ahead_when_the_callees_are_cached(first_run, monkey
 
 def test_a_numba_without_the_cache_index_compiles_nothing_ahead():
     assert warmup.in_cache(object(), ()) is True
+
+
+def test_only_the_hand_and_game_kernels_can_be_expected():
+    with pytest.raises(ValueError, match="kinds: \\['deals'\\]: allowed hands, games"), \
+            warmup.expecting("hands", "deals"):
+        pass

@@ -119,8 +119,10 @@ def compile_callees(rules, strategies, side_by_side: bool, kind: str) -> None:
     try:
         for name in sorted(cold - ({HELPER_GROUP} if helper else set())):
             compile_group(name, rules, strategies)
-        if helper is not None:
+        if helper is not None and helper_kinds:
             _wait_until_cached(helper, groups[HELPER_GROUP])
+        elif helper is not None:  # nothing after its group: it ends with it
+            _finish(helper, HELPER_TIMEOUT)
     except BaseException:
         _finish(helper, 0.0)
         raise
@@ -156,6 +158,9 @@ def expecting(*kinds: str) -> Iterator[None]:
     """A run that will use the chunk kernels ``kinds`` (``KERNEL_KINDS``) says so: on a first
     run the helper compiles those it does not compile first, while it compiles that one. The
     helper is stopped when the block ends."""
+    unknown = set(kinds) - set(KERNEL_KINDS)
+    if unknown:
+        raise ValueError(f"kinds: {sorted(unknown)}: allowed {', '.join(KERNEL_KINDS)}")
     _expected[0] = frozenset(kinds)
     try:
         yield
