@@ -175,3 +175,24 @@ def test_only_the_hand_and_game_kernels_can_be_expected():
     with pytest.raises(ValueError, match="kinds: \\['deals'\\]: allowed hands, games"), \
             warmup.expecting("hands", "deals"):
         pass
+
+
+def test_the_helper_imports_the_runs_own_kernel_from_any_working_folder(tmp_path, monkeypatch):
+    # A folder holding another spades_sim (a checkout beside an install): the helper must not
+    # import it (it would compile into another cache folder, and the run wait for nothing).
+    decoy = tmp_path / "spades_sim" / "kernel"
+    decoy.mkdir(parents=True)
+    for folder in (decoy.parent, decoy):
+        (folder / "__init__.py").write_text("")
+    marker = tmp_path / "decoy-ran"
+    (decoy / "warmup_helper.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    monkeypatch.chdir(tmp_path)
+    helper = warmup.start_compiling((), *PACKED)
+    assert helper is not None and helper.wait(60) == 0
+    assert not marker.exists()
+
+
+def test_a_helper_of_another_kernel_compiles_nothing():
+    done = subprocess.run([sys.executable, "-P", "-m", "spades_sim.kernel.warmup_helper",
+                           "/another/kernel", "play"], stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 2

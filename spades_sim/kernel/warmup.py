@@ -36,7 +36,7 @@ from . import bidding, engine, expert_play, outputs, policy, sums
 
 HELPER_GROUP = "play"
 """The group the helper process compiles; this process compiles the other (``bidding``)."""
-HELPER_TIMEOUT = 600.0
+HELPER_TIMEOUT = 300.0
 """Seconds to wait for the helper before going on without it (it takes about a quarter minute)."""
 
 KERNEL_KINDS = ("hands", "games")
@@ -179,8 +179,11 @@ def start_compiling(steps: tuple[str, ...], rules, strategies) -> subprocess.Pop
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
     try:
         # Its own session: Ctrl-C at the terminal reaches this process, which stops it.
+        # -P: not the working folder first on the import path (it may hold another checkout),
+        # so that the helper compiles this very kernel into the same cache folder.
         process = subprocess.Popen(
-            [sys.executable, "-m", "spades_sim.kernel.warmup_helper", *steps], env=env,
+            [sys.executable, "-P", "-m", "spades_sim.kernel.warmup_helper",
+             str(Path(__file__).resolve().parent), *steps], env=env,
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
     except OSError:

@@ -1,11 +1,13 @@
 """The helper process of a first run's compile (``spades_sim.kernel.warmup``).
 
-``python -m spades_sim.kernel.warmup_helper STEP …`` reads a table's packed rules and
-strategies (pickled) from its standard input and compiles, into numba's cache and one after
-another, each callee group named (``warmup.callee_groups``) and then each chunk kernel named
+``python -P -m spades_sim.kernel.warmup_helper KERNEL_FOLDER STEP …`` reads a table's packed
+rules and strategies (pickled) from its standard input and compiles, into numba's cache and one
+after another, each callee group named (``warmup.callee_groups``) and then each chunk kernel named
 (``warmup.KERNEL_KINDS``). A chunk kernel is compiled the way a run compiles it, through the
 drivers, by a run of one item; before the first, it waits until the run's own process has
-compiled the other callee group, so that the kernel finds every callee done.
+compiled the other callee group, so that the kernel finds every callee done. It ends at once,
+compiling nothing, when it has not imported the kernel in ``KERNEL_FOLDER`` (the run's own):
+it would compile another kernel, into another cache folder, that the run would wait for in vain.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import pickle
 import sys
 import time
+from pathlib import Path
 
 from . import drivers, warmup
 
@@ -25,8 +28,11 @@ KERNEL_RUNS = {
 """A run of one item that compiles each chunk kernel of ``warmup.KERNEL_KINDS``."""
 
 
-def main(steps: list[str]) -> None:
-    """Compile ``steps`` for the table read from standard input."""
+def main(kernel_folder: str, steps: list[str]) -> None:
+    """Compile ``steps`` for the table read from standard input, if this is the kernel in
+    ``kernel_folder``."""
+    if Path(warmup.__file__).resolve().parent != Path(kernel_folder):
+        sys.exit(2)
     rules, strategies = pickle.load(sys.stdin.buffer)
     warmup.as_helper()
     drivers.set_threads(1)
@@ -43,4 +49,4 @@ def main(steps: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(sys.argv[1], sys.argv[2:])
