@@ -34,8 +34,8 @@ from numba import from_dtype, typeof, types
 
 from . import bidding, engine, expert_play, outputs, policy, sums
 
-HELPER_GROUP = "play"
-"""The group the helper process compiles; this process compiles the other (``bidding``)."""
+HELPER_GROUP, RUN_GROUP = "play", "bidding"
+"""The group the helper process compiles, and the one the run's own process compiles."""
 HELPER_TIMEOUT = 300.0
 """Seconds to wait for the helper before going on without it (it takes about a quarter minute)."""
 
@@ -120,7 +120,7 @@ def compile_callees(rules, strategies, side_by_side: bool, kind: str) -> None:
         for name in sorted(cold - ({HELPER_GROUP} if helper else set())):
             compile_group(name, rules, strategies)
         if helper is not None and helper_kinds:
-            _wait_until_cached(helper, groups[HELPER_GROUP])
+            wait_for_group(groups[HELPER_GROUP], alive=lambda: helper.poll() is None)
         elif helper is not None:  # nothing after its group: it ends with it
             _finish(helper, HELPER_TIMEOUT)
     except BaseException:
@@ -128,11 +128,12 @@ def compile_callees(rules, strategies, side_by_side: bool, kind: str) -> None:
         raise
 
 
-def _wait_until_cached(helper, group) -> None:
-    """Wait until the helper has compiled ``group`` into the cache (or ended, or run past
-    ``HELPER_TIMEOUT``: the chunk kernel then compiles what is missing itself)."""
+def wait_for_group(group: list[tuple[Any, tuple]], alive=lambda: True) -> None:
+    """Wait until another process has compiled ``group`` (of :func:`callee_groups`) into the
+    cache, while ``alive()`` (that process runs), for at most ``HELPER_TIMEOUT``: then the
+    chunk kernel compiles whatever is missing itself."""
     waited = 0.0
-    while helper.poll() is None and waited < HELPER_TIMEOUT and not all(
+    while alive() and waited < HELPER_TIMEOUT and not all(
             in_cache(dispatcher, signature) for dispatcher, signature in group):
         time.sleep(_POLL)
         waited += _POLL
@@ -205,15 +206,6 @@ def _hand_over(stream, table) -> None:
 
 def _start_helper(rules, strategies, kinds: tuple[str, ...]) -> subprocess.Popen | None:
     return start_compiling((HELPER_GROUP, *kinds), rules, strategies)
-
-
-def run_group_cached(rules, strategies) -> bool:
-    """Whether every callee of the group a run's own process compiles (not the helper's) is
-    cached."""
-    groups = callee_groups(rules, strategies)
-    return all(in_cache(dispatcher, signature)
-               for name, group in groups.items() if name != HELPER_GROUP
-               for dispatcher, signature in group)
 
 
 def as_helper() -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import pickle
 import sys
-import time
 from pathlib import Path
 
 from . import drivers, warmup
@@ -39,11 +38,8 @@ def main(kernel_folder: str, steps: list[str]) -> None:
     kernels = [step for step in steps if step in KERNEL_RUNS]
     for group in (step for step in steps if step not in KERNEL_RUNS):
         warmup.compile_group(group, rules, strategies)
-    waited = 0.0
-    while kernels and not warmup.run_group_cached(rules, strategies) \
-            and waited < warmup.HELPER_TIMEOUT:
-        time.sleep(0.2)
-        waited += 0.2
+    if kernels:
+        warmup.wait_for_group(warmup.callee_groups(rules, strategies)[warmup.RUN_GROUP])
     for kind in kernels:
         KERNEL_RUNS[kind](rules, strategies)
 
