@@ -111,16 +111,15 @@ def _warm_the_kernel() -> None:
     from spades_sim.run.blocks import prepare_table
 
     table = prepare_table("standard", "random")
+    # Set before the test workers start, so they inherit it too.
     os.environ[FIRST_RUN_SIGNATURES] = os.path.join(tempfile.mkdtemp(), "signatures.json")
-    env = dict(os.environ)  # the test workers, started after this, inherit it too
     # The processes import the same spades_sim as this one (a worktree's, not an install's).
-    package_root = str(Path(__import__("spades_sim").__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+    env = warmup.process_env()
 
     def start(step: str) -> subprocess.Popen | None:
         if step == "callees":
-            return warmup.start_compiling(("bidding", "play"), table.packed_rules,
-                                          table.packed_strategies)
+            return warmup.start_compiling((warmup.RUN_GROUP, warmup.HELPER_GROUP),
+                                          table.packed_rules, table.packed_strategies)
         code = KERNEL_WARM_UPS[step] + (CALLEE_SIGNATURES if step == "hands and what-if" else "")
         return subprocess.Popen([sys.executable, "-c", code], env=env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

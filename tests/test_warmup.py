@@ -30,7 +30,7 @@ def _first_run_signatures(tmp_path) -> dict:
             "from spades_sim.kernel import warmup\n"
             "from spades_sim.run.blocks import prepare_table\n"
             "table = prepare_table('standard', 'expert')\n"
-            "for group in ('bidding', 'play'):\n"
+            f"for group in {(warmup.RUN_GROUP, warmup.HELPER_GROUP)!r}:\n"
             "    warmup.compile_group(group, table.packed_rules, table.packed_strategies)\n"
             "simulate_hands('standard', ['expert', 'expert-v1', 'basic', 'random'], 2, seed=1)\n"
             + conftest.CALLEE_SIGNATURES)

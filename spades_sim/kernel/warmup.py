@@ -170,21 +170,26 @@ def expecting(*kinds: str) -> Iterator[None]:
         _finish(_helper[0], 0.0)
 
 
+def process_env() -> dict[str, str]:
+    """This process's environment with this very spades_sim first on the import path (a
+    checkout's, not only an installed one), for a process that compiles into the same cache."""
+    env = dict(os.environ)
+    package_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+    return env
+
+
 def start_compiling(steps: tuple[str, ...], rules, strategies) -> subprocess.Popen | None:
     """A process compiling ``steps`` one after another (groups of :func:`callee_groups`, then
     chunk kernels of ``KERNEL_KINDS``) for ``rules`` and ``strategies`` (handed to it through
     its standard input: ``spades_sim.kernel.warmup_helper``), or None when it cannot start."""
-    env = dict(os.environ)
-    # The same spades_sim as this process's (a checkout's, not only an installed one).
-    package_root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
     try:
         # Its own session: Ctrl-C at the terminal reaches this process, which stops it.
         # -P: not the working folder first on the import path (it may hold another checkout),
         # so that the helper compiles this very kernel into the same cache folder.
         process = subprocess.Popen(
             [sys.executable, "-P", "-m", "spades_sim.kernel.warmup_helper",
-             str(Path(__file__).resolve().parent), *steps], env=env,
+             str(Path(__file__).resolve().parent), *steps], env=process_env(),
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
     except OSError:
