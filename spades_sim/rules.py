@@ -23,6 +23,7 @@ from typing import Any
 
 import tomli_w
 
+from .inputs import loads_toml, read_text
 from .outputs import shown, write_text
 
 SEAT_COUNT = 4
@@ -549,7 +550,7 @@ RENAMED = {"team_min_bid": "side_min_bid"}
 def loads(text: str, *, source: str = "<string>") -> RuleSet:
     """Parse a rule set from TOML text; unknown fields and bad values raise :class:`RulesError`."""
     try:
-        raw = tomllib.loads(text)
+        raw = loads_toml(text, lambda allowed: RulesError("rules", source, allowed))
     except tomllib.TOMLDecodeError as error:
         raise RulesError("file", source, f"valid TOML ({error})") from None
     if not raw:
@@ -569,10 +570,11 @@ def dumps(rules: RuleSet) -> str:
 
 
 def load_rules(path: str | Path) -> RuleSet:
-    """Read a rule set from a TOML file."""
+    """Read a rule set from a TOML file: a regular file of at most
+    :data:`~spades_sim.inputs.MAX_TEXT_BYTES` (:func:`spades_sim.inputs.read_text`)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, lambda allowed: RulesError("rules", str(path), allowed))
     except OSError as error:
         raise RulesError("rules", str(path), f"a readable TOML file ({error.strerror})") from None
     except UnicodeDecodeError:
@@ -663,7 +665,8 @@ def parse_override(raw_override: str) -> tuple[str, Any]:
         raise RulesError("rule", raw_override, "FIELD=VALUE on one line, for example "
                          "nil_value=50")
     try:
-        value = tomllib.loads(f"v = {text.strip()}")["v"]
+        value = loads_toml(f"v = {text.strip()}",
+                           lambda allowed: RulesError("rule", raw_override, allowed))["v"]
     except tomllib.TOMLDecodeError:
         value = text.strip()
     return key, value

@@ -19,6 +19,8 @@ from clirun import invoke
 from spades_sim.analysis.metrics import MAX_BUY_IN
 from spades_sim.analysis.tune import MAX_SETTINGS
 from spades_sim.cli.commands import MESSAGE_MOST
+from spades_sim.inputs import MAX_LOG_LINE, MAX_NESTING, MAX_TEXT_BYTES
+from spades_sim.outputs import shown
 from spades_sim.run.deals import MAX_DEALS
 from spades_sim.run.simulate import MAX_COUNT, MAX_HANDS_CAP, MAX_LOGGED
 
@@ -124,6 +126,16 @@ NOT_UTF8 = {
     "shift_jis": 'name = "日本"\n'.encode("shift_jis"),
     "gb18030": 'name = "中文"\n'.encode("gb18030"),
 }
+DEEP_TOML = f"TOML nested at most {MAX_NESTING} deep"
+TOML_BEYOND_BOUNDS = [
+    ("lists 5000 deep", b"v = " + b"[" * 5000 + b"]" * 5000 + b"\n", DEEP_TOML),
+    ("tables 5000 deep", b"v = " + b"{a = " * 5000 + b"1" + b"}" * 5000 + b"\n", DEEP_TOML),
+    ("dotted keys just too deep", b"a" + b".a" * MAX_NESTING + b" = 1\n", DEEP_TOML),
+    ("5000 digits", b"target = " + b"9" * 5000 + b"\n", "TOML with numbers of at most 4300 digits"),
+    ("over a MiB", b"# " + b"x" * MAX_TEXT_BYTES + b"\ntarget = 300\n",
+     f"a file of at most 1 MiB ({MAX_TEXT_BYTES + 16:,} bytes)"),
+]
+"""Rules and study files beyond the bounds of spades_sim.inputs: nesting, digits, size."""
 EMPTY_TOML = {"empty": b"", "blank lines": b"\n\n\n", "comment only": b"# nothing here\n",
               "spaces": b"   \n\t\n"}
 
@@ -165,6 +177,17 @@ def _toml_cases() -> list:
                       "file='bad.toml': allowed valid TOML"))
         cases.append((_place(place, "./" + "r" * 300), {},
                       "rrrrr': allowed a readable TOML file (File name too long)"))
+        for what, data, allowed in TOML_BEYOND_BOUNDS:
+            name = what.replace(" ", "-") + ".toml"
+            cases.append((_place(place, name), {name: data}, f"rules='{name}': allowed {allowed}"))
+    for _, data, allowed in TOML_BEYOND_BOUNDS:
+        cases.append((["report", "--config", "study.toml"], {"study.toml": data},
+                      f"config='study.toml': allowed {allowed}"))
+    for command in (("simulate",), ("bags",)):
+        for text, allowed in (("[" * 5000, f"TOML nested at most {MAX_NESTING} deep"),
+                              ("9" * 5000, "TOML with numbers of at most 4300 digits")):
+            cases.append(([*command, "--rule", "target=" + text], {},
+                          f"rule={shown(repr('target=' + text))}: allowed {allowed}"))
     for data in NOT_UTF8.values():
         cases.append((["report", "--config", "study.toml"], {"study.toml": data},
                       "config='study.toml': allowed a UTF-8 TOML file"))
@@ -186,15 +209,26 @@ def _line(**changes) -> bytes:
     return (json.dumps({**GOOD_LINE, **changes}) + "\n").encode()
 
 
+DEEP_JSON = f"JSON nested at most {MAX_NESTING} deep"
+
+
 BAD_LOGS = {
     "empty": (b"", "log='hands.jsonl': allowed a JSONL file of one or more hands"),
     "blank lines": (b"\n \n\t\n", "log='hands.jsonl': allowed a JSONL file of one or more hands"),
     "5000 digits": (b"9" * 5000 + b"\n", "line 1: not a hand: allowed JSON with numbers of at most"),
     "5000 digits in a field": (b'{"dealer": ' + b"9" * 5000 + b"}\n",
                                "line 1: not a hand: allowed JSON with numbers of at most"),
-    "deep lists": (b"[" * 100_000 + b"\n", "line 1: not a hand: allowed JSON with numbers of"),
-    "deep objects": (b'{"a":' * 100_000 + b"\n", "line 1: not a hand: allowed JSON with numbers"),
-    "10 MB of garbage": (b"x" * 10_000_000 + b"\n", "line 1: not JSON: Expecting value"),
+    "deep lists": (b"[" * 100_000 + b"\n", f"line 1: not a hand: allowed {DEEP_JSON}"),
+    "deep objects": (b'{"a":' * 100_000 + b"\n", f"line 1: not a hand: allowed {DEEP_JSON}"),
+    "lists just too deep": (b"[" * (MAX_NESTING + 1) + b"]" * (MAX_NESTING + 1) + b"\n",
+                            f"line 1: not a hand: allowed {DEEP_JSON}"),
+    "a field just too deep": (_line(dealer=json.loads("[" * MAX_NESTING + "]" * MAX_NESTING)),
+                              f"line 1: not a hand: allowed {DEEP_JSON}"),
+    "1 MB of garbage": (b"x" * 1_000_000 + b"\n", "line 1: not JSON: Expecting value"),
+    "10 MB of garbage": (b"x" * 10_000_000 + b"\n",
+                         f"line 1: not a hand: allowed a line of at most {MAX_LOG_LINE:,} chara"),
+    "a long blank line": (b" " * MAX_LOG_LINE + b"\n" + _line(),
+                          f"line 1: not a hand: allowed a line of at most {MAX_LOG_LINE:,}"),
     "latin-1": ('{"rules": "café"}\n'.encode("latin-1"), "log='hands.jsonl': allowed a UTF-8"),
     "a seat in superscript": (_line(actions=["² b 4"]), "line 1: action '² b 4': seat '²'"),
     "an Arabic-Indic seat": (_line(actions=["١ b 4"]), "line 1: action '١ b 4': seat '١'"),

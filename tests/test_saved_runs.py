@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from clirun import assert_one_line_error, invoke
 
+from spades_sim.inputs import MAX_NESTING, MAX_SHARD_BYTES, MAX_TEXT_BYTES
+from spades_sim.rules import load_preset
 from spades_sim.run.simulate import resume, simulate_hands
-from spades_sim.run.store import MANIFEST, RunStore
+from spades_sim.run.store import MANIFEST, MAX_BLOCK, RunStore, StoreError
 
 pytestmark = pytest.mark.usefixtures("small_blocks")
 
@@ -122,22 +125,91 @@ def test_a_shard_of_another_run_is_refused(saved: Path, tmp_path: Path) -> None:
                           f"in {str(saved)!r} (it belongs to run", prefix_only=True)
 
 
-def test_a_manifest_changed_after_its_shards_is_refused(saved: Path) -> None:
+def _contents(folder: Path) -> dict[str, int]:
+    return {path.name: path.stat().st_mtime_ns for path in folder.iterdir()}
+
+
+@pytest.mark.parametrize("change", [
+    {"seed": SEED + 1}, {"block": 7}, {"block": 500}, {"block": 5_500}, {"requested": 6_000},
+    {"requested": 5_499}, {"max_hands": 300},
+    {"rules": {**load_preset("standard").to_dict(), "nil_value": 50}},
+], ids=lambda change: "-".join(f"{key}={str(value)[:8]}" for key, value in change.items()))
+def test_a_manifest_edited_after_its_shards_is_refused_before_any_block(saved: Path,
+                                                                         change: dict) -> None:
+    """Any field edited refuses the run, before a block is played or a shard written: the
+    shards carry the digest of the manifest they were saved with (a block of 7 once played
+    the run again in 786 tiny blocks)."""
     path = saved / MANIFEST
-    path.write_text(json.dumps({**json.loads(path.read_text()), "seed": SEED + 1}))
+    path.write_text(json.dumps({**json.loads(path.read_text()), **change}))
+    before = _contents(saved)
+    started = time.monotonic()
+    result = invoke(["simulate", "--resume", str(saved), "--quiet"])
+    assert time.monotonic() - started < 10
+    assert_one_line_error(result, f"resume={str(saved)!r}: allowed a manifest.json as its shards "
+                          "were saved with (6 shards of run", prefix_only=True)
+    assert "it was changed)" in result.output
+    assert _contents(saved) == before
+    with pytest.raises(StoreError, match="it was changed"):
+        resume(saved, on_block=pytest.fail)
+
+
+@pytest.mark.parametrize(("block", "kind", "most"), [
+    (2**62, "hands", MAX_BLOCK["hands"]), (MAX_BLOCK["hands"] + 1, "hands", MAX_BLOCK["hands"]),
+    (MAX_BLOCK["games"] + 1, "games", MAX_BLOCK["games"])])
+def test_a_block_beyond_its_range_is_refused(saved: Path, block: int, kind: str,
+                                             most: int) -> None:
+    """Not a sixth shard, as ``"block": 2**62`` once gave: the block's range is checked with
+    the manifest's other fields."""
+    path = saved / MANIFEST
+    path.write_text(json.dumps({**json.loads(path.read_text()), "block": block, "kind": kind}))
+    before = _contents(saved)
+    result = invoke(["simulate", "--resume", str(saved), "--quiet"])
+    assert_one_line_error(result, f"resume={str(saved)!r}: allowed a manifest.json it can trust "
+                          f"(block={block}: allowed a whole number from 1 to {most:,})")
+    assert _contents(saved) == before
+
+
+def test_a_shard_beyond_its_bound_is_refused(saved: Path) -> None:
+    shard = _shard(saved, 2000)
+    with shard.open("ab") as file:
+        file.truncate(MAX_SHARD_BYTES + 1)  # sparse: no disk used
+    before = _contents(saved)
     assert_one_line_error(invoke(["simulate", "--resume", str(saved), "--quiet"]),
-                          f"resume={str(saved)!r}: allowed a manifest.json as its shards were "
-                          "saved with (6 shards of run", prefix_only=True)
+                          f"shard={str(shard)!r}: allowed a file of at most 16 MiB "
+                          f"({MAX_SHARD_BYTES + 1:,} bytes); move it out")
+    assert _contents(saved) == before
+
+
+@pytest.mark.parametrize(("text", "allowed"), [
+    ('{"kind": ' + "[" * 40 + "]" * 40 + "}", f"JSON nested at most {MAX_NESTING} deep"),
+    ("[" * 100_000, f"JSON nested at most {MAX_NESTING} deep"),
+    ('{"seed": ' + "9" * 5000 + "}", "JSON with numbers of at most 4300 digits"),
+])
+def test_a_manifest_beyond_its_bounds_is_refused(saved: Path, text: str, allowed: str) -> None:
+    (saved / MANIFEST).write_text(text)
+    assert_one_line_error(invoke(["simulate", "--resume", str(saved), "--quiet"]),
+                          f"resume={str(saved)!r}: allowed a manifest.json it can trust "
+                          f"(manifest: allowed {allowed})")
+
+
+def test_an_over_large_manifest_is_refused(saved: Path) -> None:
+    path = saved / MANIFEST
+    path.write_text(path.read_text() + " " * MAX_TEXT_BYTES)
+    size = path.stat().st_size
+    assert_one_line_error(invoke(["simulate", "--resume", str(saved), "--quiet"]),
+                          f"resume={str(saved)!r}: allowed a manifest.json that is a file of at "
+                          f"most 1 MiB ({size:,} bytes)")
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"block": 0}, "block=0: allowed a whole number of 1 or more"),
-    ({"block": "1000"}, "block='1000': allowed a whole number of 1 or more"),
-    ({"requested": 1.5}, "requested=1.5: allowed a whole number of 1 or more"),
+    ({"block": 0}, "block=0: allowed a whole number from 1 to 65,536"),
+    ({"block": "1000"}, "block='1000': allowed a whole number from 1 to 65,536"),
+    ({"requested": 1.5}, "requested=1.5: allowed a whole number from 1 to 10,000,000,000"),
+    ({"requested": 10**10 + 1}, f"requested={10**10 + 1}: allowed a whole number from 1 to"),
     ({"seed": -1}, "seed=-1: allowed a whole number from 0 to 2**63-1"),
     ({"seed": True}, "seed=True: allowed a whole number from 0 to 2**63-1"),
     ({"kind": "sets"}, "kind='sets': allowed 'hands' or 'games'"),
-    ({"max_hands": 0}, "max_hands=0: allowed null or a whole number of 1 or more"),
+    ({"max_hands": 0}, "max_hands=0: allowed null or a whole number from 1 to 100,000"),
     ({"format": 1}, "format=1: allowed 3 (a run saved by another release"),
     ({"strategies": 3}, "strategies=3: allowed a list of strategies"),
     ({"strategies": [{"name": "x"}]}, "strategies=['x']: allowed a list"),

@@ -30,12 +30,13 @@ import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import tomli_w
 
 from .. import __version__
+from ..inputs import loads_toml, read_text
 from ..kernel import drivers
 from ..kernel import expert_bid as _bid
 from ..kernel.calibration import (
@@ -46,7 +47,7 @@ from ..kernel.calibration import (
     save_family,
 )
 from ..kernel.strategies import STRATEGIES, Strategy
-from ..outputs import atomic_path, write_text
+from ..outputs import atomic_path, shown, write_text
 from ..rules import Mode, RuleSet, load_preset
 from ..run.blocks import prepare_table
 from ..run.simulate import BLOCK_HANDS, DEFAULT_MAX_HANDS, resolve_seed
@@ -434,6 +435,35 @@ def calibrate_family(name: str, rounds: int = ROUNDS, sizes: Sizes = Sizes(), se
     return arrays
 
 
+INDEX = "tables.toml"
+"""The file beside a folder's tables that says how each family's file was made."""
+
+
+def read_index(folder: str | Path) -> dict[str, Any]:
+    """The entries of ``FOLDER/tables.toml`` ({} when there is none): a regular UTF-8 TOML file
+    of at most :data:`~spades_sim.inputs.MAX_TEXT_BYTES`, nested at most
+    :data:`~spades_sim.inputs.MAX_NESTING` deep. ``calibrate`` reads it before its run, so that
+    a folder whose index it could not keep is refused before the hours of self-play.
+
+    :raises CalibrationError: the file is there but cannot be read as such.
+    """
+    index = Path(folder) / INDEX
+
+    def refuse(allowed: str) -> CalibrationError:
+        return CalibrationError(f"out-dir={shown(str(index))!r}: allowed {allowed}")
+
+    try:
+        return loads_toml(read_text(index, refuse), refuse)
+    except FileNotFoundError:
+        return {}
+    except OSError as error:
+        raise refuse(f"a readable file ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise refuse("a UTF-8 TOML file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise refuse(f"valid TOML ({error})") from None
+
+
 def write_tables(folder: str | Path, name: str, arrays: dict[str, np.ndarray],
                  made_by: dict[str, object]) -> Path:
     """Write ``FOLDER/NAME.npz`` and record ``made_by`` (command, seed, sizes) under ``[NAME]`` in
@@ -443,15 +473,14 @@ def write_tables(folder: str | Path, name: str, arrays: dict[str, np.ndarray],
     path = folder / f"{name}.npz"
     with atomic_path(path, "out-dir") as temporary:
         save_family(arrays, temporary)
-    index = folder / "tables.toml"
-    entries = tomllib.loads(index.read_text(encoding="utf-8")) if index.is_file() else {}
+    entries = read_index(folder)
     entries[name] = made_by
     text = ("# The calibration tables of the expert bidder: per family, how its file was made.\n"
             "# Rebuild one with the command shown (spades-sim calibrate, docs/strategies.md).\n\n"
             + tomli_w.dumps(dict(sorted(entries.items()))))
-    write_text(index, text, "out-dir")
+    write_text(folder / INDEX, text, "out-dir")
     return path
 
 
-__all__ = ["FAMILY_PRESETS", "ROUNDS", "Sizes", "blind_counts", "calibrate_family",
+__all__ = ["FAMILY_PRESETS", "INDEX", "read_index", "ROUNDS", "Sizes", "blind_counts", "calibrate_family",
            "nil_counts", "round_hands", "trick_counts", "write_tables"]

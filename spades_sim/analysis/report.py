@@ -27,6 +27,7 @@ import pandas as pd
 import tomli_w
 
 from .. import __version__
+from ..inputs import loads_toml, read_text
 from ..kernel.strategies import StrategyError, get_strategy
 from ..kernel.warmup import expecting
 from ..outputs import atomic_path, check_folder, shown, write_text
@@ -121,20 +122,26 @@ DEFAULT_STUDY = Study()
 
 
 def load_study(path: str | Path) -> Study:
-    """Read a study from TOML: any of :class:`Study`'s fields; the others keep their defaults."""
+    """Read a study from TOML: any of :class:`Study`'s fields; the others keep their defaults.
+
+    The file is a regular file of at most :data:`~spades_sim.inputs.MAX_TEXT_BYTES`
+    (:func:`spades_sim.inputs.read_text`)."""
     path = Path(path)
+
+    def refuse(allowed: str) -> StudyError:
+        return StudyError(f"config={shown(path)!r}: allowed {allowed}")
+
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = loads_toml(read_text(path, refuse), refuse)
     except OSError as error:
-        raise StudyError(f"config={shown(path)!r}: allowed a readable file ({error.strerror})"
-                         ) from None
+        raise refuse(f"a readable file ({error.strerror})") from None
     except UnicodeDecodeError:
-        raise StudyError(f"config={shown(path)!r}: allowed a UTF-8 TOML file") from None
+        raise refuse("a UTF-8 TOML file") from None
     except tomllib.TOMLDecodeError as error:
-        raise StudyError(f"config={shown(path)!r}: allowed valid TOML ({error})") from None
+        raise refuse(f"valid TOML ({error})") from None
     if not raw:
-        raise StudyError(f"config={shown(path)!r}: allowed a study that sets at least one field "
-                         "(this one sets none; without --config the default study runs)")
+        raise refuse("a study that sets at least one field (this one sets none; without "
+                     "--config the default study runs)")
     known = {spec.name for spec in fields(Study)}
     values: dict[str, Any] = {}
     for key, value in raw.items():

@@ -20,6 +20,7 @@ from ..analysis.double_dummy import (
 )
 from ..analysis.review import review_file, review_text
 from ..cards import format_card
+from ..referee.handlog import LogError, log_lines
 from .errors import InputError, user_errors
 from .options import WHOLE, log_rule_options, log_rules, output_options, progress, resolve_rules
 from .output import check_outputs, deliver, rules_label, status
@@ -169,7 +170,7 @@ def review_command(log_file: str, rules_name: str | None, rule_overrides: tuple[
             export.check_out(mistakes_path, "mistakes")
         names = None if strategy_text is None else [name.strip() for name in
                                                     strategy_text.split(",")]
-        hands = sum(1 for text in _lines(log_file) if text.strip())
+        hands = _hand_count(log_file)
         with progress(hands, "hands", quiet) as advance:
             result = review_file(log_file, rules, names, on_hand=advance)
     meta = export.metadata("review", None, [rules] if rules else [], [], log=log_file,
@@ -183,14 +184,13 @@ def review_command(log_file: str, rules_name: str | None, rule_overrides: tuple[
         status(f"wrote {mistakes_path}")
 
 
-def _lines(path: str) -> list[str]:
-    """The file's lines for the progress bar's total (an unreadable file: none; the review
-    itself then refuses it in one line)."""
+def _hand_count(path: str) -> int:
+    """The log's non-blank lines, for the progress bar's total (a file the log reader refuses:
+    none; the review itself then refuses it in one line)."""
     try:
-        with open(path, encoding="utf-8") as file:
-            return file.readlines()
-    except (OSError, UnicodeDecodeError):
-        return []
+        return sum(1 for _, text in log_lines(path) if text.strip())
+    except LogError:
+        return 0
 
 
 __all__ = ["dd_command", "review_command"]

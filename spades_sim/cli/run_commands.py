@@ -233,6 +233,7 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
                 raise InputError(f"family={shown(name)!r}: allowed "
                                  + ", ".join(_calibrate.FAMILY_PRESETS))
         check_folder(out_dir, "out-dir")
+        _calibrate.read_index(out_dir)  # before the run: write_tables keeps its entries
         for label, value, low in (("rounds", rounds, 1), ("hands", hands, 10_000),
                                   ("nil-hands", nil_hands, 10_000),
                                   ("blind-hands", blind_hands, 1_000), ("games", games, 0)):

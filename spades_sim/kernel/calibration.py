@@ -22,12 +22,15 @@ from __future__ import annotations
 import io
 import math
 import tomllib
+import zipfile
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
+from ..inputs import MAX_TABLES_BYTES, read_bytes
+from ..outputs import shown
 from ..rules import Deck, RuleSet
 from . import expert_bid as _bid
 
@@ -71,20 +74,38 @@ class CalibrationError(ValueError):
     """Missing or unreadable calibration tables."""
 
 
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return shown(lines[0] if lines else type(error).__name__, 120)
+
+
 def load_family(name: str, folder: str | Path | None = None) -> dict[str, np.ndarray]:
-    """The arrays of one family's file (from ``folder``, default the shipped tables)."""
+    """The arrays of one family's file (from ``folder``, default the shipped tables); a file in
+    ``folder`` is a regular file of at most :data:`~spades_sim.inputs.MAX_TABLES_BYTES`."""
     if folder is not None:
         path = Path(folder) / f"{name}.npz"
-        if not path.is_file():
-            raise CalibrationError(f"family={name!r}: allowed a family with a file in {folder}")
-        data = path.read_bytes()
+
+        def refuse(allowed: str) -> CalibrationError:
+            return CalibrationError(f"tables={shown(path)!r}: allowed {allowed}")
+
+        try:
+            data = read_bytes(path, refuse, MAX_TABLES_BYTES)
+        except FileNotFoundError:
+            raise CalibrationError(f"family={name!r}: allowed a family with a file in {folder}"
+                                   ) from None
+        except OSError as error:
+            raise refuse(f"a readable file ({error.strerror})") from None
     else:
         entry = _data_dir().joinpath(f"{name}.npz")
         if not entry.is_file():
             raise CalibrationError(f"family={name!r}: allowed " + ", ".join(shipped_families()))
         data = entry.read_bytes()
-    with np.load(io.BytesIO(data)) as arrays:
-        return {key: arrays[key] for key in arrays.files}
+    try:
+        with np.load(io.BytesIO(data)) as arrays:
+            return {key: arrays[key] for key in arrays.files}
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise CalibrationError(f"family={name!r}: allowed a file of calibration tables, as "
+                               f"calibrate writes ({_first_line(error)})") from None
 
 
 def save_family(arrays: dict[str, np.ndarray], path: str | Path) -> None:

@@ -15,14 +15,15 @@ This module is plain Python (no numpy): it is part of the test oracle.
 from __future__ import annotations
 
 import functools
+import io
 import json
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from spades_sim import cards
+from spades_sim.inputs import MAX_LOG_BYTES, MAX_LOG_LINE, loads_json, open_input
 from spades_sim.numbers import is_digits, whole_number
 from spades_sim.outputs import atomic_path, shown
 from spades_sim.rules import (
@@ -407,14 +408,11 @@ class HandLog:
         """
         try:
             # Without the line end, a JSON error's column is the column in the file.
-            raw = json.loads(line.rstrip("\r\n"))
+            raw = loads_json(line.rstrip("\r\n"),
+                             lambda allowed: LogError(f"not a hand: allowed {allowed}",
+                                                      line_number))
         except json.JSONDecodeError as error:
             raise LogError(f"not JSON: {error.msg} at column {error.colno}", line_number) from None
-        except (ValueError, RecursionError):
-            # Python's own limits: an integer of more than 4300 digits, nesting too deep.
-            raise LogError(f"not a hand: allowed JSON with numbers of at most "
-                           f"{sys.get_int_max_str_digits()} digits, nested at most a few hundred "
-                           "levels deep", line_number) from None
         try:
             return _log_from_json(raw, line_number)
         except LogError as error:
@@ -724,26 +722,46 @@ def _game_over(value: Any, seat_count: int) -> dict[str, Any]:
     return dict(raw)
 
 
+def log_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, text)`` for each line of a hand-log file, numbered from 1.
+
+    The file must be a regular file of at most :data:`~spades_sim.inputs.MAX_LOG_BYTES`, in
+    UTF-8, with lines of at most :data:`~spades_sim.inputs.MAX_LOG_LINE` characters
+    (:func:`spades_sim.inputs.open_input`); a line is read only up to that length.
+
+    :raises LogError: when the file cannot be read or breaks one of those bounds.
+    """
+    def refuse(allowed: str) -> LogError:
+        return LogError(f"log={shown(path)!r}: allowed {allowed}")
+
+    try:
+        file = open_input(path, refuse, MAX_LOG_BYTES)
+    except OSError as error:
+        raise refuse(f"a readable JSONL file ({error.strerror})") from None
+    with file, io.TextIOWrapper(file, encoding="utf-8") as text:
+        line_number = 0
+        try:
+            while line := text.readline(MAX_LOG_LINE + 1):
+                line_number += 1
+                if len(line) > MAX_LOG_LINE:
+                    raise LogError(f"not a hand: allowed a line of at most {MAX_LOG_LINE:,} "
+                                   "characters", line_number)
+                yield line_number, line
+        except UnicodeDecodeError:
+            raise refuse("a UTF-8 text file") from None
+
+
 def read_log(path: str | Path) -> Iterator[tuple[int, HandLog]]:
     """Yield ``(line_number, log)`` for each non-blank line of a hand-log file, numbered from 1.
 
     :raises LogError: on the first line with a structural problem (see :meth:`HandLog.loads`),
-        or when the file cannot be read.
+        or when the file cannot be read (see :func:`log_lines`).
     """
-    try:
-        lines = open(path, encoding="utf-8")  # noqa: SIM115 - closed by the with below; opened first to name an unreadable file
-    except OSError as error:
-        raise LogError(f"log={shown(path)!r}: allowed a readable JSONL file ({error.strerror})"
-                       ) from None
     hands = 0
-    with lines:
-        try:
-            for line_number, line in enumerate(lines, start=1):
-                if line.strip():
-                    hands += 1
-                    yield line_number, HandLog.loads(line, line_number)
-        except UnicodeDecodeError:
-            raise LogError(f"log={shown(path)!r}: allowed a UTF-8 text file") from None
+    for line_number, line in log_lines(path):
+        if line.strip():
+            hands += 1
+            yield line_number, HandLog.loads(line, line_number)
     if not hands:
         raise LogError(f"log={shown(path)!r}: allowed a JSONL file of one or more hands (this "
                        "one has none)")

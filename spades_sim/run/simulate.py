@@ -23,16 +23,12 @@ from ..rules import RuleSet
 from . import backends
 from .blocks import Run, Table, new_store, new_totals, play_run, prepare_table
 from .catalogue import Totals
-from .store import Manifest, RunStore
+from .store import MAX_BLOCK, MAX_COUNT, MAX_HANDS_CAP, Manifest, RunStore
 
-BLOCK_HANDS = 1 << 16
-BLOCK_GAMES = 1 << 11
+BLOCK_HANDS = MAX_BLOCK["hands"]
+BLOCK_GAMES = MAX_BLOCK["games"]
 DEFAULT_MAX_HANDS = 1000
 """A game still running after this many hands is stopped and counted as unfinished."""
-MAX_HANDS_CAP = 100_000
-"""The largest hand cap a run may set (game records count hands in 32 bits)."""
-MAX_COUNT = {"hands": 10**10, "games": 10**9}
-"""The most hands, or games, one run plays (days of play on a large cluster)."""
 MAX_LOGGED = 100_000
 """The most hands (or games) one run writes hand logs of."""
 

@@ -12,11 +12,16 @@ are exactly those of a run that was never interrupted.
 
 A saved run checks itself before it is trusted:
 
-- the manifest's fields and types are checked one by one (a block of 0 would never end);
+- the manifest's fields and types are checked one by one, each within its range (a block of
+  0 would never end, a block of 7 would play a long run in tiny pieces);
 - each shard carries the run's identity (a digest of its manifest), its block range and a
-  checksum of its totals. A shard of another run is refused; a shard that cannot be read,
-  whose range is not a block of this run or whose checksum does not match is played again
-  (and said so), and so is a missing one, without playing the blocks after it again;
+  checksum of its totals. A shard of another run is refused, and so is a manifest edited
+  after its shards were written (any field: the digest covers them all), before any block
+  is played; a shard that cannot be read, whose range is not a block of this run or whose
+  checksum does not match is played again (and said so), and so is a missing one, without
+  playing the blocks after it again;
+- the manifest and each shard are regular files of a bounded size
+  (:data:`spades_sim.inputs.MAX_TEXT_BYTES`, :data:`spades_sim.inputs.MAX_SHARD_BYTES`);
 - a lock (``DIR/.lock``, held with ``flock`` while a process saves into the folder) keeps a
   second process from saving into or resuming a folder in use.
 """
@@ -25,7 +30,9 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import functools
 import hashlib
+import io
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -36,6 +43,7 @@ from typing import Any, cast
 import pandas as pd
 
 from .. import __version__
+from ..inputs import MAX_SHARD_BYTES, loads_json, read_bytes, read_text
 from ..kernel.strategies import Strategy, StrategyError
 from ..outputs import atomic_path, check_folder, shown, write_text
 from ..rules import RulesError, RuleSet, from_dict
@@ -50,6 +58,12 @@ LOCK = ".lock"
 FORMAT = 3
 """3: shards hold the sums of every metric of the catalogue; 2 carried the run's digest, range and
 checksum with totals of an older layout; 1 had only the totals."""
+MAX_COUNT = {"hands": 10**10, "games": 10**9}
+"""The most hands, or games, one run plays (days of play on a large cluster)."""
+MAX_BLOCK = {"hands": 1 << 16, "games": 1 << 11}
+"""The hands, or games, of a block: the largest block a saved run may have."""
+MAX_HANDS_CAP = 100_000
+"""The largest hand cap a run may set (game records count hands in 32 bits)."""
 _SHARD_NAME = re.compile(r"block-(\d{12})-(\d{8})\.parquet")
 _IDENTITY = ("run", "start", "count", "checksum")
 """The columns of a shard that are not totals."""
@@ -107,7 +121,7 @@ class Manifest:
     @classmethod
     def from_json(cls, text: str) -> Manifest:
         """The manifest in ``text``, every field and type checked (:class:`StoreError`)."""
-        raw = json.loads(text)
+        raw = loads_json(text, lambda allowed: StoreError(f"manifest: allowed {allowed}"))
         if not isinstance(raw, dict):
             raise StoreError(f"manifest={_short(raw)}: allowed a JSON object")
         names = list(cls.__dataclass_fields__)
@@ -122,12 +136,15 @@ class Manifest:
         _check_field("format", raw["format"], lambda v: v == FORMAT,
                      f"{FORMAT} (a run saved by another release: start it again with --save)")
         _check_field("version", raw["version"], lambda v: isinstance(v, str), "a version text")
-        for name in ("requested", "block"):
-            _check_field(name, raw[name], _positive, "a whole number of 1 or more")
+        for name, most in (("requested", MAX_COUNT[raw["kind"]]),
+                           ("block", MAX_BLOCK[raw["kind"]])):
+            _check_field(name, raw[name], functools.partial(_within, most=most),
+                         f"a whole number from 1 to {most:,}")
         _check_field("seed", raw["seed"], lambda v: _whole(v) and 0 <= v < 2**63,
                      "a whole number from 0 to 2**63-1")
-        _check_field("max_hands", raw["max_hands"], lambda v: v is None or _positive(v),
-                     "null or a whole number of 1 or more")
+        _check_field("max_hands", raw["max_hands"],
+                     lambda v: v is None or _within(v, MAX_HANDS_CAP),
+                     f"null or a whole number from 1 to {MAX_HANDS_CAP:,}")
         _check_field("rules", raw["rules"], lambda v: isinstance(v, dict), "a rule set")
         strategies = raw["strategies"]
         _check_field("strategies", strategies, lambda v: isinstance(v, list) and v and all(
@@ -236,9 +253,12 @@ class RunStore:
             self._lock = None
 
     def manifest(self) -> Manifest:
+        """The saved manifest, read (a regular file of at most
+        :data:`~spades_sim.inputs.MAX_TEXT_BYTES`) and checked (:meth:`Manifest.from_json`)."""
         where = f"resume={str(self.path)!r}: allowed"
         try:
-            text = (self.path / MANIFEST).read_text(encoding="utf-8")
+            text = read_text(self.path / MANIFEST,
+                             lambda allowed: StoreError(f"{where} a {MANIFEST} that is {allowed}"))
         except FileNotFoundError:
             raise StoreError(f"{where} a folder written by --save (it has no {MANIFEST})"
                              ) from None
@@ -277,7 +297,14 @@ class RunStore:
 
     def scan(self, manifest: Manifest) -> Scan:
         """Every shard checked against ``manifest``: the sound ones, the blocks to play, and a
-        line for each damaged one. A shard of another run is refused (:class:`StoreError`)."""
+        line for each damaged one.
+
+        A shard of another run is refused (:class:`StoreError`), and so are shards that all
+        carry one other run's identity: the manifest was edited after they were written. The
+        identity is read before the shard's range is compared with the manifest's blocks, so
+        that an edited block size is refused rather than every shard played again. A shard
+        that is not a regular file, or larger than :data:`~spades_sim.inputs.MAX_SHARD_BYTES`,
+        is refused too (a pipe would be written in place of a file)."""
         layout = manifest.layout()
         sound: dict[int, tuple[int, int, dict[str, float]]] = {}
         damaged, foreign = [], {}
@@ -315,10 +342,12 @@ class RunStore:
         if not match:
             return None, "not a shard name of this run"
         start, count = int(match[1]), int(match[2])
-        if layout.get(start) != count:
-            return None, f"hands {start}-{start + count - 1} are not a block of this run"
         try:
-            frame = pd.read_parquet(shard)
+            data = read_bytes(shard, lambda allowed: StoreError(
+                f"shard={str(shard)!r}: allowed {allowed}; move it out"), MAX_SHARD_BYTES)
+            frame = pd.read_parquet(io.BytesIO(data))
+        except StoreError:
+            raise
         except Exception as error:  # pyarrow raises many kinds on a bad file
             return None, f"unreadable ({_first_line(error, 60)})"
         if len(frame) != 1 or any(name not in frame.columns for name in _IDENTITY):
@@ -326,6 +355,8 @@ class RunStore:
         row = cast(dict[str, Any], frame.iloc[0].to_dict())  # a shard's columns are named
         if row["run"] != digest:
             return str(row["run"]), None  # another run's shard: scan refuses it
+        if layout.get(start) != count:
+            return None, f"hands {start}-{start + count - 1} are not a block of this run"
         try:
             values = {name: float(value) for name, value in row.items()
                       if name not in _IDENTITY}
@@ -354,8 +385,9 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _positive(value: Any) -> bool:
-    return _whole(value) and value >= 1
+def _within(value: Any, most: int) -> bool:
+    """Whether ``value`` is a whole number from 1 to ``most``."""
+    return _whole(value) and 1 <= value <= most
 
 
 def _check_field(name: str, value: Any, test: Callable[[Any], object], allowed: str) -> None:
