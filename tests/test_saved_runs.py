@@ -206,6 +206,8 @@ def test_an_over_large_manifest_is_refused(saved: Path) -> None:
     ({"block": "1000"}, "block='1000': allowed a whole number from 1 to 65,536"),
     ({"requested": 1.5}, "requested=1.5: allowed a whole number from 1 to 10,000,000,000"),
     ({"requested": 10**10 + 1}, f"requested={10**10 + 1}: allowed a whole number from 1 to"),
+    ({"requested": 10**10, "block": 1}, "block=1: allowed a whole number from 10,000 to 65,536 "
+     "for a run of 10,000,000,000 hands (at most 1,000,000 blocks)"),
     ({"seed": -1}, "seed=-1: allowed a whole number from 0 to 2**63-1"),
     ({"seed": True}, "seed=True: allowed a whole number from 0 to 2**63-1"),
     ({"kind": "sets"}, "kind='sets': allowed 'hands' or 'games'"),

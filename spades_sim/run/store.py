@@ -62,6 +62,9 @@ MAX_COUNT = {"hands": 10**10, "games": 10**9}
 """The most hands, or games, one run plays (days of play on a large cluster)."""
 MAX_BLOCK = {"hands": 1 << 16, "games": 1 << 11}
 """The hands, or games, of a block: the largest block a saved run may have."""
+MAX_BLOCKS = 1_000_000
+"""The most blocks a saved run may be cut into (the largest run has under 500,000): its
+layout is held in memory, and each block is a shard."""
 MAX_HANDS_CAP = 100_000
 """The largest hand cap a run may set (game records count hands in 32 bits)."""
 _SHARD_NAME = re.compile(r"block-(\d{12})-(\d{8})\.parquet")
@@ -140,6 +143,10 @@ class Manifest:
                            ("block", MAX_BLOCK[raw["kind"]])):
             _check_field(name, raw[name], functools.partial(_within, most=most),
                          f"a whole number from 1 to {most:,}")
+        fewest = -(-raw["requested"] // MAX_BLOCKS)  # the smallest block within MAX_BLOCKS
+        _check_field("block", raw["block"], lambda v: v >= fewest,
+                     f"a whole number from {fewest:,} to {MAX_BLOCK[raw['kind']]:,} for a run "
+                     f"of {raw['requested']:,} {raw['kind']} (at most {MAX_BLOCKS:,} blocks)")
         _check_field("seed", raw["seed"], lambda v: _whole(v) and 0 <= v < 2**63,
                      "a whole number from 0 to 2**63-1")
         _check_field("max_hands", raw["max_hands"],
