@@ -140,8 +140,23 @@ def nesting(value: Any) -> int:
     return deepest
 
 
-def _nested(kind: str) -> str:
-    return f"{kind} nested at most {MAX_NESTING} deep"
+def _bounded(kind: str, parse: Callable[[str], Any], not_parsed: type[ValueError], text: str,
+             refuse: Refuse) -> Any:
+    """``parse(text)``, refused when nested deeper than :data:`MAX_NESTING` or holding an
+    integer of more digits than Python converts; ``not_parsed`` (a syntax error) passes."""
+    nested = f"{kind} nested at most {MAX_NESTING} deep"
+    try:
+        raw = parse(text)
+    except RecursionError:
+        raise refuse(nested) from None
+    except not_parsed:
+        raise
+    except ValueError:  # Python's own limit on the digits of an integer
+        raise refuse(f"{kind} with numbers of at most {sys.get_int_max_str_digits()} digits"
+                     ) from None
+    if nesting(raw) > MAX_NESTING:  # parsed, but deeper than any format of ours
+        raise refuse(nested)
+    return raw
 
 
 def loads_toml(text: str, refuse: Refuse) -> dict[str, Any]:
@@ -155,17 +170,7 @@ def loads_toml(text: str, refuse: Refuse) -> dict[str, Any]:
         ``refuse(...)`` for TOML nested too deep, or with a number of more digits than Python
         converts.
     """
-    try:
-        raw = tomllib.loads(text)
-    except RecursionError:
-        raise refuse(_nested("TOML")) from None
-    except tomllib.TOMLDecodeError:
-        raise
-    except ValueError:  # Python's own limit on the digits of an integer
-        raise refuse(f"TOML with numbers of at most {sys.get_int_max_str_digits()} digits"
-                     ) from None
-    if nesting(raw) > MAX_NESTING:
-        raise refuse(_nested("TOML"))
+    raw: dict[str, Any] = _bounded("TOML", tomllib.loads, tomllib.TOMLDecodeError, text, refuse)
     return raw
 
 
@@ -177,21 +182,9 @@ def loads_json(text: str, refuse: Refuse) -> Any:
     json.JSONDecodeError
         Not JSON (the reader words it).
     Exception
-        ``refuse(...)`` for JSON nested too deep, or with a number of more digits than Python
-        converts.
+        ``refuse(...)`` as :func:`loads_toml`.
     """
-    try:
-        raw = json.loads(text)
-    except RecursionError:
-        raise refuse(_nested("JSON")) from None
-    except json.JSONDecodeError:
-        raise
-    except ValueError:  # Python's own limit on the digits of an integer
-        raise refuse(f"JSON with numbers of at most {sys.get_int_max_str_digits()} digits"
-                     ) from None
-    if nesting(raw) > MAX_NESTING:
-        raise refuse(_nested("JSON"))
-    return raw
+    return _bounded("JSON", json.loads, json.JSONDecodeError, text, refuse)
 
 
 __all__ = ["MAX_LOG_BYTES", "MAX_LOG_LINE", "MAX_NESTING", "MAX_SHARD_BYTES", "MAX_TABLES_BYTES",

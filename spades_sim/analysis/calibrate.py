@@ -482,5 +482,5 @@ def write_tables(folder: str | Path, name: str, arrays: dict[str, np.ndarray],
     return path
 
 
-__all__ = ["FAMILY_PRESETS", "INDEX", "read_index", "ROUNDS", "Sizes", "blind_counts", "calibrate_family",
-           "nil_counts", "round_hands", "trick_counts", "write_tables"]
+__all__ = ["FAMILY_PRESETS", "INDEX", "ROUNDS", "Sizes", "blind_counts", "calibrate_family",
+           "nil_counts", "read_index", "round_hands", "trick_counts", "write_tables"]

@@ -13,7 +13,7 @@ are exactly those of a run that was never interrupted.
 A saved run checks itself before it is trusted:
 
 - the manifest's fields and types are checked one by one, each within its range (a block of
-  0 would never end, a block of 7 would play a long run in tiny pieces);
+  0 would never end; a block of 1 in a run of 10^10 hands would be 10^10 blocks);
 - each shard carries the run's identity (a digest of its manifest), its block range and a
   checksum of its totals. A shard of another run is refused, and so is a manifest edited
   after its shards were written (any field: the digest covers them all), before any block
