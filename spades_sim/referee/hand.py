@@ -565,8 +565,17 @@ class Hand:
         return _allowed(self.verify_play, seat, card)
 
     def legal_plays(self, seat: int) -> tuple[int, ...]:
-        """The cards seat ``seat`` may play now, lowest id first (empty when it is not to play)."""
-        return tuple(card for card in self.holding(seat) if self.can_play(seat, card))
+        """The cards seat ``seat`` may play now, lowest id first (empty when it is not to play):
+        the cards :meth:`can_play` allows."""
+        if seat != self.turn_index or self.phase is not Phase.PLAY or not self._trick_cards:
+            return tuple(card for card in self.holding(seat) if self.can_play(seat, card))
+        # After the lead verify_play checks only the follow rule (the turn and the card held
+        # being right): the led suit's cards, or any card when void. Asked at every play, so
+        # without an IllegalMove raised and its message made for each card that may not go.
+        deck = self.deck
+        led = deck.suit_of(self._trick_cards[0])
+        holding = self.holding(seat)
+        return tuple(card for card in holding if deck.suit_of(card) == led) or holding
 
     def play(self, seat: int, card: int) -> CardPlay:
         """Seat ``seat`` plays ``card``; return the :class:`CardPlay` record."""

@@ -1,0 +1,320 @@
+"""The Python table and its agents (spades_sim.agents): observations, reproducible seeded play
+on the kernel's deals, duplicate, bots that misbehave, hand logs that score and audit read,
+and bots loaded from ``FILE.py:NAME`` or ``module:NAME``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from clirun import assert_ok, invoke
+
+from spades_sim.agents import (
+    AgentError,
+    Decision,
+    Observation,
+    RandomAgent,
+    agent,
+    load_agent,
+    play_duplicate,
+    play_games,
+    play_hands,
+)
+from spades_sim.agents.table import seat_agent
+from spades_sim.cards import format_card
+from spades_sim.referee import score_file
+from spades_sim.rules import load_preset, preset_names
+
+EXAMPLE_BOT = Path(__file__).resolve().parent.parent / "examples" / "high_low_bot.py"
+
+
+def randoms(rules: str, seed: int = 0) -> list[RandomAgent]:
+    return [RandomAgent(seed)] * load_preset(rules).seat_count
+
+
+class Watcher(RandomAgent):
+    """A random agent that checks, at every decision, what its observation must hold."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: dict[Decision, int] = dict.fromkeys(Decision, 0)
+
+    def _choose(self, observation: Observation) -> int:
+        self.asked[observation.decision] += 1
+        check_observation(observation)
+        return super()._choose(observation)
+
+
+def check_observation(obs: Observation) -> None:
+    n = obs.rules.seat_count
+    assert len(obs.bids) == len(obs.blind) == len(obs.tricks_taken) == n
+    assert len(obs.score) == len(obs.bags) == obs.rules.side_count
+    assert obs.legal and len(set(obs.legal)) == len(obs.legal)
+    assert obs.hand_names == tuple(format_card(card) for card in obs.hand)
+    played = [card for _, _, card in obs.plays]
+    assert len(played) == len(set(played)) and not set(played) & set(obs.hand)
+    assert sum(obs.tricks_taken) == len(obs.tricks)
+    match obs.decision:
+        case Decision.BLIND_NIL:
+            assert obs.hand == () and obs.legal == (False, True)
+            assert obs.bids[obs.seat] is None
+        case Decision.BID:
+            assert len(obs.hand) == obs.rules.hand_size and obs.bids[obs.seat] is None
+            assert all(obs.rules.min_bid <= bid <= obs.rules.hand_size for bid in obs.legal)
+        case Decision.DRAW:
+            assert obs.drawn is not None and obs.drawn not in obs.hand and obs.legal == (False, True)
+            assert not set(obs.discards) & set(obs.hand)
+        case Decision.PASS:
+            assert set(obs.legal) == set(obs.hand) and obs.partner is not None
+            assert obs.blind[obs.seat] or obs.blind[obs.partner]
+        case Decision.PLAY:
+            assert set(obs.legal) <= set(obs.hand) and obs.legal_names == tuple(
+                format_card(card) for card in obs.legal)
+            assert (obs.leader + len(obs.trick)) % n == obs.seat
+            assert all(bid is not None for bid in obs.bids)
+            assert not (set(obs.received) - set(obs.hand) - set(played) - set(obs.passed))
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_every_preset_plays_at_the_table(preset, tmp_path):
+    """Random agents play hands and a short game of every preset; the referee scores the log."""
+    watcher = Watcher()
+    seats = [watcher] * load_preset(preset).seat_count
+    hands = play_hands(preset, seats, 3, seed=5)
+    games = play_games(preset, seats, 1, seed=5, max_hands=4)
+    for run in (hands, games):
+        assert run.fault is None and not run.interrupted
+        path = tmp_path / f"{run.kind}.jsonl"
+        run.write_log(str(path))
+        assert len(score_file(path)) == len(run.logs)
+    assert len(hands.logs) == 3 and len(games.games) == 1 and 1 <= len(games.logs) <= 4
+    bids = len(seats) * (len(hands.logs) + len(games.logs))
+    assert watcher.asked[Decision.BID] + watcher.asked[Decision.BLIND_NIL] >= bids
+    rules = load_preset(preset)
+    assert bool(watcher.asked[Decision.DRAW]) == (rules.mode == "two-player")
+    if rules.blind_nil_pass:
+        assert watcher.asked[Decision.PASS]  # a blind nil in one hand of seven, at 50% a seat
+
+
+def test_same_seed_same_log_and_the_kernel_deals():
+    """The same seed gives the same hands, line for line; another seed others; the deals are
+    the kernel's (its trace of the same seed), dealer included."""
+    from spades_sim.run.simulate import trace_games, trace_hands
+
+    first = play_hands("standard", randoms("standard"), 4, seed=11)
+    again = play_hands("standard", randoms("standard"), 4, seed=11)
+    other = play_hands("standard", randoms("standard"), 4, seed=12)
+    assert [log.dumps() for log in first.logs] == [log.dumps() for log in again.logs]
+    assert [log.hands for log in first.logs] != [log.hands for log in other.logs]
+    records, trace, packed = trace_hands("standard", "random", range(4), 11)
+    for row, log in enumerate(first.logs):
+        kernel = tuple(tuple(sorted(int(packed.slot_card[s]) for s in range(64)
+                                    if int(trace.hands[row, seat]) >> s & 1)) for seat in range(4))
+        assert log.hands == kernel and log.dealer == int(records.dealer[row])
+    game = play_games("standard", randoms("standard"), 1, seed=11, max_hands=3)
+    _, records, trace, packed = trace_games("standard", "random", [0], 11, max_hands=3)
+    for row, log in enumerate(game.logs):
+        assert log.dealer == int(records.dealer[row]) and log.hand == int(records.hand[row])
+        assert [sorted(cards) for cards in log.hands] == [
+            sorted(int(packed.slot_card[s]) for s in range(64) if int(trace.hands[row, seat]) >> s & 1)
+            for seat in range(4)]
+
+
+def test_random_agent_reproducible_whatever_was_asked_before():
+    """A RandomAgent's moves in a hand depend on the table's seed, not on its history."""
+    used = RandomAgent()
+    play_hands("standard", [used] * 4, 3, seed=1)
+    fresh = play_hands("standard", [RandomAgent()] * 4, 2, seed=2)
+    after = play_hands("standard", [used] * 4, 2, seed=2)
+    assert [log.actions for log in fresh.logs] == [log.actions for log in after.logs]
+    seeded = play_hands("standard", [RandomAgent(7)] * 4, 2, seed=2)
+    assert [log.actions for log in seeded.logs] != [log.actions for log in fresh.logs]
+
+
+def test_duplicate_swaps_the_sides_on_the_same_deals():
+    bot = load_agent(f"{EXAMPLE_BOT}:HighLowBot")
+    run = play_duplicate("standard", bot.make, RandomAgent, 3, seed=4, max_hands=5)
+    assert run.pairs == 3 and run.fault is None and run.b_first is not None
+    a_name = "high-low"  # the class's name (a command line names it by its spec)
+    for one, two in zip(run.a_first.games, run.b_first.games, strict=True):
+        assert one.first_dealer == two.first_dealer
+        for x, y in zip(one.logs, two.logs, strict=False):
+            assert x.hands == y.hands and x.dealer == y.dealer
+        assert one.logs[0].strategies == (a_name, "uniform", a_name, "uniform")
+        assert two.logs[0].strategies == ("uniform", a_name, "uniform", a_name)
+    two_player = play_duplicate("head-to-head", RandomAgent(1), RandomAgent(2), 1, seed=4, max_hands=2)
+    assert two_player.a_first.logs[0].strategies == ("uniform", "uniform")
+    with pytest.raises(Exception, match="allowed a two-sided table"):
+        play_duplicate("solo", RandomAgent, RandomAgent, 1, seed=1)
+
+
+class Misbehaves(RandomAgent):
+    """A random agent that does ``what`` when asked ``decision`` in game ``game``, hand 1."""
+
+    name = "naughty"
+
+    def __init__(self, what: str, decision: Decision, game: int = 1) -> None:
+        super().__init__()
+        self.what, self.decision, self.game = what, decision, game
+
+    def _choose(self, observation: Observation) -> int:
+        if (observation.decision, observation.game, observation.hand_number) == (
+                self.decision, self.game, 1):
+            return self.misbehave(observation)
+        return super()._choose(observation)
+
+    def misbehave(self, observation: Observation) -> int:
+        if self.what == "raise":
+            return 1 // 0
+        if self.what == "sleep":
+            time.sleep(0.3)
+        elif self.what == "loop":
+            while True:
+                pass
+        elif self.what == "illegal":
+            held = set(observation.hand)
+            return next(card for card in range(52) if card not in held and card not in observation.legal)
+        return observation.legal[0]
+
+
+def _stopped(bot: Misbehaves, **options):
+    seats = [RandomAgent(), bot, RandomAgent(), RandomAgent()]
+    run = play_games("standard", seats, 4, seed=3, max_hands=3, **options)
+    assert run.fault is not None
+    assert [game.game for game in run.games] == [0]  # game 0 kept; game 1 stopped; no more
+    assert all(len(game.logs) == 3 for game in run.games)
+    assert run.fault.seat == 1 and run.fault.bot == "naughty" and run.fault.game == 1
+    assert "\n" not in run.fault.message
+    return run.fault
+
+
+def test_an_illegal_move_ends_the_game_in_one_line():
+    fault = _stopped(Misbehaves("illegal", Decision.PLAY))
+    assert fault.kind == "illegal" and fault.decision == Decision.PLAY and fault.traceback is None
+    assert fault.message == (f"seat 1 (bot 'naughty', game 1, hand 1): play={fault.move!r}: "
+                             f"allowed {' '.join(fault.legal)}")
+    bid = _stopped(Misbehaves("illegal", Decision.BID))
+    assert bid.message.startswith("seat 1 (bot 'naughty', game 1, hand 1): bid=")
+
+
+def test_a_bot_that_raises_shows_its_own_traceback():
+    fault = _stopped(Misbehaves("raise", Decision.BID))
+    assert fault.kind == "raised" and fault.decision == Decision.BID
+    assert fault.message == ("seat 1 (bot 'naughty', game 1, hand 1): bid raised "
+                             "ZeroDivisionError; the bot's traceback follows")
+    assert fault.traceback is not None
+    assert "in misbehave" in fault.traceback and "ZeroDivisionError" in fault.traceback
+    assert "_ask" not in fault.traceback  # the table's own frames are left out
+
+
+def test_the_time_limit_stops_a_slow_bot_and_one_that_never_returns():
+    fault = _stopped(Misbehaves("sleep", Decision.PLAY), time_limit=0.05)
+    assert fault.kind == "timeout" and "allowed at most 0.05 s (time_limit)" in fault.message
+    start = time.perf_counter()
+    fault = _stopped(Misbehaves("loop", Decision.BID), time_limit=0.05)
+    assert fault.kind == "timeout" and time.perf_counter() - start < 5
+
+
+def test_table_logs_score_and_audit_from_the_command_line(tmp_path):
+    run = play_games("standard", randoms("standard"), 2, seed=8, max_hands=3)
+    path = tmp_path / "table.jsonl"
+    assert run.write_log(str(path)) is None
+    changed = play_hands(load_preset("standard").replace(nil_value=50), randoms("standard"), 2,
+                         seed=8)
+    other = tmp_path / "changed.jsonl"
+    assert changed.write_log(str(other)) == f"{other}.rules.toml"
+    for log in (path, other):
+        for command in ("score", "audit"):
+            result = invoke([command, str(log)])
+            assert_ok(result)
+    assert "6 hands scored, all moves legal" in invoke(["score", str(path)]).output
+
+
+def test_the_agents_by_name():
+    assert isinstance(agent("uniform", seed=2), RandomAgent)
+    with pytest.raises(AgentError, match=r"agent='expert': allowed uniform \(expert is a strategy of the kernel"):
+        agent("expert")
+    with pytest.raises(AgentError, match="agent='nobody': allowed uniform$"):
+        agent("nobody")
+    with pytest.raises(AgentError, match="agent='uniform': allowed its own parameters"):
+        agent("uniform", depth=3)
+
+
+def test_the_loader_seats_a_file_a_module_an_object_and_a_factory(tmp_path):
+    assert isinstance(load_agent(f"{EXAMPLE_BOT}:HighLowBot").make(), RandomAgent)
+    assert isinstance(load_agent("spades_sim.agents.random_agent:RandomAgent").make(), RandomAgent)
+    (tmp_path / "helper.py").write_text("SEED = 4\n")
+    (tmp_path / "bots.py").write_text(
+        "from helper import SEED\nfrom spades_sim.agents import RandomAgent\n"
+        "ONE = RandomAgent(SEED)\n\ndef make():\n    return RandomAgent(SEED)\n")
+    one = load_agent(f"{tmp_path / 'bots.py'}:ONE")
+    assert one.make() is one.make() and one.make().seed == 4
+    made = load_agent(f"{tmp_path / 'bots.py'}:make")
+    assert made.make() is not made.make()
+    assert isinstance(seat_agent(made.make), RandomAgent)
+
+
+@pytest.mark.parametrize(("source", "name", "expected"), [
+    ("missing.py", "Bot", "allowed path/to/bot.py:NAME or package.module:NAME, the file a readable .py file"),
+    ("syntax.py", "Bot", "allowed a file that loads (SyntaxError: "),
+    ("raises.py", "Bot", "allowed a file that loads (RuntimeError: no network)"),
+    ("plain.py", "Nope", "allowed a name that {path} defines (Half, NoPlay, make_int)"),
+    ("plain.py", "NUMBER", "allowed an agent (methods blind_nil, bid, draw, pass_card, play), a class of "
+                           "agents or a function returning one; int lacks blind_nil"),
+    ("plain.py", "make_int", "; int lacks blind_nil, bid, draw, pass_card, play"),
+    ("plain.py", "NoPlay", "; NoPlay lacks play"),
+    ("plain.py", "Half", "allowed an agent class or function that can be instantiated with no "
+                         "arguments (TypeError: "),
+    ("no_such_module_xyz", "Bot", "allowed a module that imports (ModuleNotFoundError: "),
+    ("not a module", "Bot", "allowed path/to/bot.py:NAME or package.module:NAME"),
+    ("plain.py", "", "allowed path/to/bot.py:NAME or package.module:NAME"),
+])
+def test_the_loader_refuses_in_one_line(tmp_path, source, name, expected):
+    (tmp_path / "syntax.py").write_text("def broken(:\n")
+    (tmp_path / "raises.py").write_text("raise RuntimeError('no network')\n")
+    (tmp_path / "plain.py").write_text(
+        "from spades_sim.agents import RandomAgent\nNUMBER = 3\n\ndef make_int():\n    return 3\n\n"
+        "class NoPlay(RandomAgent):\n    play = None\n\n"
+        "class Half(RandomAgent):\n    def __init__(self, depth):\n        super().__init__()\n")
+    path = str(tmp_path / source) if source.endswith(".py") else source
+    spec = f"{path}:{name}"
+    with pytest.raises(AgentError) as error:
+        load_agent(spec)
+    message = str(error.value)
+    assert "\n" not in message
+    assert message.startswith(f"bot={spec!r}: ")
+    assert expected.format(path=path) in message
+
+
+def test_the_example_bot_beats_random_agents_in_duplicate():
+    """The example bot plays whole games at the table, on both sides of the same deals."""
+    bot = load_agent(f"{EXAMPLE_BOT}:HighLowBot")
+    run = play_duplicate("standard", bot.make, RandomAgent, 4, seed=2)
+    assert run.pairs == 4 and run.b_first is not None
+    wins = [game.winner == 0 for game in run.a_first.games] + [
+        game.winner == 1 for game in run.b_first.games]
+    assert sum(wins) >= 7  # random agents bid blind nil half the time they may
+
+
+def test_legal_plays_equals_the_cards_verify_play_allows():
+    """The referee's fast ``legal_plays`` is the cards ``can_play`` allows, at every play."""
+    from spades_sim.referee import Hand
+
+    checked = 0
+    original = Hand.legal_plays
+
+    def both(hand, seat):
+        nonlocal checked
+        checked += 1
+        fast = original(hand, seat)
+        assert fast == tuple(card for card in hand.holding(seat) if hand.can_play(seat, card))
+        return fast
+
+    Hand.legal_plays = both
+    try:
+        for preset in ("standard", "jokers", "three-player", "deuce-high"):
+            play_hands(preset, randoms(preset), 3, seed=9)
+    finally:
+        Hand.legal_plays = original
+    assert checked > 500
