@@ -135,7 +135,7 @@ def test_random_agent_reproducible_whatever_was_asked_before():
 def test_duplicate_swaps_the_sides_on_the_same_deals():
     bot = load_agent(f"{EXAMPLE_BOT}:HighLowBot")
     run = play_duplicate("standard", bot.make, RandomAgent, 3, seed=4, max_hands=5)
-    assert run.pairs == 3 and run.fault is None and run.b_first is not None
+    assert run.pairs == 3 and run.fault is None
     a_name = "high-low"  # the class's name (a command line names it by its spec)
     for one, two in zip(run.a_first.games, run.b_first.games, strict=True):
         assert one.first_dealer == two.first_dealer
@@ -216,6 +216,15 @@ def test_the_time_limit_stops_a_slow_bot_and_one_that_never_returns():
     assert fault.kind == "timeout" and time.perf_counter() - start < 5
 
 
+def test_a_fault_in_duplicate_keeps_the_pairs_before_it():
+    """Each deal sequence is played both ways before the next: a bot that stops pair 2 leaves
+    pairs 0 and 1 whole."""
+    run = play_duplicate("standard", lambda: Misbehaves("raise", Decision.PLAY, game=2),
+                         RandomAgent, 5, seed=3, max_hands=3)
+    assert run.fault is not None and run.fault.game == 2 and run.pairs == 2
+    assert len(run.a_first.games) == len(run.b_first.games) == 2
+
+
 def test_table_logs_score_and_audit_from_the_command_line(tmp_path):
     run = play_games("standard", randoms("standard"), 2, seed=8, max_hands=3)
     path = tmp_path / "table.jsonl"
@@ -233,9 +242,10 @@ def test_table_logs_score_and_audit_from_the_command_line(tmp_path):
 
 def test_the_agents_by_name():
     assert isinstance(agent("uniform", seed=2), RandomAgent)
-    with pytest.raises(AgentError, match=r"agent='expert': allowed uniform \(expert is a strategy of the kernel"):
+    kernel = r"agent='expert': allowed uniform \(expert is a strategy of the kernel"
+    with pytest.raises(AgentError, match=kernel):
         agent("expert")
-    with pytest.raises(AgentError, match="agent='nobody': allowed uniform$"):
+    with pytest.raises(AgentError, match=r"agent='nobody': allowed uniform$"):
         agent("nobody")
     with pytest.raises(AgentError, match="agent='uniform': allowed its own parameters"):
         agent("uniform", depth=3)
@@ -291,7 +301,7 @@ def test_the_example_bot_beats_random_agents_in_duplicate():
     """The example bot plays whole games at the table, on both sides of the same deals."""
     bot = load_agent(f"{EXAMPLE_BOT}:HighLowBot")
     run = play_duplicate("standard", bot.make, RandomAgent, 4, seed=2)
-    assert run.pairs == 4 and run.b_first is not None
+    assert run.pairs == 4
     wins = [game.winner == 0 for game in run.a_first.games] + [
         game.winner == 1 for game in run.b_first.games]
     assert sum(wins) >= 7  # random agents bid blind nil half the time they may
@@ -318,3 +328,71 @@ def test_legal_plays_equals_the_cards_verify_play_allows():
     finally:
         Hand.legal_plays = original
     assert checked > 500
+
+
+def test_the_log_game_frame_is_the_kernels_game_frame():
+    """Whole games written as hand logs give the kernel's own game records, column by column,
+    so a comparison at the table reads its metrics as a simulation does."""
+    import pandas as pd
+
+    from spades_sim.run.records import log_game_frame, trace_logs
+    from spades_sim.run.simulate import simulate_games, trace_games
+
+    for preset, strategies in (("standard", ["expert", "random"] * 2),
+                               ("app-settings", ["random"] * 4), ("three-player", ["basic"] * 3)):
+        rules = load_preset(preset)
+        run = simulate_games(rules, strategies, 4, seed=3, keep_records=True, max_hands=30)
+        games, records, trace, packed = trace_games(rules, strategies, range(4), 3, max_hands=30)
+        frame = log_game_frame(rules, trace_logs(rules.name, records, trace, packed, games=games))
+        pd.testing.assert_frame_equal(frame, run.records().reset_index(drop=True), check_dtype=False)
+
+
+def test_compare_strategies_with_a_bot(tmp_path):
+    """A bot on the command line: the comparison runs at the table (a note says so), with the
+    usual summary and outputs; a bot's fault ends it with the pairs before it compared."""
+    out = tmp_path / "summary.csv"
+    result = invoke(["compare-strategies", f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--games", "3",
+                     "--seed", "1", "--max-hands", "4", "--no-figure", "--out", str(out)])
+    assert_ok(result)
+    assert "note: a bot is in the game, so the comparison runs on the Python table" in result.output
+    assert f"{EXAMPLE_BOT}:HighLowBot (A) vs uniform (B), seed 1: 3 deal sequences x 2" in result.output
+    assert out.read_text().startswith("key,metric,unit,a,b,difference,low,high,pairs")
+    (tmp_path / "naughty.py").write_text(
+        "from spades_sim.agents import RandomAgent\n\nclass Bot(RandomAgent):\n"
+        "    def play(self, observation):\n"
+        "        if observation.game == 1:\n            raise KeyError('oops')\n"
+        "        return super().play(observation)\n")
+    result = invoke(["compare-strategies", f"{tmp_path / 'naughty.py'}:Bot", "uniform", "--games",
+                     "3", "--seed", "1", "--max-hands", "2", "--no-figure"])
+    assert result.exit_code == 2
+    assert ": 1 deal sequences x 2 (stopped)" in result.output
+    lines = result.output.splitlines()
+    error = next(k for k, line in enumerate(lines) if line.startswith("Error: "))
+    assert lines[error].startswith("Error: seat ")
+    assert (f" (bot '{tmp_path / 'naughty.py'}:Bot', game 1, hand 0): play raised KeyError; the "
+            "bot's traceback follows") in lines[error]
+    assert "(the 1 deal sequences finished before it are compared above)" in lines[error]
+    assert lines[error + 1] == "Traceback (most recent call last):"
+    assert "raise KeyError('oops')" in result.output and lines[-1] == "KeyError: 'oops'"
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["missing.py:Bot", "uniform"], "bot='missing.py:Bot': allowed path/to/bot.py:NAME or "
+     "package.module:NAME, the file a readable .py file"),
+    ([f"{EXAMPLE_BOT}:HighLowBot", "expert"], "agent='expert': allowed uniform (expert is a "
+     "strategy of the kernel, which plays whole hands; it is not an agent yet)"),
+    ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--param", "0.bid_offset=1"],
+     "param='0.bid_offset=1': allowed only when A and B are both strategies of the kernel (a bot "
+     "takes no --param)"),
+    (["expert", "basic", "--time-limit", "1"], "time-limit=1: allowed only when A or B is a bot "
+     "(FILE.py:NAME or module:NAME)"),
+    ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--time-limit", "0"],
+     "time_limit=0.0: allowed seconds above 0, at most 3600"),
+    ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--rules", "solo"], "rules mode='solo': allowed a "
+     "two-sided table (partnership or two-player) for a duplicate comparison"),
+])
+def test_compare_strategies_refuses_a_bad_bot_in_one_line(tmp_path, args, expected):
+    from clirun import assert_one_line_error
+
+    result = invoke(["compare-strategies", *args, "--games", "2", "--no-figure"])
+    assert_one_line_error(result, expected)

@@ -16,7 +16,7 @@ referee (every move checked) and the run tier (hand logs, seeds); the analysis t
 command line read it. docs/agents.md shows how to write a bot.
 """
 
-from .loader import LoadedAgent, is_bot_spec, load_agent
+from .loader import LoadedAgent, is_bot_spec, load_agent, resolve_agent
 from .observation import Decision, Observation, card_names
 from .protocol import Agent, AgentError, agent_name
 from .random_agent import RandomAgent
@@ -53,4 +53,5 @@ __all__ = [
     "play_duplicate",
     "play_games",
     "play_hands",
+    "resolve_agent",
 ]

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 from .protocol import DECISION_METHODS, Agent, AgentError, missing_methods
+from .registry import agent
 
 SPEC_FORMS = "path/to/bot.py:NAME or package.module:NAME"
 """How a bot is named on the command line."""
@@ -131,3 +132,15 @@ def _error_text(error: BaseException) -> str:
     """An exception as one line: its type and message."""
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def resolve_agent(text: str) -> LoadedAgent:
+    """A player of the Python table named on the command line: a bot spec (:func:`load_agent`)
+    or the name of a built-in agent (:func:`~spades_sim.agents.registry.agent`).
+
+    :raises AgentError: a bot that cannot be loaded, or a name that is no agent.
+    """
+    if is_bot_spec(text):
+        return load_agent(text)
+    agent(text)  # refuses an unknown name now, before anything is played
+    return LoadedAgent(text, lambda: agent(text))

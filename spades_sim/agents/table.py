@@ -463,6 +463,32 @@ def source_name(source: AgentSource) -> str:
     return name if isinstance(name, str) and name.strip() else getattr(source, "__name__", "agent")
 
 
+def check_settings(count: int, max_hands: int, time_limit: float | None) -> None:
+    """A table run's settings: ``count`` hands or games, the hand cap, the time limit.
+
+    :raises RunError: one of them out of range.
+    """
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TABLE_COUNT:
+        raise RunError(f"count={count!r}: allowed 1-{MAX_TABLE_COUNT:,}")
+    if isinstance(max_hands, bool) or not isinstance(max_hands, int) or not 1 <= max_hands <= MAX_HANDS_CAP:
+        raise RunError(f"max_hands={max_hands!r}: allowed 1-{MAX_HANDS_CAP:,}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not 0 < time_limit <= 3600):
+        raise RunError(f"time_limit={time_limit!r}: allowed seconds above 0, at most 3600")
+
+
+def check_duplicate(rules: RuleSet, games: int, max_hands: int, time_limit: float | None) -> None:
+    """A duplicate comparison's table and settings (:func:`play_duplicate`), checked before
+    anything is played or printed.
+
+    :raises RunError: a table of more than two sides, or a setting out of range.
+    """
+    if rules.side_count != 2:
+        raise RunError(f"rules mode={str(rules.mode)!r}: allowed a two-sided table (partnership"
+                       " or two-player) for a duplicate comparison")
+    check_settings(games, max_hands, time_limit)
+
+
 def _check_run(rules: RuleSet, agents: Sequence[Agent], count: int, max_hands: int,
                time_limit: float | None) -> None:
     """Every setting of a table run, before anything is played."""
@@ -474,13 +500,7 @@ def _check_run(rules: RuleSet, agents: Sequence[Agent], count: int, max_hands: i
         if missing:
             raise AgentError(f"agents[{seat}]", type(agent).__name__,
                              f"an agent: it lacks {', '.join(missing)}")
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TABLE_COUNT:
-        raise RunError(f"count={count!r}: allowed 1-{MAX_TABLE_COUNT:,}")
-    if isinstance(max_hands, bool) or not isinstance(max_hands, int) or not 1 <= max_hands <= MAX_HANDS_CAP:
-        raise RunError(f"max_hands={max_hands!r}: allowed 1-{MAX_HANDS_CAP:,}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not 0 < time_limit <= 3600):
-        raise RunError(f"time_limit={time_limit!r}: allowed seconds above 0, at most 3600")
+    check_settings(count, max_hands, time_limit)
 
 
 def _table_run(kind: Literal["hands", "games"], rules: str | RuleSet, agents: Sequence[Agent],
@@ -516,24 +536,28 @@ def play_games(rules: str | RuleSet, agents: Sequence[Agent], games: int, seed: 
 
 @dataclass
 class DuplicateRun:
-    """Two table runs of the same deals with the sides swapped: A on side 0, then on side 1."""
+    """Two table runs of the same deals with the sides swapped: A on side 0, then on side 1,
+    game by game, so that a stop keeps every pair finished before it."""
 
     a_first: TableRun
     """A on side 0 (seats 0 and 2 in partnership, seat 0 in two-player), B on side 1."""
-    b_first: TableRun | None
-    """B on side 0 and A on side 1; None when the first run stopped early."""
+    b_first: TableRun
+    """B on side 0 and A on side 1."""
 
     @property
     def pairs(self) -> int:
-        """Deal sequences played both ways (counted only while neither run had stopped)."""
-        if self.b_first is None:
-            return 0
+        """Deal sequences played both ways."""
         return min(len(self.a_first.games), len(self.b_first.games))
 
     @property
     def fault(self) -> BotFault | None:
-        """The bot that stopped either run, or None."""
-        return self.a_first.fault or (self.b_first.fault if self.b_first else None)
+        """The bot that stopped the comparison, or None."""
+        return self.a_first.fault or self.b_first.fault
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C stopped the comparison."""
+        return self.a_first.interrupted or self.b_first.interrupted
 
 
 def play_duplicate(rules: str | RuleSet, a: AgentSource, b: AgentSource, games: int,
@@ -541,27 +565,29 @@ def play_duplicate(rules: str | RuleSet, a: AgentSource, b: AgentSource, games: 
                    time_limit: float | None = None, max_hands: int = DEFAULT_MAX_HANDS,
                    kind: Literal["hands", "games"] = "games",
                    on_game: Callable[[TableGame], None] | None = None) -> DuplicateRun:
-    """Play the same ``games`` deal sequences twice, A on side 0 then A on side 1.
+    """Play the same ``games`` deal sequences twice, A on side 0 and A on side 1.
 
     Needs a two-sided table (partnership or two-player). ``a`` and ``b``: an agent (seated at
-    both of its side's seats) or a class or function making one (one agent per seat). The two
-    runs share one seed, so they see the same deals; the second is played only when the first
-    finished every game.
+    both of its side's seats) or a class or function making one (one agent per seat). Both
+    runs share one seed, so they see the same deals; each game is played both ways before the
+    next, so a bot fault or Ctrl-C keeps every pair finished before it.
     """
     resolved = resolve_rules(rules)
-    if resolved.side_count != 2:
-        raise RunError(f"rules mode={str(resolved.mode)!r}: allowed a two-sided table (partnership"
-                       " or two-player) for a duplicate comparison")
+    check_duplicate(resolved, games, max_hands, time_limit)
     seed = resolve_seed(seed)
     label = names or (source_name(a), source_name(b))
-    runs = []
+    tables = []
     for order in ((0, 1), (1, 0)):
         chosen = [order[resolved.seat_side(seat)] for seat in range(resolved.seat_count)]
         seats = [seat_agent((a, b)[k]) for k in chosen]
-        seat_names = [label[k] for k in chosen]
-        run = _table_run(kind, resolved, seats, games, seed, seat_names, time_limit, max_hands,
-                         on_game)
-        runs.append(run)
-        if run.fault is not None or run.interrupted:
-            break
-    return DuplicateRun(runs[0], runs[1] if len(runs) == 2 else None)
+        _check_run(resolved, seats, games, max_hands, time_limit)
+        tables.append(Table(resolved, seats, seed, [label[k] for k in chosen], time_limit))
+    runs = [TableRun(resolved, table.names, seed, kind) for table in tables]
+    for game in range(games):
+        for table, run in zip(tables, runs, strict=True):
+            part = table.run(kind, range(game, game + 1), max_hands, on_game)
+            run.games += part.games
+            run.fault, run.interrupted = part.fault, part.interrupted
+            if part.fault is not None or part.interrupted:
+                return DuplicateRun(*runs)
+    return DuplicateRun(*runs)
