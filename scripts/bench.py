@@ -15,6 +15,7 @@ first), because the 2-core development machine is noisy.
     python scripts/bench.py --openspiel   # spades-sim's random against OpenSpiel's, one core
                                           # (needs pyspiel: pip install ".[openspiel]")
     python scripts/bench.py --plain    # spades-sim's random against a plain kernel, one core
+    python scripts/bench.py --table    # hands/s of Python agents at the Python table, one core
 """
 
 from __future__ import annotations
@@ -239,6 +240,23 @@ def _print_plain(hands: int, repeats: int) -> None:
           f"{median:.2f} (timed in turn, {repeats} pairs: {low:.2f} to {high:.2f})")
 
 
+def _print_table(hands: int, repeats: int) -> None:
+    """Hands a second at the Python table (``spades_sim.agents``), every move through the
+    referee, on one core: four uniform agents, and the example bot with three of them."""
+    from pathlib import Path
+
+    from spades_sim.agents import RandomAgent, load_agent, play_hands
+
+    bot = load_agent(f"{Path(__file__).resolve().parent.parent / 'examples' / 'high_low_bot.py'}"
+                     ":HighLowBot").make()
+    print(f"Python table, one core, {repeats} repeats of {hands:,} standard hands, medians")
+    for label, seats in (("4 uniform agents", [RandomAgent()] * 4),
+                         ("high-low bot + 3 uniform", [bot] + [RandomAgent()] * 3)):
+        rate = _median_rate(lambda k, seats=seats: play_hands("standard", seats, k, seed=1),
+                            hands, repeats)
+        print(f"{label:<28} {rate:>10,.0f} hands/s")
+
+
 def _dask_scaling(hands: int, repeats: int) -> None:
     """Hands/s on a local Dask cluster of 1 and of 2 single-threaded workers, and what one
     block (task) costs on Dask beyond its play."""
@@ -293,7 +311,12 @@ def main() -> None:
                         help="spades-sim's random against OpenSpiel's random loop only")
     parser.add_argument("--plain", action="store_true",
                         help="spades-sim's random against a plain kernel of the same game only")
+    parser.add_argument("--table", action="store_true",
+                        help="Python agents at the Python table only, one core")
     args = parser.parse_args()
+    if args.table:
+        _print_table(500 if args.quick else 2_000, args.repeats)
+        return
     if args.cold:
         _print_cold_start()
         return

@@ -4,6 +4,7 @@ and bots loaded from ``FILE.py:NAME`` or ``module:NAME``."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -357,6 +358,10 @@ def test_compare_strategies_with_a_bot(tmp_path):
     assert "note: a bot is in the game, so the comparison runs on the Python table" in result.output
     assert f"{EXAMPLE_BOT}:HighLowBot (A) vs uniform (B), seed 1: 3 deal sequences x 2" in result.output
     assert out.read_text().startswith("key,metric,unit,a,b,difference,low,high,pairs")
+    result = invoke(["compare-strategies", f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--games", "2",
+                     "--seed", "1", "--max-hands", "3", "--no-figure", "--format", "json"])
+    metadata = json.loads(result.stdout)["metadata"]
+    assert metadata["bots"] == [f"{EXAMPLE_BOT}:HighLowBot", "uniform"] and metadata["pairs"] == 2
     (tmp_path / "naughty.py").write_text(
         "from spades_sim.agents import RandomAgent\n\nclass Bot(RandomAgent):\n"
         "    def play(self, observation):\n"

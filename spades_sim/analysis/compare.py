@@ -58,7 +58,7 @@ _ALIKE_BY_SHARE = {1.0: PairsAlike.A_WON, 0.75: PairsAlike.A_WON_ONE,
 
 TABLE_HANDS_PER_SECOND = 300
 """About how many hands a second the Python table plays with quick agents on one core
-(``scripts/table_rate.py``: some 340 with four uniform agents), for the note a comparison on
+(``scripts/bench.py --table``), for the note a comparison on
 the table prints."""
 
 

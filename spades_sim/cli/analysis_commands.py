@@ -171,10 +171,11 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         text.append(economics_text(extra["economics"], Payouts(*money, rules.seat_count, 2)))
         break_even = float(extra["economics"]["break_even"].iloc[0])
     contenders = (result.a, result.b)
+    bots = [side.name for side in contenders if not isinstance(side, Strategy)]
     meta = export.metadata(
         "compare-strategies", result.seed, [rules],
         [side for side in contenders if isinstance(side, Strategy)], pairs=result.pairs,
-        bots=[side.name for side in contenders if not isinstance(side, Strategy)],
+        **({"bots": bots} if bots else {}),
         interrupted=result.interrupted, win_share_paired_interval=list(result.paired_interval),
         win_share_unpaired_interval=list(result.unpaired_interval))
     deliver(outputs, "\n".join(text), result.summary(), meta,
