@@ -206,7 +206,9 @@ def test_a_bot_that_raises_shows_its_own_traceback():
                              "ZeroDivisionError; the bot's traceback follows")
     assert fault.traceback is not None
     assert "in misbehave" in fault.traceback and "ZeroDivisionError" in fault.traceback
-    assert "_ask" not in fault.traceback  # the table's own frames are left out
+    assert fault.traceback.startswith("Traceback (most recent call last):\n  File ")
+    assert "table.py" not in fault.traceback  # the table's own frames are left out
+    assert fault.traceback.splitlines()[1].endswith(", in bid")  # the bot's method, first
 
 
 def test_the_time_limit_stops_a_slow_bot_and_one_that_never_returns():
@@ -401,3 +403,27 @@ def test_compare_strategies_refuses_a_bad_bot_in_one_line(tmp_path, args, expect
 
     result = invoke(["compare-strategies", *args, "--games", "2", "--no-figure"])
     assert_one_line_error(result, expected)
+
+
+def test_the_draw_deals_the_kernels_stock():
+    """Two-player: each turn of the kernel's traced draw splits the table's two stock cards of
+    that turn between the drawing seat's kept cards and its discards."""
+    from spades_sim.agents import deals
+    from spades_sim.kernel.packing import pack_rules
+    from spades_sim.run.simulate import trace_hands
+
+    rules = load_preset("head-to-head")
+    packed = pack_rules(rules)
+    records, trace, _ = trace_hands(rules, "random", range(3), 6)
+
+    def cards(mask) -> set[int]:
+        return {int(packed.slot_card[s]) for s in range(64) if int(mask) >> s & 1}
+
+    for row in range(3):
+        stock = deals.draw_stock(packed, 6, row, 0)
+        first = deals.first_drawer(packed, int(records.dealer[row]))
+        for turn in range(26):
+            seat = (first + turn) % 2
+            pair = {stock[2 * turn], stock[2 * turn + 1]}
+            assert len(pair & cards(trace.hands[row, seat])) == 1
+            assert len(pair & cards(trace.discards[row, seat])) == 1

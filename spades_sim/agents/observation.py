@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..cards import format_card
 from ..referee.handlog import Trick
+from ..referee.scoring import partner_of
 from ..rules import RuleSet
 
 
@@ -74,7 +75,8 @@ class Observation:
     """The hand's number in its game, from 0."""
     hand: tuple[int, ...]
     """The cards the seat holds now, lowest id first: empty when it is asked for blind nil
-    (declared before looking at the cards); in the draw, the cards kept so far."""
+    (declared before looking at the cards; in two-player the seat has seen them in the draw);
+    in the draw, the cards kept so far."""
     bids: tuple[int | None, ...]
     """Each seat's bid so far: tricks (0 is nil, blind or not), None before it bids."""
     blind: tuple[bool, ...]
@@ -128,7 +130,7 @@ class Observation:
     @property
     def partner(self) -> int | None:
         """The partner's seat in partnership play (opposite), None alone."""
-        return (self.seat + 2) % 4 if self.rules.partnership else None
+        return partner_of(self.rules, self.seat)
 
     @property
     def hand_names(self) -> tuple[str, ...]:

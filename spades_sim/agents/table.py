@@ -27,7 +27,7 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from types import FrameType
+from types import FrameType, TracebackType
 from typing import Any, Literal
 
 import numpy as np
@@ -36,7 +36,8 @@ from ..cards import CardError, format_card, parse_card
 from ..kernel.packing import pack_rules
 from ..outputs import shown
 from ..referee import Game, Hand, Phase
-from ..referee.handlog import HAND_CAP, STRATEGY_NAME_MOST, CardPass, HandLog
+from ..referee.handlog import BLIND_NIL, HAND_CAP, STRATEGY_NAME_MOST, CardPass, HandLog
+from ..referee.scoring import partner_of
 from ..rules import Mode, RuleSet, resolve_rules
 from ..run.handlogs import save_logs
 from ..run.simulate import DEFAULT_MAX_HANDS, MAX_HANDS_CAP, RunError, resolve_seed
@@ -186,6 +187,15 @@ class _Clock:
         return move, time.perf_counter() - start
 
 
+def _bot_frames(error: BaseException) -> TracebackType | None:
+    """The traceback of an exception a bot raised, from the bot's own first frame: the table's
+    frames above it are the table's business, not the bot author's."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    return tb
+
+
 def _log_name(name: str) -> str:
     """A name as a log's ``strategies`` field takes it: printable, trimmed, not too long."""
     text = "".join(char if char.isprintable() else "?" for char in name).strip() or "agent"
@@ -245,7 +255,7 @@ class Table:
         self.clock = _Clock(time_limit)
         self._n = rules.seat_count
         self._hand_size = rules.hand_size
-        self._partner = tuple((seat + 2) % 4 if rules.partnership else None for seat in range(self._n))
+        self._partner = tuple(partner_of(rules, seat) for seat in range(self._n))
         self._kind: Literal["hands", "games"] = "games"
         self._seen: list[tuple[int, ...]] = []  # two-player: the discards each seat saw
 
@@ -262,9 +272,7 @@ class Table:
                              f"{decision} took more than {self.clock.limit:g} s: allowed at most "
                              f"{self.clock.limit:g} s (time_limit)") from None
         except Exception as error:
-            # The bot's own frames only: the first frame is the table's call.
-            tb = error.__traceback__.tb_next if error.__traceback__ else None
-            text = "".join(traceback.format_exception(type(error), error, tb))
+            text = "".join(traceback.format_exception(type(error), error, _bot_frames(error)))
             kind = type(error).__name__
             raise self._stop("raised", decision, seat, observation,
                              f"{decision} raised {kind}; the bot's traceback follows",
@@ -316,8 +324,8 @@ class Table:
         return Observation(
             decision, self.rules, seat, dealer, game, hand_number,
             hand=() if decision is Decision.BLIND_NIL else hand.holding(seat),
-            bids=tuple(None if bid is None else 0 if bid == "bn" else int(bid) for bid in bids),
-            blind=tuple(bid == "bn" for bid in bids), first_bidder=hand.first_bidder_index,
+            bids=tuple(None if bid is None else 0 if bid == BLIND_NIL else int(bid) for bid in bids),
+            blind=tuple(bid == BLIND_NIL for bid in bids), first_bidder=hand.first_bidder_index,
             passed=passed, received=received, tricks=tuple(hand.tricks), trick=hand.trick_cards,
             leader=hand.leader_index, tricks_taken=hand.tricks_taken,
             spades_broken=hand.spades_broken_status, score=score, bags=bags, legal=legal,
