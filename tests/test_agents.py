@@ -391,6 +391,8 @@ def test_compare_strategies_with_a_bot(tmp_path):
     ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--param", "0.bid_offset=1"],
      "param='0.bid_offset=1': allowed only when A and B are both strategies of the kernel (a bot "
      "takes no --param)"),
+    ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--threads", "2"], "threads=2: allowed only when A "
+     "and B are both strategies of the kernel (the Python table plays on one core)"),
     (["expert", "basic", "--time-limit", "1"], "time-limit=1: allowed only when A or B is a bot "
      "(FILE.py:NAME or module:NAME)"),
     ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--time-limit", "0"],

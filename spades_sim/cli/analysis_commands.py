@@ -141,6 +141,9 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         if at_table and param_overrides:
             raise InputError(f"param={shown(param_overrides[0])!r}: allowed only when A and B are "
                              "both strategies of the kernel (a bot takes no --param)")
+        if at_table and threads is not None:
+            raise InputError(f"threads={threads}: allowed only when A and B are both strategies "
+                             "of the kernel (the Python table plays on one core)")
         if time_limit is not None and not at_table:
             raise InputError(f"time-limit={time_limit:g}: allowed only when A or B is a bot "
                              "(FILE.py:NAME or module:NAME)")
