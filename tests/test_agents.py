@@ -311,7 +311,8 @@ def test_the_example_bot_beats_random_agents_in_duplicate():
 
 
 def test_legal_plays_equals_the_cards_verify_play_allows():
-    """The referee's fast ``legal_plays`` is the cards ``can_play`` allows, at every play."""
+    """The referee's fast ``legal_plays`` is the cards ``can_play`` allows, at every play, under
+    every leading rule."""
     from spades_sim.referee import Hand
 
     checked = 0
@@ -326,11 +327,14 @@ def test_legal_plays_equals_the_cards_verify_play_allows():
 
     Hand.legal_plays = both
     try:
-        for preset in ("standard", "jokers", "three-player", "deuce-high"):
+        for preset in ("standard", "jokers", "three-player", "deuce-high", "head-to-head"):
             play_hands(preset, randoms(preset), 3, seed=9)
+        for changes in ({"spades_lead": "any_time"}, {"first_lead": "dealer_right"},
+                        {"first_lead": "two_of_clubs"}):
+            play_hands(load_preset("standard").replace(**changes), randoms("standard"), 3, seed=9)
     finally:
         Hand.legal_plays = original
-    assert checked > 500
+    assert checked > 1000
 
 
 def test_the_log_game_frame_is_the_kernels_game_frame():
