@@ -56,10 +56,10 @@ _ALIKE_BY_SHARE = {1.0: PairsAlike.A_WON, 0.75: PairsAlike.A_WON_ONE,
                    0.25: PairsAlike.B_WON_ONE, 0.0: PairsAlike.B_WON}
 
 
-TABLE_HANDS_PER_SECOND = 300
-"""About how many hands a second the Python table plays with quick agents on one core
-(``scripts/bench.py --table``), for the note a comparison on
-the table prints."""
+TABLE_HANDS_PER_SECOND = 800
+"""About how many hands a second the Python table plays with quick agents on a free core
+(``scripts/bench.py --table``: some 820 per CPU second), for the note a comparison on the
+table prints."""
 
 
 @dataclass

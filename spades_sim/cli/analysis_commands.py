@@ -192,7 +192,7 @@ def _compare_at_table(rules: RuleSet, sides: tuple[LoadedAgent, LoadedAgent], ga
                       quiet: bool) -> Comparison:
     """compare-strategies with a bot: the duplicate comparison on the Python table."""
     status(f"note: a bot is in the game, so the comparison runs on the Python table, through "
-           f"the referee: expect about {TABLE_HANDS_PER_SECOND} hands a second on one core, "
+           f"the referee: expect about {TABLE_HANDS_PER_SECOND} hands a second on a free core, "
            "fewer with a slow bot")
     with progress(2 * games, "games", quiet) as advance:
         return compare_agents(rules, *sides, games, seed, max_hands, time_limit,
