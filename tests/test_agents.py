@@ -168,6 +168,8 @@ class Misbehaves(RandomAgent):
     def misbehave(self, observation: Observation) -> int:
         if self.what == "raise":
             return 1 // 0
+        if self.what == "exit":
+            raise SystemExit(3)
         if self.what == "sleep":
             time.sleep(0.3)
         elif self.what == "loop":
@@ -209,6 +211,11 @@ def test_a_bot_that_raises_shows_its_own_traceback():
     assert fault.traceback.startswith("Traceback (most recent call last):\n  File ")
     assert "table.py" not in fault.traceback  # the table's own frames are left out
     assert fault.traceback.splitlines()[1].endswith(", in bid")  # the bot's method, first
+
+
+def test_a_bot_that_exits_is_stopped_like_one_that_raises():
+    fault = _stopped(Misbehaves("exit", Decision.PLAY))
+    assert fault.kind == "raised" and "play raised SystemExit" in fault.message
 
 
 def test_the_time_limit_stops_a_slow_bot_and_one_that_never_returns():

@@ -271,7 +271,7 @@ class Table:
             raise self._stop("timeout", decision, seat, observation,
                              f"{decision} took more than {self.clock.limit:g} s: allowed at most "
                              f"{self.clock.limit:g} s (time_limit)") from None
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # a bot's sys.exit() is its fault, not the run's end
             text = "".join(traceback.format_exception(type(error), error, _bot_frames(error)))
             kind = type(error).__name__
             raise self._stop("raised", decision, seat, observation,
