@@ -407,14 +407,19 @@ def test_compare_strategies_with_a_bot(tmp_path):
     (["expert", "basic", "--time-limit", "1"], "time-limit=1: allowed only when A or B is a bot "
      "(FILE.py:NAME or module:NAME)"),
     ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--time-limit", "0"],
-     "time_limit=0.0: allowed seconds above 0, at most 3600"),
+     "time_limit=0.0: allowed seconds above 0, at most 3,600"),
+    ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--time-limit", "nan"],
+     "time-limit='nan': allowed a number in digits 0-9, e.g. 100 or 2.5"),
+    ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--max-hands", "0"], "max_hands=0: allowed 1 to 100,000"),
+    ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--games", "0"], "games=0: allowed 1 to 10,000,000"),
     ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--rules", "solo"], "rules mode='solo': allowed a "
      "two-sided table (partnership or two-player) for a duplicate comparison"),
 ])
 def test_compare_strategies_refuses_a_bad_bot_in_one_line(tmp_path, args, expected):
     from clirun import assert_one_line_error
 
-    result = invoke(["compare-strategies", *args, "--games", "2", "--no-figure"])
+    games = [] if "--games" in args else ["--games", "2"]
+    result = invoke(["compare-strategies", *args, *games, "--no-figure"])
     assert_one_line_error(result, expected)
 
 

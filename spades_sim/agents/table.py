@@ -40,13 +40,15 @@ from ..referee.handlog import BLIND_NIL, HAND_CAP, STRATEGY_NAME_MOST, CardPass,
 from ..referee.scoring import partner_of
 from ..rules import Mode, RuleSet, resolve_rules
 from ..run.handlogs import save_logs
-from ..run.simulate import DEFAULT_MAX_HANDS, MAX_HANDS_CAP, RunError, resolve_seed
+from ..run.simulate import DEFAULT_MAX_HANDS, MAX_HANDS_CAP, RunError, _check_count, resolve_seed
 from . import deals
 from .observation import YES_NO, Decision, Observation
 from .protocol import Agent, AgentError, agent_name, missing_methods
 
 MAX_TABLE_COUNT = 10**7
 """The most hands or games one table run plays (Python plays a few hundred hands a second)."""
+MAX_TIME_LIMIT = 3600
+"""The longest time limit of one decision, in seconds."""
 
 FaultKind = Literal["illegal", "raised", "timeout"]
 """How a bot stopped a run: an illegal move, an exception, or a decision over the time limit."""
@@ -471,21 +473,23 @@ def source_name(source: AgentSource) -> str:
     return name if isinstance(name, str) and name.strip() else getattr(source, "__name__", "agent")
 
 
-def check_settings(count: int, max_hands: int, time_limit: float | None) -> None:
-    """A table run's settings: ``count`` hands or games, the hand cap, the time limit.
+def check_settings(kind: Literal["hands", "games"], count: int, max_hands: int,
+                   time_limit: float | None) -> None:
+    """A table run's settings: ``count`` hands or games (``kind``), the hand cap, the time
+    limit.
 
     :raises RunError: one of them out of range.
     """
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_TABLE_COUNT:
-        raise RunError(f"count={count!r}: allowed 1-{MAX_TABLE_COUNT:,}")
-    if isinstance(max_hands, bool) or not isinstance(max_hands, int) or not 1 <= max_hands <= MAX_HANDS_CAP:
-        raise RunError(f"max_hands={max_hands!r}: allowed 1-{MAX_HANDS_CAP:,}")
+    _check_count(kind, count, MAX_TABLE_COUNT)
+    _check_count("max_hands", max_hands, MAX_HANDS_CAP)
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not 0 < time_limit <= 3600):
-        raise RunError(f"time_limit={time_limit!r}: allowed seconds above 0, at most 3600")
+                                   or not 0 < time_limit <= MAX_TIME_LIMIT):
+        raise RunError(f"time_limit={time_limit!r}: allowed seconds above 0, at most "
+                       f"{MAX_TIME_LIMIT:,}")
 
 
-def check_duplicate(rules: RuleSet, games: int, max_hands: int, time_limit: float | None) -> None:
+def check_duplicate(rules: RuleSet, games: int, max_hands: int, time_limit: float | None,
+                    kind: Literal["hands", "games"] = "games") -> None:
     """A duplicate comparison's table and settings (:func:`play_duplicate`), checked before
     anything is played or printed.
 
@@ -494,11 +498,11 @@ def check_duplicate(rules: RuleSet, games: int, max_hands: int, time_limit: floa
     if rules.side_count != 2:
         raise RunError(f"rules mode={str(rules.mode)!r}: allowed a two-sided table (partnership"
                        " or two-player) for a duplicate comparison")
-    check_settings(games, max_hands, time_limit)
+    check_settings(kind, games, max_hands, time_limit)
 
 
-def _check_run(rules: RuleSet, agents: Sequence[Agent], count: int, max_hands: int,
-               time_limit: float | None) -> None:
+def _check_run(rules: RuleSet, agents: Sequence[Agent], kind: Literal["hands", "games"], count: int,
+               max_hands: int, time_limit: float | None) -> None:
     """Every setting of a table run, before anything is played."""
     if len(agents) != rules.seat_count:
         raise AgentError("agents", f"{len(agents)} agents",
@@ -508,14 +512,14 @@ def _check_run(rules: RuleSet, agents: Sequence[Agent], count: int, max_hands: i
         if missing:
             raise AgentError(f"agents[{seat}]", type(agent).__name__,
                              f"an agent: it lacks {', '.join(missing)}")
-    check_settings(count, max_hands, time_limit)
+    check_settings(kind, count, max_hands, time_limit)
 
 
 def _table_run(kind: Literal["hands", "games"], rules: str | RuleSet, agents: Sequence[Agent],
                count: int, seed: int | None, names: Sequence[str] | None, time_limit: float | None,
                max_hands: int, on_game: Callable[[TableGame], None] | None) -> TableRun:
     resolved = resolve_rules(rules)
-    _check_run(resolved, agents, count, max_hands, time_limit)
+    _check_run(resolved, agents, kind, count, max_hands, time_limit)
     if names is not None and len(names) != len(agents):
         raise AgentError("names", f"{len(names)} names", f"{len(agents)}, one per seat")
     table = Table(resolved, agents, resolve_seed(seed), names, time_limit)
@@ -581,14 +585,14 @@ def play_duplicate(rules: str | RuleSet, a: AgentSource, b: AgentSource, games: 
     next, so a bot fault or Ctrl-C keeps every pair finished before it.
     """
     resolved = resolve_rules(rules)
-    check_duplicate(resolved, games, max_hands, time_limit)
+    check_duplicate(resolved, games, max_hands, time_limit, kind)
     seed = resolve_seed(seed)
     label = names or (source_name(a), source_name(b))
     tables = []
     for order in ((0, 1), (1, 0)):
         chosen = [order[resolved.seat_side(seat)] for seat in range(resolved.seat_count)]
         seats = [seat_agent((a, b)[k]) for k in chosen]
-        _check_run(resolved, seats, games, max_hands, time_limit)
+        _check_run(resolved, seats, kind, games, max_hands, time_limit)
         tables.append(Table(resolved, seats, seed, [label[k] for k in chosen], time_limit))
     runs = [TableRun(resolved, table.names, seed, kind) for table in tables]
     for game in range(games):
