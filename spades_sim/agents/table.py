@@ -11,9 +11,9 @@ in progress, and the run stops there: :attr:`TableRun.fault` says what happened 
 (with the bot's own traceback when it raised), and every game finished before it is kept.
 
 >>> from spades_sim.agents import RandomAgent, play_games
->>> run = play_games("standard", [RandomAgent()] * 4, 2, seed=1)
->>> len(run.games), run.fault is None
-(2, True)
+>>> run = play_games("standard", [RandomAgent()] * 4, 2, seed=1, max_hands=10)
+>>> len(run.games), len(run.logs) <= 20, run.fault is None
+(2, True, True)
 """
 
 from __future__ import annotations
