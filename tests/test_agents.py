@@ -445,3 +445,32 @@ def test_the_draw_deals_the_kernels_stock():
             pair = {stock[2 * turn], stock[2 * turn + 1]}
             assert len(pair & cards(trace.hands[row, seat])) == 1
             assert len(pair & cards(trace.discards[row, seat])) == 1
+
+
+class ByName(RandomAgent):
+    """Plays cards by name and bids as numpy integers: both are taken."""
+
+    def play(self, observation: Observation) -> str:
+        return observation.legal_names[0].lower()
+
+    def bid(self, observation: Observation):
+        import numpy as np
+
+        return np.int64(observation.legal[-1] if observation.legal[0] == 0 else observation.legal[0])
+
+
+def test_moves_by_name_and_numpy_numbers_are_taken():
+    run = play_hands("standard", [ByName()] * 4, 2, seed=1)
+    assert run.fault is None and len(run.logs) == 2
+    first_play = next(action for action in run.logs[0].actions if " p " in action)
+    seat = int(first_play.split()[0])
+    assert first_play == f"{seat} p {format_card(min(run.logs[0].hands[seat]))}"
+
+    class Floaty(RandomAgent):
+        def bid(self, observation: Observation) -> float:
+            return 3.0
+
+    run = play_hands("standard", [RandomAgent(), Floaty(), RandomAgent(), RandomAgent()], 1,
+                     seed=1, names=["r0", "floaty", "r2", "r3"])
+    assert run.fault is not None and run.fault.kind == "illegal" and run.fault.move == "3.0"
+    assert run.fault.message.startswith("seat 1 (bot 'floaty', hand 0): bid='3.0': allowed 0 1 2 ")
