@@ -60,10 +60,12 @@ def load_agent(spec: str) -> LoadedAgent:
         raise AgentError("bot", spec, SPEC_FORMS)
     module = _load_source(spec, source)
     if not hasattr(module, attribute):
-        defined = sorted(name for name, value in vars(module).items()
-                         if not name.startswith("_") and callable(value)
-                         and getattr(value, "__module__", None) == module.__name__)
-        listed = ", ".join(defined[:20]) or "none"
+        public = {name: value for name, value in vars(module).items()
+                  if not name.startswith("_") and callable(value)}
+        # Its own classes and functions first; a package's __init__ may only re-export.
+        own = [name for name, value in public.items()
+               if getattr(value, "__module__", None) == module.__name__]
+        listed = ", ".join(sorted(own or public)[:20]) or "none"
         raise AgentError("bot", spec, f"a name that {source} defines ({listed})")
     return LoadedAgent(spec, _maker(spec, getattr(module, attribute)))
 
