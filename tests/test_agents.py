@@ -412,6 +412,8 @@ def test_compare_strategies_with_a_bot(tmp_path):
      "time-limit='nan': allowed a number in digits 0-9, e.g. 100 or 2.5"),
     ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--max-hands", "0"], "max_hands=0: allowed 1 to 100,000"),
     ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--games", "0"], "games=0: allowed 1 to 10,000,000"),
+    ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--seed", str(2**64)],
+     f"seed={2**64}: allowed a whole number from 0 to 2**63-1"),
     ([f"{EXAMPLE_BOT}:HighLowBot", "uniform", "--rules", "solo"], "rules mode='solo': allowed a "
      "two-sided table (partnership or two-player) for a duplicate comparison"),
 ])

@@ -63,7 +63,7 @@ from ..kernel.strategies import (
 from ..outputs import shown
 from ..rules import RuleSet
 from ..run.deals import parse_suit_count
-from ..run.simulate import simulate_hands
+from ..run.simulate import resolve_seed, simulate_hands
 from .errors import InputError, one_line, user_errors
 from .options import (
     DECIMAL,
@@ -152,6 +152,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         if at_table:
             sides = resolve_agent(strategy_a), resolve_agent(strategy_b)
             check_duplicate(rules, games, max_hands, time_limit)
+            seed = resolve_seed(seed)  # checked before the note is printed
             result = _compare_at_table(rules, sides, games, seed, max_hands, time_limit, quiet)
         else:
             pair = seat_strategies([strategy_a, strategy_b], 2, param_overrides, side_count=2)
