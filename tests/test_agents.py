@@ -476,3 +476,19 @@ def test_moves_by_name_and_numpy_numbers_are_taken():
                      seed=1, names=["r0", "floaty", "r2", "r3"])
     assert run.fault is not None and run.fault.kind == "illegal" and run.fault.move == "3.0"
     assert run.fault.message.startswith("seat 1 (bot 'floaty', hand 0): bid='3.0': allowed 0 1 2 ")
+
+
+def test_ctrl_c_keeps_the_finished_games_and_pairs():
+    finished = []
+
+    def stop_after_three(game) -> None:
+        finished.append(game.game)
+        if len(finished) == 3:
+            raise KeyboardInterrupt
+
+    run = play_games("standard", randoms("standard"), 10, seed=1, max_hands=2, on_game=stop_after_three)
+    assert run.interrupted and run.fault is None and [game.game for game in run.games] == [0, 1, 2]
+    finished.clear()
+    duplicate = play_duplicate("standard", RandomAgent, RandomAgent, 10, seed=1, max_hands=2,
+                               on_game=stop_after_three)
+    assert duplicate.interrupted and duplicate.pairs == 1
