@@ -15,6 +15,7 @@ first), because the 2-core development machine is noisy.
     python scripts/bench.py --openspiel   # spades-sim's random against OpenSpiel's, one core
                                           # (needs pyspiel: pip install ".[openspiel]")
     python scripts/bench.py --plain    # spades-sim's random against a plain kernel, one core
+    python scripts/bench.py --table    # hands/s of Python agents at the Python table, one core
 """
 
 from __future__ import annotations
@@ -239,6 +240,32 @@ def _print_plain(hands: int, repeats: int) -> None:
           f"{median:.2f} (timed in turn, {repeats} pairs: {low:.2f} to {high:.2f})")
 
 
+def _print_table(hands: int, repeats: int) -> None:
+    """Hands a second at the Python table (``spades_sim.agents``), every move through the
+    referee, on one core: four uniform agents, and the example bot with three of them. Beside
+    the wall-clock rate, the rate per second of this process's CPU time, which other work on a
+    shared machine does not slow."""
+    from pathlib import Path
+
+    from spades_sim.agents import RandomAgent, load_agent, play_hands
+
+    bot = load_agent(f"{Path(__file__).resolve().parent.parent / 'examples' / 'high_low_bot.py'}"
+                     ":HighLowBot").make()
+    print(f"Python table, one core, {repeats} repeats of {hands:,} standard hands, medians")
+    print(f"{'agents':<28} {'hands/s':>10} {'per CPU s':>10}")
+    for label, seats in (("4 uniform agents", [RandomAgent()] * 4),
+                         ("high-low bot + 3 uniform", [bot] + [RandomAgent()] * 3)):
+        play_hands("standard", seats, min(hands, 200), seed=1)  # warm-up: the deal's kernel
+        walls, cpus = [], []
+        for _ in range(repeats):
+            wall, cpu = time.perf_counter(), time.process_time()
+            play_hands("standard", seats, hands, seed=1)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+        print(f"{label:<28} {hands / statistics.median(walls):>10,.0f} "
+              f"{hands / statistics.median(cpus):>10,.0f}")
+
+
 def _dask_scaling(hands: int, repeats: int) -> None:
     """Hands/s on a local Dask cluster of 1 and of 2 single-threaded workers, and what one
     block (task) costs on Dask beyond its play."""
@@ -293,7 +320,12 @@ def main() -> None:
                         help="spades-sim's random against OpenSpiel's random loop only")
     parser.add_argument("--plain", action="store_true",
                         help="spades-sim's random against a plain kernel of the same game only")
+    parser.add_argument("--table", action="store_true",
+                        help="Python agents at the Python table only, one core")
     args = parser.parse_args()
+    if args.table:
+        _print_table(500 if args.quick else 2_000, args.repeats)
+        return
     if args.cold:
         _print_cold_start()
         return

@@ -9,7 +9,8 @@ An example is a line ``$ spades-sim ARGS`` inside a fenced block, followed by th
 command prints, up to the next ``$`` line or the end of the block. A line that is only
 ``...`` stands for any run of lines (none included), so an example may show an excerpt;
 a comment after two spaces and ``#`` is for the reader and not part of the command. The
-commands of one block run in order in one fresh temporary folder, because a later one may
+commands of one block run in order in one fresh temporary folder (holding a copy of the
+repository's ``examples/``, the bots an example may seat), because a later one may
 read what an earlier one wrote (``--log hands.jsonl``, then ``score hands.jsonl``), and each
 block starts from an empty folder, so no example depends on another block.
 
@@ -44,6 +45,7 @@ import difflib
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -369,6 +371,8 @@ def run_block(block: Block, runner=run_command) -> list[Outcome]:
     with ``runner`` (:func:`run_command` or :func:`run_in_process`)."""
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="readme-example-") as folder:
+        # The repository's examples/ as a reader's checkout has them: the bots the README seats.
+        shutil.copytree(REPO / "examples", Path(folder) / "examples")
         for example in block.examples:
             if example.skipped:
                 continue

@@ -49,8 +49,16 @@ _LAZY = {
     "Dealer": "run.deals",
     "SuitCount": "run.deals",
     "RunStore": "run.store",
+    # the agents: bots at the Python table
+    "Observation": "agents",
+    "RandomAgent": "agents",
+    "load_agent": "agents",
+    "play_hands": "agents",
+    "play_games": "agents",
+    "play_duplicate": "agents",
     # the analysis tier
     "compare_strategies": "analysis.compare",
+    "compare_agents": "analysis.compare",
     "compare_rules": "analysis.variants",
     "tune": "analysis.tune",
     "what_if": "analysis.whatif",

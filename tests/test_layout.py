@@ -1,10 +1,11 @@
 """The package's layout is its architecture: tiers that import one way, and no import circle.
 
 The tiers, from the bottom: the base modules (cards, rules, numbers, inputs, outputs, intervals),
-the kernel (numba, with its plain-Python face) and the referee beside it, the run tier, the
-analysis tier and the command line. A module may import from its own tier and the tiers
-below; the kernel and the referee share nothing; the kernel never imports pandas, click or
-matplotlib. Every import counts, including those inside functions.
+the kernel (numba, with its plain-Python face) and the referee beside it, the run tier and the
+agents (the Python table) beside it, the analysis tier and the command line. A module may
+import from its own tier and the tiers below; the kernel and the referee share nothing; the
+kernel never imports pandas, click or matplotlib. Every import counts, including those inside
+functions.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ ALLOWED = {
     "kernel": {"kernel", "base"},
     "referee": {"referee", "base"},
     "run": {"run", "kernel", "referee", "base"},
-    "analysis": {"analysis", "run", "kernel", "referee", "base"},
-    "cli": {"cli", "analysis", "run", "kernel", "referee", "base"},
+    "agents": {"agents", "run", "kernel", "referee", "base"},
+    "analysis": {"analysis", "agents", "run", "kernel", "referee", "base"},
+    "cli": {"cli", "analysis", "agents", "run", "kernel", "referee", "base"},
 }
 KERNEL_FORBIDDEN = {"pandas", "click", "matplotlib", "dask", "distributed", "pyarrow"}
 

@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import pandas as pd
 
+from ..agents import BotFault, LoadedAgent, TableGame, play_duplicate, resolve_agent
 from ..intervals import paired_interval, ratio_difference, wilson_interval
 from ..kernel.strategies import Strategy, get_strategy
 from ..rules import RuleSet, resolve_rules
 from ..run.catalogue import Metric, Units, frame_units, metric
+from ..run.records import log_game_frame
 from ..run.simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .formatting import PERCENT_UNITS, value_text
@@ -54,13 +56,21 @@ _ALIKE_BY_SHARE = {1.0: PairsAlike.A_WON, 0.75: PairsAlike.A_WON_ONE,
                    0.25: PairsAlike.B_WON_ONE, 0.0: PairsAlike.B_WON}
 
 
+TABLE_HANDS_PER_SECOND = 800
+"""About how many hands a second the Python table plays with quick agents on a free core
+(``scripts/bench.py --table``: some 820 per CPU second), for the note a comparison on the
+table prints."""
+
+
 @dataclass
 class Comparison:
-    """The outcome of :func:`compare_strategies`; ``summary()`` is the table to print."""
+    """The outcome of :func:`compare_strategies` or :func:`compare_agents`; ``summary()`` is the
+    table to print."""
 
     rules: RuleSet
-    a: Strategy
-    b: Strategy
+    a: Strategy | LoadedAgent
+    """A: a strategy of the kernel, or an agent played at the Python table."""
+    b: Strategy | LoadedAgent
     seed: int
     pairs: int
     interrupted: bool
@@ -69,6 +79,8 @@ class Comparison:
     """A's result in each pair of games: a win 1, a loss 0, an unfinished game ½, averaged."""
     unfinished: np.ndarray
     """Unfinished games in each pair (0, 1 or 2)."""
+    fault: BotFault | None = None
+    """At the Python table: the bot that stopped the comparison (the pairs before it count)."""
 
     def summary(self) -> pd.DataFrame:
         """One row per metric: A's value, B's value, the difference A − B and its paired interval."""
@@ -158,13 +170,48 @@ def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Str
             break
     pairs = min(run.done for run in runs) if len(runs) == 2 else 0
     frames = [run.records().iloc[:pairs] for run in runs] if pairs else []
-    if not pairs:
+    interrupted = any(run.interrupted for run in runs)
+    return _compared(rules, first, second, seed, frames, interrupted)
+
+
+def compare_agents(raw_rules: str | RuleSet, a: str | LoadedAgent, b: str | LoadedAgent,
+                   games: int, seed: int | None = None,
+                   max_hands: int = DEFAULT_MAX_HANDS, time_limit: float | None = None,
+                   on_game: Callable[[TableGame], None] | None = None) -> Comparison:
+    """:func:`compare_strategies` at the Python table: ``a`` and ``b`` are bots
+    (``path/to/bot.py:NAME``, ``package.module:NAME``) or built-in agents by name
+    (:func:`spades_sim.agents.resolve_agent`), or such agents already loaded; every deal
+    sequence is played both ways, game by game, through the referee.
+
+    A bot fault (an illegal move, an exception, a decision over ``time_limit``) stops the
+    comparison: :attr:`Comparison.fault` says what happened, and the pairs finished before it
+    are compared.
+    """
+    rules = resolve_rules(raw_rules)
+    first, second = (side if isinstance(side, LoadedAgent) else resolve_agent(side) for side in (a, b))
+    seed = resolve_seed(seed)
+    run = play_duplicate(rules, first.make, second.make, games, seed,
+                         names=(first.name, second.name), time_limit=time_limit,
+                         max_hands=max_hands, on_game=on_game)
+    pairs = run.pairs
+    frames = ([log_game_frame(rules, table.logs).iloc[:pairs] for table in (run.a_first, run.b_first)]
+              if pairs else [])
+    comparison = _compared(rules, first, second, seed, frames, run.interrupted)
+    comparison.fault = run.fault
+    return comparison
+
+
+def _compared(rules: RuleSet, first: Strategy | LoadedAgent, second: Strategy | LoadedAgent,
+              seed: int, frames: list[pd.DataFrame], interrupted: bool) -> Comparison:
+    """The comparison of the game frames of the two runs (A on side 0, then on side 1), cut to
+    the pairs both finished."""
+    if not frames:
         return Comparison(rules, first, second, seed, 0, True, [], np.zeros(0), np.zeros(0))
+    pairs = len(frames[0])
     # A sat on side 0 in the first run and on side 1 in the second; B the other way round.
     units = [frame_units(frame) for frame in frames]
     rows = [_pair_row(metric(key, "games"), units) for key in COMPARED]
     share = _pooled(units, metric("win_share"), (0, 1))[0] / 2
-    interrupted = any(run.interrupted for run in runs)
     # Two frames here (pairs > 0), so the sum is an array, never sum's start value 0.
     unfinished = cast(np.ndarray,
                       sum((frame["winner"].to_numpy() < 0).astype(np.float64) for frame in frames))

@@ -9,9 +9,17 @@ import sys
 
 import click
 
+from ..agents import LoadedAgent, is_bot_spec, resolve_agent
+from ..agents.table import check_duplicate
 from ..analysis import export
 from ..analysis.bids import bid_profiles, plot_bid_profiles
-from ..analysis.compare import compare_strategies, plot_comparison
+from ..analysis.compare import (
+    TABLE_HANDS_PER_SECOND,
+    Comparison,
+    compare_agents,
+    compare_strategies,
+    plot_comparison,
+)
 from ..analysis.formatting import (
     comparison_text,
     economics_text,
@@ -48,14 +56,17 @@ from ..analysis.whatif import (
 from ..kernel.strategies import (
     DEFAULT_STRATEGY,
     STRATEGIES,
+    Strategy,
     get_strategy,
     seat_strategies,
 )
 from ..outputs import shown
+from ..rules import RuleSet
 from ..run.deals import parse_suit_count
-from ..run.simulate import simulate_hands
-from .errors import InputError, user_errors
+from ..run.simulate import resolve_seed, simulate_hands
+from .errors import InputError, one_line, user_errors
 from .options import (
+    DECIMAL,
     WHOLE,
     economics_options,
     output_options,
@@ -92,14 +103,18 @@ from .output import (
 @click.option("--param", "param_overrides", multiple=True, metavar="SIDE.NAME=VALUE",
               help="Change a parameter of A (side 0) or B (side 1), e.g. --param 1.set_slack=0 "
                    "(repeatable).")
+@click.option("--time-limit", type=DECIMAL, default=None, metavar="SECONDS",
+              help="With a bot: the seconds one decision may take; a bot over it stops the "
+                   "comparison. [default: none]")
 @output_options("compare-A-vs-B.png", named=True)
 @economics_options
 def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str,
                                rule_overrides: tuple[str, ...], games: int, seed: int | None,
                                param_overrides: tuple[str, ...], threads: int | None,
-                               max_hands: int, fmt: str, out: str | None,
-                               figure_path: str | None, svg: bool, no_figure: bool,
-                               buy_in: float | None, rake: str | None, quiet: bool) -> None:
+                               max_hands: int, time_limit: float | None, fmt: str,
+                               out: str | None, figure_path: str | None, svg: bool,
+                               no_figure: bool, buy_in: float | None, rake: str | None,
+                               quiet: bool) -> None:
     """Compare two strategies in duplicate: every deal sequence played with the seats swapped.
 
     Prints each strategy's win share, points per hand, nil and bag figures, and the
@@ -107,27 +122,51 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     interval is than an unpaired one on the same games (or, when every pair came out the
     same, how the pairs came out).
 
+    A or B may be a bot of your own, path/to/bot.py:NAME or package.module:NAME (an agent,
+    its class or a function making one; docs/agents.md). The comparison then runs on the
+    Python table, through the referee, one decision at a time.
+
     Example:
 
     \b
         spades-sim compare-strategies conservative basic --games 4000 --seed 21
         spades-sim compare-strategies expert basic --buy-in 100 --rake 15%
+        spades-sim compare-strategies examples/high_low_bot.py:HighLowBot uniform --games 200
     """
-    figure_path = figure_path or f"compare-{strategy_a}-vs-{strategy_b}.png"
+    at_table = is_bot_spec(strategy_a) or is_bot_spec(strategy_b)
+    labels = [name.rpartition(":")[2] for name in (strategy_a, strategy_b)]
+    figure_path = figure_path or f"compare-{labels[0]}-vs-{labels[1]}.png"
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
+        if at_table and param_overrides:
+            raise InputError(f"param={shown(param_overrides[0])!r}: allowed only when A and B are "
+                             "both strategies of the kernel (a bot takes no --param)")
+        if at_table and threads is not None:
+            raise InputError(f"threads={threads}: allowed only when A and B are both strategies "
+                             "of the kernel (the Python table plays on one core)")
+        if time_limit is not None and not at_table:
+            raise InputError(f"time-limit={time_limit:g}: allowed only when A or B is a bot "
+                             "(FILE.py:NAME or module:NAME)")
         outputs = check_outputs(fmt, out, figure_path, svg, no_figure)
         money = parse_economics(buy_in, rake)
-        pair = seat_strategies([strategy_a, strategy_b], 2, param_overrides, side_count=2)
-        with progress(2 * games, "games", quiet) as advance:
-            result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
-                                        max_hands, on_block=advance)
+        if at_table:
+            sides = resolve_agent(strategy_a), resolve_agent(strategy_b)
+            check_duplicate(rules, games, max_hands, time_limit)
+            seed = resolve_seed(seed)  # checked before the note is printed
+            result = _compare_at_table(rules, sides, games, seed, max_hands, time_limit, quiet)
+        else:
+            pair = seat_strategies([strategy_a, strategy_b], 2, param_overrides, side_count=2)
+            with progress(2 * games, "games", quiet) as advance:
+                result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
+                                            max_hands, on_block=advance)
+    stopped = " (interrupted)" if result.interrupted and not result.fault else (
+        " (stopped)" if result.fault else "")
     title = (f"rules {rules_label(rules, rule_overrides)}, {result.a.name} (A) vs "
              f"{result.b.name} (B), seed {result.seed}: {result.pairs:,} deal sequences x 2"
-             + (" (interrupted)" if result.interrupted else ""))
+             + stopped)
     if not result.pairs:
         echo(title)
-        sys.exit(130)
+        _exit_stopped(result)
     text = [title, comparison_text(result.summary()), win_share_text(result)]
     extra = {}
     break_even = None
@@ -135,14 +174,43 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         extra["economics"] = result.economics(*money)
         text.append(economics_text(extra["economics"], Payouts(*money, rules.seat_count, 2)))
         break_even = float(extra["economics"]["break_even"].iloc[0])
+    contenders = (result.a, result.b)
+    bots = [side.name for side in contenders if not isinstance(side, Strategy)]
     meta = export.metadata(
-        "compare-strategies", result.seed, [rules], [result.a, result.b], pairs=result.pairs,
+        "compare-strategies", result.seed, [rules],
+        [side for side in contenders if isinstance(side, Strategy)], pairs=result.pairs,
+        **({"bots": bots} if bots else {}),
         interrupted=result.interrupted, win_share_paired_interval=list(result.paired_interval),
         win_share_unpaired_interval=list(result.unpaired_interval))
     deliver(outputs, "\n".join(text), result.summary(), meta,
             lambda path: plot_comparison(result, path, break_even), extra=extra)
-    if result.interrupted:
-        sys.exit(130)
+    if result.interrupted or result.fault:
+        _exit_stopped(result)
+
+
+def _compare_at_table(rules: RuleSet, sides: tuple[LoadedAgent, LoadedAgent], games: int,
+                      seed: int | None, max_hands: int, time_limit: float | None,
+                      quiet: bool) -> Comparison:
+    """compare-strategies with a bot: the duplicate comparison on the Python table."""
+    status(f"note: a bot is in the game, so the comparison runs on the Python table, through "
+           f"the referee: expect about {TABLE_HANDS_PER_SECOND} hands a second on a free core, "
+           "fewer with a slow bot")
+    with progress(2 * games, "games", quiet) as advance:
+        return compare_agents(rules, *sides, games, seed, max_hands, time_limit,
+                              on_game=lambda game: advance(1))
+
+
+def _exit_stopped(result: Comparison) -> None:
+    """End a comparison that stopped early: a bot's fault in one line (with the bot's own
+    traceback under it when it raised), exit 2; Ctrl-C, exit 130."""
+    if result.fault is not None:
+        status(f"Error: {one_line(result.fault.message)} (the {result.pairs:,} deal sequences "
+               "finished before it are compared above)" if result.pairs else
+               f"Error: {one_line(result.fault.message)}")
+        if result.fault.traceback:
+            status(result.fault.traceback.rstrip())
+        sys.exit(2)
+    sys.exit(130)
 
 
 @click.command(name="tune")

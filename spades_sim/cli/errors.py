@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from .. import rules as _rules
+from ..agents import AgentError
 from ..analysis.double_dummy import DoubleDummyError
 from ..analysis.metrics import EconomicsError
 from ..analysis.nil import FeatureError
@@ -43,7 +44,7 @@ class InputError(click.ClickException):
 USER_ERRORS = (_rules.RulesError, StrategyError, RunError, OutputError, LogError, IllegalMove,
                CardError, FeatureError, EconomicsError, StudyError, DealError, WhatIfError,
                StoreError, AuditError, CalibrationError, DoubleDummyError, ReviewError,
-               PositionError)
+               PositionError, AgentError)
 """The library's errors of bad input: each one's message is the line the user sees."""
 
 

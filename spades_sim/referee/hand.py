@@ -565,8 +565,26 @@ class Hand:
         return _allowed(self.verify_play, seat, card)
 
     def legal_plays(self, seat: int) -> tuple[int, ...]:
-        """The cards seat ``seat`` may play now, lowest id first (empty when it is not to play)."""
-        return tuple(card for card in self.holding(seat) if self.can_play(seat, card))
+        """The cards seat ``seat`` may play now, lowest id first (empty when it is not to play):
+        the cards :meth:`can_play` allows."""
+        holding = self.holding(seat)
+        if seat != self.turn_index or self.phase is not Phase.PLAY or (
+                not self.tricks and self.rules.first_lead == FirstLead.TWO_OF_CLUBS):
+            return tuple(card for card in holding if self.can_play(seat, card))
+        # Asked at every play, so it spares raising an IllegalMove, with its message, for each
+        # card that may not go. After the lead verify_play checks only the follow rule (the turn
+        # and the card held being right): the led suit's cards, or any card when void.
+        deck = self.deck
+        if self._trick_cards:
+            led = deck.suit_of(self._trick_cards[0])
+            return tuple(card for card in holding if deck.suit_of(card) == led) or holding
+        # A lead (but the first under two_of_clubs, above): whether a card may be led depends
+        # only on whether it is a trump, so one card of each kind is asked.
+        trumps = [card for card in holding if deck.is_trump(card)]
+        others = [card for card in holding if not deck.is_trump(card)]
+        allowed = {card for group in (trumps, others) if group and self.can_play(seat, group[0])
+                   for card in group}
+        return tuple(card for card in holding if card in allowed)
 
     def play(self, seat: int, card: int) -> CardPlay:
         """Seat ``seat`` plays ``card``; return the :class:`CardPlay` record."""

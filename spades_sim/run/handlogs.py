@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..kernel.strategies import Strategy
-from ..referee.handlog import log_rules_file, rules_reference, write_log
+from ..referee.handlog import HandLog, log_rules_file, rules_reference, write_log
 from ..rules import RuleSet, save_rules
 from .records import trace_logs
 from .simulate import trace_games, trace_hands
@@ -21,18 +21,26 @@ def write_hand_logs(path: str, kind: str, rules: RuleSet, strategies: Sequence[S
     Each line names the strategy at each seat in its ``strategies`` field. Returns the rules
     file written beside the log (:func:`log_rules_file`), or None when the log names a preset.
     """
+    if kind == "games":
+        game_records, records, trace, packed = trace_games(rules, strategies, deals, seed,
+                                                           max_hands)
+        logs = trace_logs(rules.name, records, trace, packed, games=game_records)
+    else:
+        records, trace, packed = trace_hands(rules, strategies, deals, seed)
+        logs = trace_logs(rules.name, records, trace, packed)
+    names = tuple(strategy.name for strategy in strategies)
+    return save_logs(path, rules, (dataclasses.replace(log, strategies=names) for log in logs))
+
+
+def save_logs(path: str, rules: RuleSet, logs: Iterable[HandLog]) -> str | None:
+    """Write hand logs played under ``rules`` to ``path``, each line naming the rules: the
+    preset's name, or a rules file written beside the log first (:func:`log_rules_file`),
+    which is returned (None when the log names a preset).
+    """
     rules_file = log_rules_file(path, rules)
     rules_ref = rules.name
     if rules_file is not None:
         save_rules(rules, rules_file, "log")
         rules_ref = rules_reference(rules_file, path)
-    if kind == "games":
-        game_records, records, trace, packed = trace_games(rules, strategies, deals, seed,
-                                                           max_hands)
-        logs = trace_logs(rules_ref, records, trace, packed, games=game_records)
-    else:
-        records, trace, packed = trace_hands(rules, strategies, deals, seed)
-        logs = trace_logs(rules_ref, records, trace, packed)
-    names = tuple(strategy.name for strategy in strategies)
-    write_log(path, [dataclasses.replace(log, strategies=names) for log in logs])
+    write_log(path, (dataclasses.replace(log, rules=rules_ref) for log in logs))
     return rules_file

@@ -8,13 +8,17 @@ written by :func:`spades_sim.analysis.export.write`.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from ..cards import format_card
-from ..referee.handlog import HandLog, HandResult, Trick
+from ..referee.handlog import BLIND_NIL, Bid, BlindNilBid, HandLog, HandResult, Trick, parse_action
+from ..referee.scoring import BidValue, is_nil, side_contract
+from ..rules import RuleSet
 
 _SEAT_COLUMNS = ("bid", "blind", "tricks", "spades", "top_spade", "aces", "kings", "voids",
                  "nil_risk")
@@ -159,3 +163,63 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
         score_before[:] = records.score[row]
         bags_before[:] = records.bag_total[row]
     return logs
+
+
+def log_game_frame(rules: RuleSet, logs: Sequence[HandLog]) -> pd.DataFrame:
+    """The game frame (:func:`game_frame`'s columns) of whole games written as hand logs, such
+    as the Python table's (``spades_sim.agents``): one row per game, the consecutive lines of
+    one ``game`` id in order, each line with its result and the last with its ``game_over``.
+
+    The counts follow the kernel's tally of a hand (a side's contract, made and bid error when
+    it bid tricks; its nil and blind-nil bids and how many were made; its bags and penalty), so
+    the catalogue's metrics of a table's games mean what they mean for a simulation's.
+    """
+    sides, seats = rules.side_count, rules.seat_count
+    rows: list[dict[str, int]] = []
+    for _, lines in itertools.groupby(logs, key=lambda log: log.game):
+        game = list(lines)
+        first, last = game[0], game[-1]
+        assert last.result is not None and last.game_over is not None, "a game's last line"
+        winner = last.game_over.get("winner")
+        row = {"game": int(first.game or 0), "first_dealer": first.dealer, "hands": len(game),
+               "winner": -1 if winner is None else int(winner)}
+        counts = {name: [0] * sides for name in _GAME_SIDE_COLUMNS[2:]}
+        for log in game:
+            _tally_log(rules, log, counts)
+        for side in range(sides):
+            row[f"score_{side}"] = last.result.score[side]
+            row[f"bag_total_{side}"] = last.result.bag_total[side]
+            for name, values in counts.items():
+                row[f"{name}_{side}"] = values[side]
+        rows.append(row)
+    frame = pd.DataFrame(rows, columns=["game", "first_dealer", "hands", "winner"] + [
+        f"{name}_{side}" for name in _GAME_SIDE_COLUMNS for side in range(sides)])
+    for side in range(sides):
+        frame[f"seat_hands_{side}"] = (frame["hands"] * (seats // sides)).astype(np.int32)
+    return frame
+
+
+def _tally_log(rules: RuleSet, log: HandLog, counts: dict[str, list[int]]) -> None:
+    """Add one hand's counts (the kernel's ``_tally_hand``) to a game's ``counts`` by side."""
+    assert log.result is not None
+    bids: list[BidValue] = [0] * rules.seat_count
+    for action in log.actions:
+        match parse_action(action):
+            case Bid(seat, count):
+                bids[seat] = count
+            case BlindNilBid(seat):
+                bids[seat] = BLIND_NIL
+    tricks = log.result.tricks
+    for seat, bid in enumerate(bids):
+        if is_nil(bid):
+            kind = "blind" if bid == BLIND_NIL else "nil"
+            counts[f"{kind}_bids"][rules.seat_side(seat)] += 1
+            counts[f"{kind}_made"][rules.seat_side(seat)] += tricks[seat] == 0
+    for side in range(rules.side_count):
+        contract, counted, _ = side_contract(rules, bids, tricks, side)
+        if contract > 0:
+            counts["contracts"][side] += 1
+            counts["made"][side] += counted >= contract
+            counts["bid_error"][side] += abs(contract - counted)
+        counts["bags"][side] += log.result.bags[side]
+        counts["penalty"][side] += log.result.penalty[side]

@@ -1,0 +1,148 @@
+"""Bots from the command line: ``path/to/mybot.py:MyBot`` or ``package.module:attr``.
+
+:func:`load_agent` imports the file or module, finds the name and checks that it is an agent,
+a class of agents or a function returning one; anything else is refused in one line
+(:class:`~spades_sim.agents.protocol.AgentError`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from .protocol import DECISION_METHODS, Agent, AgentError, missing_methods
+from .registry import agent
+
+SPEC_FORMS = "path/to/bot.py:NAME or package.module:NAME"
+"""How a bot is named on the command line."""
+
+_METHODS = ", ".join(DECISION_METHODS.values())
+
+
+@dataclass(frozen=True)
+class LoadedAgent:
+    """A bot loaded from its spec: its name and how to seat it."""
+
+    name: str
+    """The spec as given, which names the bot in logs, tables and messages."""
+    make: Callable[[], Agent]
+    """A new agent for one seat: the class instantiated, the function called, or (an agent
+    object was named) that same object."""
+
+
+def is_bot_spec(text: str) -> bool:
+    """Whether ``text`` names a bot (``FILE.py:NAME``, ``module:NAME``) rather than a strategy.
+
+    >>> is_bot_spec("bots/mine.py:MyBot"), is_bot_spec("mybots.smart:make"), is_bot_spec("expert")
+    (True, True, False)
+    """
+    return ":" in text
+
+
+def load_agent(spec: str) -> LoadedAgent:
+    """Load the bot that ``spec`` names: ``path/to/bot.py:NAME`` (a Python file, its folder put
+    first on the import path while it loads) or ``package.module:NAME`` (an importable module).
+
+    ``NAME`` may be an agent object, a class whose instances are agents (made with no
+    arguments) or a function of no arguments returning an agent.
+
+    :raises AgentError: a spec of another form, a file or module that does not load, a name
+        that is not there, or an object that is not an agent; one line naming the spec.
+    """
+    source, _, attribute = spec.rpartition(":")
+    if not source or not attribute.isidentifier():
+        raise AgentError("bot", spec, SPEC_FORMS)
+    module = _load_source(spec, source)
+    if not hasattr(module, attribute):
+        public = {name: value for name, value in vars(module).items()
+                  if not name.startswith("_") and callable(value)}
+        # Its own classes and functions first; a package's __init__ may only re-export.
+        own = [name for name, value in public.items()
+               if getattr(value, "__module__", None) == module.__name__]
+        listed = ", ".join(sorted(own or public)[:20]) or "none"
+        raise AgentError("bot", spec, f"a name that {source} defines ({listed})")
+    return LoadedAgent(spec, _maker(spec, getattr(module, attribute)))
+
+
+def _load_source(spec: str, source: str) -> ModuleType:
+    """The module of a file path (ending ``.py``) or a dotted module name."""
+    if source.endswith(".py") or "/" in source or "\\" in source:
+        path = Path(source)
+        if not path.is_file() or path.suffix != ".py":
+            raise AgentError("bot", spec, f"{SPEC_FORMS}, the file a readable .py file")
+        # A name of its own for each file, so two bots called mybot.py do not meet in sys.modules.
+        digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
+        name = f"_spades_sim_bot_{path.stem}_{digest}"
+        loader_spec = importlib.util.spec_from_file_location(name, path)
+        if loader_spec is None or loader_spec.loader is None:
+            raise AgentError("bot", spec, f"{SPEC_FORMS}, the file a Python module")
+        module = importlib.util.module_from_spec(loader_spec)
+        folder = str(path.resolve().parent)
+        sys.path.insert(0, folder)  # so the bot may import the modules beside it
+        sys.modules[name] = module
+        try:
+            loader_spec.loader.exec_module(module)
+        except (Exception, SystemExit) as error:
+            sys.modules.pop(name, None)
+            raise AgentError("bot", spec, f"a file that loads ({_error_text(error)})") from None
+        finally:
+            if folder in sys.path:
+                sys.path.remove(folder)
+        return module
+    if not all(part.isidentifier() for part in source.split(".")):
+        raise AgentError("bot", spec, SPEC_FORMS)
+    try:
+        return importlib.import_module(source)
+    except (Exception, SystemExit) as error:
+        raise AgentError("bot", spec, f"a module that imports ({_error_text(error)})") from None
+
+
+def _maker(spec: str, value: object) -> Callable[[], Agent]:
+    """How to seat ``value``: checked once now, by making one agent from it."""
+    if isinstance(value, type) or not missing_methods(value):
+        if not isinstance(value, type):
+            agent = value
+            return lambda: agent  # type: ignore[return-value]
+        made = _call(spec, value, "instantiated with no arguments")
+    elif callable(value):
+        made = _call(spec, value, "called with no arguments")
+    else:
+        made = value
+    missing = missing_methods(made)
+    if missing:
+        what = f"{type(made).__name__} lacks {', '.join(missing)}"
+        raise AgentError("bot", spec, f"an agent (methods {_METHODS}), a class of agents or a "
+                         f"function returning one; {what}")
+    return value  # type: ignore[return-value]
+
+
+def _call(spec: str, maker: Callable[[], object], how: str) -> object:
+    try:
+        return maker()
+    except Exception as error:
+        raise AgentError("bot", spec, f"an agent class or function that can be {how} "
+                         f"({_error_text(error)})") from None
+
+
+def _error_text(error: BaseException) -> str:
+    """An exception as one line: its type and message."""
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def resolve_agent(text: str) -> LoadedAgent:
+    """A player of the Python table named on the command line: a bot spec (:func:`load_agent`)
+    or the name of a built-in agent (:func:`~spades_sim.agents.registry.agent`).
+
+    :raises AgentError: a bot that cannot be loaded, or a name that is no agent.
+    """
+    if is_bot_spec(text):
+        return load_agent(text)
+    agent(text)  # refuses an unknown name now, before anything is played
+    return LoadedAgent(text, lambda: agent(text))
