@@ -16,7 +16,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "spades_sim"
 
-BASE = {"cards", "rules", "numbers", "outputs", "intervals"}
+BASE = {"cards", "rules", "names", "numbers", "outputs", "intervals"}
 ALLOWED = {
     "base": {"base"},
     "kernel": {"kernel", "base"},

@@ -191,7 +191,7 @@ def log_rule_options(verb: str) -> Decorator:
 
 def resolve_rules(rules_name: str, rule_overrides: tuple[str, ...]) -> _rules.RuleSet:
     """The rule set of ``--rules`` with its ``--rule`` overrides."""
-    overrides = dict(_rules.parse_override(text) for text in rule_overrides)
+    overrides = _rules.overrides_of(rule_overrides)
     return _rules.resolve_rules(rules_name, overrides)
 
 
@@ -258,14 +258,15 @@ def variant_option(command: Callable[..., Any]) -> Callable[..., Any]:
              "--variant 'nil 50:nil_value=50' (repeatable).")(command)
 
 
-def parse_log_range(text: str, kind: str) -> range:
-    """``--log-deals``: ``A:B`` (A included, B excluded) or a single index ``A``."""
+def parse_log_range(text: str, kind: str, played: int, given: bool = True) -> range:
+    """``--log-deals``: ``A:B`` (A included, B excluded) or a single index ``A``, inside the run
+    of ``played`` hands (or games). The default range (not ``given``) is cut to the run."""
     start, sep, stop = text.partition(":")
     try:
         first = whole_number(start)
         last = whole_number(stop) if sep else first + 1
     except ValueError:
         raise InputError(f"log-deals={shown(text)!r}: allowed START:STOP, e.g. 0:100") from None
-    deals = range(first, last)
-    check_log_range(kind, deals)
+    deals = range(first, last if given else min(last, played))
+    check_log_range(kind, deals, played)
     return deals

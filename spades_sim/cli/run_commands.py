@@ -13,12 +13,12 @@ from .. import __version__
 from ..analysis import calibrate as _calibrate
 from ..analysis.formatting import economics_text, summary_text
 from ..analysis.metrics import Payouts, economics
-from ..analysis.report import DEFAULT_STUDY, check_out_dir, load_study, run_study
+from ..analysis.report import DEFAULT_STUDY, check_study, load_study, run_study
 from ..kernel.calibration import load_family
 from ..outputs import check_file, check_folder, shown
 from ..referee.handlog import log_rules_file
 from ..run.handlogs import write_hand_logs
-from ..run.simulate import resume, simulate_games, simulate_hands
+from ..run.simulate import check_size, resume, simulate_games, simulate_hands
 from ..run.store import RunStore, resume_manifest
 from .errors import InputError, user_errors
 from .options import (
@@ -132,8 +132,10 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
             for path in filter(None, (log_path, log_rules_file(log_path, rules))):
                 check_file(path, "log")
         kind = "games" if games is not None else "hands"
-        deal_range = parse_log_range(log_deals, kind) if log_path else None
         n = games if games is not None else (hands if hands is not None else 100_000)
+        check_size(kind, n)
+        deal_range = (parse_log_range(log_deals, kind, n, "log_deals" in given)
+                      if log_path else None)
         strategies = table_strategies(rules, strategy_names, param_overrides)
         run_function = simulate_games if kind == "games" else simulate_hands
         extra = {"max_hands": max_hands} if kind == "games" else {}
@@ -152,7 +154,9 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
     deliver(outputs, "\n".join(text), run.summary(), run_metadata(run), extra=tables,
             data=run.records() if out is not None and not run.save_error else None)
     exit_if_not_saved(run)
-    if log_path is not None and deal_range is not None:
+    if deal_range is not None and deal_range.stop > run.done:  # interrupted: the hands played
+        deal_range = range(deal_range.start, max(deal_range.start, run.done))
+    if log_path is not None and deal_range:
         with user_errors():
             rules_file = write_hand_logs(log_path, kind, rules, strategies, run.seed, deal_range,
                                          max_hands)
@@ -284,7 +288,7 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None,
         study = load_study(config_path) if config_path else DEFAULT_STUDY
         if variants:  # checked with the study's other fields
             study = dataclasses.replace(study, variants=study.variants + variants)
-        check_out_dir(out_dir, study.name)
+        check_study(study, out_dir, threads)  # every check before the first status line
         status(f"study {study.name!r}, seed {study.seed}")
         report = run_study(study, out_dir, threads,
                            on_progress=lambda name: status(f"  {name} ..."))

@@ -238,7 +238,7 @@ def parse_param_override(raw_override: str) -> tuple[int, str, float]:
     (1, 'bid_offset', -0.5)
     """
     target, sep, text = raw_override.partition("=")
-    side, dot, name = target.strip().partition(".")
+    side, dot, name = target.partition(".")
     try:
         value = decimal_number(text)
     except ValueError:
