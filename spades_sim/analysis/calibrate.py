@@ -30,7 +30,7 @@ import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import tomli_w
@@ -46,7 +46,7 @@ from ..kernel.calibration import (
     save_family,
 )
 from ..kernel.strategies import STRATEGIES, Strategy
-from ..outputs import atomic_path, write_text
+from ..outputs import atomic_path, shown, write_text
 from ..rules import Mode, RuleSet, load_preset
 from ..run.blocks import prepare_table
 from ..run.simulate import BLOCK_HANDS, DEFAULT_MAX_HANDS, resolve_seed
@@ -387,6 +387,26 @@ def round_hands(name: str, sizes: Sizes) -> int:
     return sizes.hands + sizes.nil_hands + blind
 
 
+SEED_MOST = 2**63 - 1
+"""The largest seed of any run (the kernel's counters take 63 bits)."""
+
+
+def seed_span(rounds: int) -> int:
+    """How far past its seed a calibration of ``rounds`` rounds plays seeds: round r from
+    ``seed + 100 r`` (its nil and blind-nil runs up to 13 further), the race spread from
+    ``seed + 1000`` and ``seed + 1001``."""
+    return max(100 * (rounds - 1) + 13, 1001)
+
+
+def check_seed(seed: int, rounds: int) -> None:
+    """Refuse a seed whose later rounds would pass the largest seed: checked before the first
+    family is played rather than in round 2 of the last one."""
+    most = SEED_MOST - seed_span(rounds)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= most:
+        raise CalibrationError(f"seed={seed!r}: allowed a whole number from 0 to {most} (the "
+                               f"rounds play seeds up to {seed_span(rounds)} past it)")
+
+
 def calibrate_family(name: str, rounds: int = ROUNDS, sizes: Sizes = Sizes(), seed: int = 1,
                      on_block: Callable[[int], None] | None = None,
                      on_round: Callable[[int, dict[str, np.ndarray]], None] | None = None,
@@ -402,6 +422,7 @@ def calibrate_family(name: str, rounds: int = ROUNDS, sizes: Sizes = Sizes(), se
     """
     if name not in FAMILY_PRESETS:
         raise CalibrationError(f"family={name!r}: allowed " + ", ".join(FAMILY_PRESETS))
+    check_seed(seed, rounds)
     rules = load_preset(FAMILY_PRESETS[name])
     arrays = bootstrap_arrays(rules) if start is None else dict(start)
     expert = STRATEGIES["expert"]
@@ -434,6 +455,24 @@ def calibrate_family(name: str, rounds: int = ROUNDS, sizes: Sizes = Sizes(), se
     return arrays
 
 
+INDEX = "tables.toml"
+"""The file beside the tables that records how each family's file was made."""
+
+
+def read_index(folder: str | Path) -> dict[str, Any]:
+    """The entries of ``FOLDER/tables.toml`` (none when it does not exist yet); a file that is
+    not UTF-8 TOML is refused (the command checks it before the first family is played)."""
+    index = Path(folder) / INDEX
+    if not index.is_file():
+        return {}
+    try:
+        return tomllib.loads(index.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 TOML"
+        raise CalibrationError(f"out-dir={shown(str(index))!r}: allowed a folder whose "
+                               f"{INDEX} is readable UTF-8 TOML ({reason})") from None
+
+
 def write_tables(folder: str | Path, name: str, arrays: dict[str, np.ndarray],
                  made_by: dict[str, object]) -> Path:
     """Write ``FOLDER/NAME.npz`` and record ``made_by`` (command, seed, sizes) under ``[NAME]`` in
@@ -443,8 +482,8 @@ def write_tables(folder: str | Path, name: str, arrays: dict[str, np.ndarray],
     path = folder / f"{name}.npz"
     with atomic_path(path, "out-dir") as temporary:
         save_family(arrays, temporary)
-    index = folder / "tables.toml"
-    entries = tomllib.loads(index.read_text(encoding="utf-8")) if index.is_file() else {}
+    index = folder / INDEX
+    entries = read_index(folder)
     entries[name] = made_by
     text = ("# The calibration tables of the expert bidder: per family, how its file was made.\n"
             "# Rebuild one with the command shown (spades-sim calibrate, docs/strategies.md).\n\n"
@@ -453,5 +492,6 @@ def write_tables(folder: str | Path, name: str, arrays: dict[str, np.ndarray],
     return path
 
 
-__all__ = ["FAMILY_PRESETS", "ROUNDS", "Sizes", "blind_counts", "calibrate_family",
-           "nil_counts", "round_hands", "trick_counts", "write_tables"]
+__all__ = ["FAMILY_PRESETS", "ROUNDS", "SEED_MOST", "Sizes", "blind_counts", "calibrate_family",
+           "check_seed", "nil_counts", "read_index", "round_hands", "seed_span", "trick_counts",
+           "write_tables"]

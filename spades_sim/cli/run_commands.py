@@ -17,8 +17,9 @@ from ..analysis.report import DEFAULT_STUDY, check_study, load_study, run_study
 from ..kernel.calibration import load_family
 from ..outputs import check_file, check_folder, shown
 from ..referee.handlog import log_rules_file
+from ..run import backends
 from ..run.handlogs import write_hand_logs
-from ..run.simulate import check_size, resume, simulate_games, simulate_hands
+from ..run.simulate import check_size, check_threads, resume, simulate_games, simulate_hands
 from ..run.store import RunStore, resume_manifest
 from .errors import InputError, user_errors
 from .options import (
@@ -184,6 +185,8 @@ def _resume(ctx: click.Context, resume_dir: str, rules_name: str,
         saved, rules=rules if rules_given else None, strategies=strategies, hands=hands,
         games=games, seed=seed, max_hands=max_hands if "max_hands" in explicit else None)
     store.check(requested)
+    check_threads(threads)  # every check before the scan's first note
+    backends.backend(backend, scheduler)
     scan = store.scan(saved)
     for line in scan.damaged:
         click.echo(f"note: {line}", err=True)
@@ -237,14 +240,18 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
                 raise InputError(f"family={shown(name)!r}: allowed "
                                  + ", ".join(_calibrate.FAMILY_PRESETS))
         check_folder(out_dir, "out-dir")
+        _calibrate.read_index(out_dir)  # written after each family: refused before the first
         for label, value, low in (("rounds", rounds, 1), ("hands", hands, 10_000),
                                   ("nil-hands", nil_hands, 10_000),
                                   ("blind-hands", blind_hands, 1_000), ("games", games, 0)):
             if not low <= value <= 10**9:
                 raise InputError(f"{label}={value}: allowed a whole number {low:,} to 10^9")
         sizes = _calibrate.Sizes(hands, nil_hands, blind_hands, games)
+        _calibrate.check_seed(seed, rounds)
+        # Every family's shipped tables read before the first family is played and written.
+        starts = {name: load_family(name) if from_shipped else None for name in names}
         for name in names:
-            start = load_family(name) if from_shipped else None
+            start = starts[name]
             total = rounds * _calibrate.round_hands(name, sizes)
             # Calibration is long and often logged: its bar shows off a terminal too.
             with progress(total, f"{name} hands", quiet, terminal_only=False) as advance:
