@@ -502,12 +502,10 @@ def _output_cases() -> list:
     return cases
 
 
-BAD_NAMES = {"": "is empty", "   ": "is empty", "a\nb": "has a control character or line break",
-             "a\rb": "has a control character or line break",
-             "a\x00b": "has a control character or line break",
-             "a\tb": "has a control character or line break",
-             "a\u2028b": "has a control character or line break",
-             "a\x1b[31mred": "has a control character or line break",
+UNPRINTABLE = "has a line break or another character that does not print"
+BAD_NAMES = {"": "is empty", "   ": "is empty", "a\nb": UNPRINTABLE, "a\rb": UNPRINTABLE,
+             "a\x00b": UNPRINTABLE, "a\tb": UNPRINTABLE, "a\u2028b": UNPRINTABLE,
+             "a\x1b[31mred": UNPRINTABLE, "a\u00a0b": UNPRINTABLE,
              " padded": "has a space at an end", "padded ": "has a space at an end",
              "n" * (NAME_MOST + 1): f"has {NAME_MOST + 1}", "n" * 100_000: "has 100,000"}
 """Names no table can be headed with, and the reason each message gives."""

@@ -90,16 +90,28 @@ def _rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [_plain(row) for row in frame.to_dict("records")]
 
 
-def csv_text(frame: pd.DataFrame) -> str:
-    """The table as CSV, the one way the tool writes CSV from a frame: every text cell made
-    safe for a spreadsheet (:func:`spades_sim.outputs.csv_cell`), numbers untouched."""
-    safe = frame.copy()
+def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table as every CSV the tool writes holds it: each text cell (and column name) made
+    safe for a spreadsheet (:func:`spades_sim.outputs.csv_cell`), numbers untouched. The
+    numeric columns are shared with ``frame``, not copied."""
+    safe = frame.copy(deep=False)
     for column in safe.columns:
         if not pd.api.types.is_numeric_dtype(safe[column]):
             safe[column] = safe[column].map(csv_cell)
     safe.columns = [csv_cell(str(name)) for name in safe.columns]
-    text: str = safe.to_csv(index=False)
+    return safe
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    """The table as CSV text (:func:`csv_safe`)."""
+    text: str = csv_safe(frame).to_csv(index=False)
     return text
+
+
+def write_csv(frame: pd.DataFrame, path: str | Path, field: str = "out") -> None:
+    """Write the table as a CSV file (:func:`csv_safe`), whole or not at all."""
+    with atomic_path(path, field) as temporary:
+        csv_safe(frame).to_csv(temporary, index=False)
 
 
 def as_text(frame: pd.DataFrame, fmt: str, meta: dict[str, Any],
@@ -121,6 +133,9 @@ def write(frame: pd.DataFrame, path: str, meta: dict[str, Any], field: str = "ou
         sys.stdout.flush()
         return
     suffix = Path(path).suffix.lower()
+    if suffix == ".csv":
+        write_csv(frame, path, field)
+        return
     with atomic_path(path, field) as temporary:
         if suffix == ".parquet":
             import pyarrow as pa
@@ -130,10 +145,8 @@ def write(frame: pd.DataFrame, path: str, meta: dict[str, Any], field: str = "ou
             schema_metadata = {**(table.schema.metadata or {}),
                                METADATA_KEY: json.dumps(meta).encode()}
             pq.write_table(table.replace_schema_metadata(schema_metadata), temporary)
-        elif suffix == ".json":
-            Path(temporary).write_text(as_text(frame, "json", meta) + "\n", encoding="utf-8")
         else:
-            Path(temporary).write_text(csv_text(frame), encoding="utf-8")
+            Path(temporary).write_text(as_text(frame, "json", meta) + "\n", encoding="utf-8")
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:
@@ -148,4 +161,4 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
 
 
 __all__ = ["FORMATS", "METADATA_KEY", "STDOUT", "SUFFIXES", "as_text", "check_format",
-           "check_out", "csv_text", "metadata", "read_metadata", "write"]
+           "check_out", "csv_safe", "csv_text", "write_csv", "metadata", "read_metadata", "write"]

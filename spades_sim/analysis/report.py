@@ -35,7 +35,7 @@ from ..rules import RulesError, RuleSet, preset_names, resolve_rules, unknown_ke
 from ..run.simulate import check_threads, simulate_hands
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies
-from .export import csv_text
+from .export import write_csv
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .formatting import PERCENT_UNITS, interval_text, table_rows, value_text
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
@@ -375,7 +375,7 @@ class _Writer:
 
     def data(self, name: str, frame: pd.DataFrame) -> str:
         path = self.folder / f"{name}.csv"
-        write_text(path, csv_text(frame), "out-dir")
+        write_csv(frame, path, "out-dir")
         self.files.append(path)
         return path.name
 
