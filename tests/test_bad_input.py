@@ -555,6 +555,11 @@ def _before_work_cases() -> list:
          f"seed={2**63 - 500}: allowed a whole number from 0 to"),
         (["calibrate", "partnership-standard", "solo-standard", "--out-dir", "."],
          {"tables.toml": b"x = [\n"}, "tables.toml is readable UTF-8 TOML"),
+        (["calibrate", "solo-standard", "partnership-standard", "solo-standard", "--out-dir",
+          "."], {}, "family='solo-standard': allowed each family once (given twice)"),
+        (["bids", "basic", "expert", "basic"], {},
+         "strategy='basic': allowed each strategy once"),
+        (["bids", "basic", "nope"], {}, "strategy='nope': allowed"),
     ]
 
 

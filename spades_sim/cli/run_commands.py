@@ -235,10 +235,12 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
         if not names:
             raise InputError("family: allowed one or more of "
                              + ", ".join(_calibrate.FAMILY_PRESETS) + " (or --all)")
-        for name in names:
+        for i, name in enumerate(names):
             if name not in _calibrate.FAMILY_PRESETS:
                 raise InputError(f"family={shown(name)!r}: allowed "
                                  + ", ".join(_calibrate.FAMILY_PRESETS))
+            if name in names[:i]:
+                raise InputError(f"family={name!r}: allowed each family once (given twice)")
         check_folder(out_dir, "out-dir")
         _calibrate.read_index(out_dir)  # written after each family: refused before the first
         for label, value, low in (("rounds", rounds, 1), ("hands", hands, 10_000),
