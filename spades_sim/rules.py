@@ -501,8 +501,8 @@ def _plain(value: Any) -> Any:
 
 
 def check_name(field_name: str, value: str) -> str:
-    """Refuse a name that cannot head a table (:func:`spades_sim.names.name_fault`): a rule
-    set's ``name``, a variant's label, a study's name or title; returns it."""
+    """Refuse a name that cannot head a table (:func:`spades_sim.names.name_fault`) as a
+    :class:`RulesError`: a rule set's ``name``, a variant's label; returns it."""
     allowed = name_fault(value)
     if allowed is not None:
         raise RulesError(field_name, value, allowed)

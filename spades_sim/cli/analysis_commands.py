@@ -417,9 +417,10 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
 @click.option("--seat", type=WHOLE, default=0, show_default=True, help="The seat holding CARDS.")
 @rule_options
 @click.option("--score", "score_text", default="", metavar="us=N,them=N",
-              help="The score before this hand (or SIDE=N,… per side). [default: 0-0]")
+              help="The score before this hand, of every side (or SIDE=N,… for each side). "
+                   "[default: 0-0]")
 @click.option("--bags", "bags_text", default="", metavar="us=N,them=N",
-              help="Bags each side carries. [default: none]")
+              help="Bags each side carries, every side given. [default: none]")
 @click.option("--bids", "bids_text", default="", metavar="SEAT:BID,…",
               help="Bids already made this hand, e.g. 1:4,2:nil (blind nil: blind).")
 @click.option("--dealer", type=WHOLE, default=None,
