@@ -564,6 +564,19 @@ def test_a_file_called_like_a_preset_does_not_replace_it(
     assert rules_module.loads(shown.output) == rules_module.load_preset("standard")
 
 
+def test_without_rules_the_default_preset_is_played_beside_a_file_of_its_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No --rules: the user typed no word that could mean the file, so the preset is played
+    (as the same command with --rules standard in an empty folder)."""
+    monkeypatch.chdir(tmp_path)
+    Path("standard").write_text(TARGET_300, encoding="utf-8")
+    beside = invoke(["simulate", "--quiet", "--hands", "20", "--seed", "3"])
+    assert_ok(beside)
+    Path("standard").unlink()
+    alone = invoke(["simulate", "--quiet", "--hands", "20", "--seed", "3", "--rules", "standard"])
+    assert beside.output == alone.output and beside.output.startswith("rules standard,")
+
+
 def test_a_bare_word_that_is_no_preset_lists_the_presets(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

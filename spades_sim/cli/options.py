@@ -169,10 +169,11 @@ def compile_notice(text: str) -> None:
 def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """``--rules NAME|FILE`` and repeatable ``--rule FIELD=VALUE``."""
     return _bundle([
-        click.option("--rules", "rules_name", default="standard", show_default=True,
-                     metavar="NAME|FILE",
+        # No default value: the default is the preset (RULES_DEFAULT) whatever files the
+        # working folder holds, as the user named none (resolve_rules).
+        click.option("--rules", "rules_name", default=None, metavar="NAME|FILE",
                      help="A preset (spades-sim rules list) or a rules file, given as "
-                          "./NAME or NAME.toml."),
+                          f"./NAME or NAME.toml.  [default: {RULES_DEFAULT}]"),
         click.option("--rule", "rule_overrides", multiple=True, metavar="FIELD=VALUE",
                      help="Override one rule field, e.g. --rule nil_value=50 (repeatable)."),
     ])(command)
@@ -189,9 +190,17 @@ def log_rule_options(verb: str) -> Decorator:
     ])
 
 
-def resolve_rules(rules_name: str, rule_overrides: tuple[str, ...]) -> _rules.RuleSet:
-    """The rule set of ``--rules`` with its ``--rule`` overrides."""
+RULES_DEFAULT = "standard"
+"""The preset of a command whose --rules is not given."""
+
+
+def resolve_rules(rules_name: str | None, rule_overrides: tuple[str, ...]) -> _rules.RuleSet:
+    """The rule set of ``--rules`` with its ``--rule`` overrides. Without --rules, the preset
+    :data:`RULES_DEFAULT`, even beside a file of that name: the user typed no word that
+    could mean the file."""
     overrides = _rules.overrides_of(rule_overrides)
+    if rules_name is None:
+        return _rules.resolve_rules(RULES_DEFAULT, overrides, typed=False)
     return _rules.resolve_rules(rules_name, overrides)
 
 

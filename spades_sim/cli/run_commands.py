@@ -75,7 +75,7 @@ RECORDS_OUT = ("Write the records (one row per seat-hand, or per game): .parquet
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="The Dask scheduler for --backend dask, e.g. tcp://10.0.0.5:8786.")
 @click.pass_context
-def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...], hands: int | None,
+def simulate(ctx: click.Context, rules_name: str | None, rule_overrides: tuple[str, ...], hands: int | None,
              games: int | None, seed: int | None, threads: int | None,
              strategy_names: tuple[str, ...], param_overrides: tuple[str, ...], max_hands: int,
              out: str | None, log_path: str | None, log_deals: str, buy_in: float | None,
@@ -166,7 +166,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         sys.exit(130)
 
 
-def _resume(ctx: click.Context, resume_dir: str, rules_name: str,
+def _resume(ctx: click.Context, resume_dir: str, rules_name: str | None,
             rule_overrides: tuple[str, ...], hands: int | None, games: int | None,
             seed: int | None, threads: int | None, strategy_names: tuple[str, ...],
             param_overrides: tuple[str, ...], max_hands: int, backend: str,
