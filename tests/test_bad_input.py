@@ -287,7 +287,7 @@ def _economics_cases() -> list:
         for value in ("0", "-5", "1e308", str(MAX_BUY_IN + 1), "1e10"):
             cases.append(([*command, "--buy-in", value], {},
                           f": allowed a positive amount up to {MAX_BUY_IN:,}"))
-        for value in ("nan", "inf", "-inf", "١٠٠", "100$", "1e999"):
+        for value in ("nan", "inf", "-inf", "١٠٠", "100$", "1e999", "100 ", " 100"):
             cases.append(([*command, "--buy-in", value], {},
                           f"buy-in={value!r}: allowed a number in digits 0-9"))
         for value in ("150%", "-1", "1", "nan", "١٥%", "15%%", LONG):
