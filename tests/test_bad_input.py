@@ -557,6 +557,13 @@ def _before_work_cases() -> list:
          {"tables.toml": b"x = [\n"}, "tables.toml is readable UTF-8 TOML"),
         (["calibrate", "solo-standard", "partnership-standard", "solo-standard", "--out-dir",
           "."], {}, "family='solo-standard': allowed each family once (given twice)"),
+        (["simulate", "--hands", "5", "--log", "hands.jsonl",
+          *[word for change in ("blind_nil_min_chance=0.5", "blind_nil_margin=0.25",
+                                "nil_min_chance=0.5", "cover_bonus=2", "bag_weight=2",
+                                "nil_bonus=-12.5", "set_slack=3", "bid_offset=0.25")
+            for word in ("--param", f"0.{change}")]], {},
+         "allowed in a hand log printable text of 1 to 100 characters on one line (this one "
+         "has 144); fewer --param changes"),
         (["bids", "basic", "expert", "basic"], {},
          "strategy='basic': allowed each strategy once"),
         (["bids", "basic", "nope"], {}, "strategy='nope': allowed"),

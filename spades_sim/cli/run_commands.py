@@ -18,7 +18,7 @@ from ..kernel.calibration import load_family
 from ..outputs import check_file, check_folder, shown
 from ..referee.handlog import log_rules_file
 from ..run import backends
-from ..run.handlogs import write_hand_logs
+from ..run.handlogs import check_log_strategies, write_hand_logs
 from ..run.simulate import check_size, check_threads, resume, simulate_games, simulate_hands
 from ..run.store import RunStore, resume_manifest
 from .errors import InputError, user_errors
@@ -138,6 +138,8 @@ def simulate(ctx: click.Context, rules_name: str | None, rule_overrides: tuple[s
         deal_range = (parse_log_range(log_deals, kind, n, "log_deals" in given)
                       if log_path else None)
         strategies = table_strategies(rules, strategy_names, param_overrides)
+        if log_path is not None:
+            check_log_strategies(strategies)
         run_function = simulate_games if kind == "games" else simulate_hands
         extra = {"max_hands": max_hands} if kind == "games" else {}
         with progress(n, kind, quiet) as advance:
