@@ -1,9 +1,12 @@
-"""Numbers typed by a user: ASCII digits only, and never more of them than any size needs.
+"""Numbers typed by a user: ASCII digits only, nothing around them, and never more digits
+than any size needs.
 
 Python's ``int`` and ``float`` read other scripts' digits (``int("١٢") == 12``), and
 ``str.isdigit`` says yes to ``"²"``, which ``int`` then refuses. Every number a user types
 (an option, a field of ``--score``, ``--bids``, ``--log-deals``, a seat of a log's action)
-is read here instead, so that ``0``-``9`` are the only digits anywhere.
+is read here instead, so that ``0``-``9`` are the only digits anywhere. A space before or
+after the digits (``--seed '5 '``) is refused too: it is a sign of a value cut or pasted wrongly,
+and Python's ``int`` would silently drop it.
 """
 
 from __future__ import annotations
@@ -21,10 +24,14 @@ _DECIMAL = re.compile(rf"[+-]?(?:{_DIGITS.pattern}(?:\.[0-9]{{0,{MAX_DIGITS}}})?
 
 
 def whole_number(text: str) -> int:
-    """A whole number written in ASCII digits, with an optional sign (spaces around it allowed).
+    """A whole number written in ASCII digits, with an optional sign and nothing around it.
 
-    >>> whole_number(" 12"), whole_number("-3")
+    >>> whole_number("12"), whole_number("-3")
     (12, -3)
+    >>> whole_number("5 ")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a whole number in ASCII digits: '5 '
     >>> whole_number("²")
     Traceback (most recent call last):
     ...
@@ -43,7 +50,7 @@ def is_digits(text: str) -> bool:
 
 
 def decimal_number(text: str) -> float:
-    """A finite decimal number in ASCII digits (``0.5``, ``-1``, ``1e3``).
+    """A finite decimal number in ASCII digits (``0.5``, ``-1``, ``1e3``), nothing around it.
 
     >>> decimal_number("0.25"), decimal_number("-1e2")
     (0.25, -100.0)
@@ -59,8 +66,7 @@ def decimal_number(text: str) -> float:
 
 
 def _matched(pattern: re.Pattern[str], text: str, what: str) -> str:
-    """``text`` without the spaces around it, if ``pattern`` matches all of it."""
-    stripped = text.strip(" \t")
-    if not pattern.fullmatch(stripped):
+    """``text`` if ``pattern`` matches all of it (a space around it included)."""
+    if not pattern.fullmatch(text):
         raise ValueError(f"not {what} in ASCII digits: {text[:40]!r}")
-    return stripped
+    return text

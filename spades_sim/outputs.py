@@ -224,10 +224,33 @@ def atomic_path(path: str | Path, field: str = "out") -> Iterator[str]:
         raise _refuse(field, path, f"not written ({_reason(error)})") from None
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""The first characters that make a spreadsheet read a CSV cell as a formula (OWASP, "CSV
+injection")."""
+
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell as a spreadsheet can open it safely: text that starts like a formula
+    (:data:`FORMULA_STARTS`, e.g. a variant label ``=HYPERLINK(…)``) gets a leading ``'``, so
+    it shows as the text it is. Numbers, and text that is a plain number (``-5``), pass as they
+    are. Every CSV the tool writes passes its cells through here.
+
+    >>> csv_cell("=HYPERLINK('x')"), csv_cell("@SUM(1)"), csv_cell("-5"), csv_cell(-5)
+    ("'=HYPERLINK('x')", "'@SUM(1)", '-5', -5)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(
+            value):
+        return "'" + value
+    return value
+
+
 def write_text(path: str | Path, text: str, field: str = "out") -> None:
     """Write a UTF-8 text file whole or not at all (:func:`atomic_path`)."""
     with atomic_path(path, field) as temporary:
         Path(temporary).write_text(text, encoding="utf-8")
 
 
-__all__ = ["OutputError", "atomic_path", "check_file", "check_folder", "shown", "write_text"]
+__all__ = ["FORMULA_STARTS", "OutputError", "atomic_path", "check_file", "check_folder", "csv_cell",
+           "shown", "write_text"]

@@ -16,6 +16,7 @@ import dataclasses
 import enum
 import os
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any
 import tomli_w
 
 from .inputs import loads_toml, read_text
+from .names import name_fault
 from .outputs import shown, write_text
 
 SEAT_COUNT = 4
@@ -311,6 +313,7 @@ class RuleSet:
             elif spec.type == "int | None" and value is not None and (
                     isinstance(value, bool) or not isinstance(value, int)):
                 raise RulesError(spec.name, value, "a whole number, or leave it out for off")
+        check_name("name", self.name)
         _check_choice("min_bid", self.min_bid, (0, 1))
         # Upper bounds keep every score of a long game inside the kernel's 32-bit records.
         _check_range("nil_value", self.nil_value, 1, MAX_POINTS)
@@ -498,6 +501,27 @@ def _plain(value: Any) -> Any:
     return str(value) if isinstance(value, enum.Enum) else value
 
 
+def check_name(field_name: str, value: str) -> str:
+    """Refuse a name that cannot head a table (:func:`spades_sim.names.name_fault`) as a
+    :class:`RulesError`: a rule set's ``name``, a variant's label; returns it."""
+    allowed = name_fault(value)
+    if allowed is not None:
+        raise RulesError(field_name, value, allowed)
+    return value
+
+
+def overrides_of(texts: Sequence[str], field_name: str = "rule") -> dict[str, Any]:
+    """``FIELD=VALUE`` texts (:func:`parse_override`) as one mapping; a field given twice is
+    refused rather than the last one silently kept."""
+    overrides: dict[str, Any] = {}
+    for text in texts:
+        key, value = parse_override(text)
+        if key in overrides:
+            raise RulesError(field_name, text, f"each field once ({key!r} is given twice)")
+        overrides[key] = value
+    return overrides
+
+
 def _require_defaults(checks: tuple[tuple[str, Any, Any], ...], reason: str) -> None:
     """Refuse the first (field, value, default) whose value is not the default.
 
@@ -622,7 +646,8 @@ def is_rules_path(text: str) -> bool:
     return text.endswith(".toml") or any(sep in text for sep in _SEPARATORS)
 
 
-def resolve_rules(raw_rules: str | RuleSet, overrides: dict[str, Any] | None = None) -> RuleSet:
+def resolve_rules(raw_rules: str | RuleSet, overrides: dict[str, Any] | None = None, *,
+                  typed: bool = True) -> RuleSet:
     """Turn a preset name, a rules file's path or a RuleSet into a RuleSet, then apply overrides.
 
     The rule for a string (the same on the command line, in a study and in the library):
@@ -637,6 +662,10 @@ def resolve_rules(raw_rules: str | RuleSet, overrides: dict[str, Any] | None = N
       folder is refused as ambiguous (the user may have meant either); ``./NAME``
       reads the file.
 
+    With ``typed=False`` the word was not typed by the user but written by the program (the
+    default study's presets): it is the preset, whatever files the working folder holds, as
+    the user named no file.
+
     A hand log's own ``rules`` field is read by :func:`spades_sim.referee.handlog.log_rules`,
     relative to the log's folder.
     """
@@ -645,7 +674,7 @@ def resolve_rules(raw_rules: str | RuleSet, overrides: dict[str, Any] | None = N
     elif is_rules_path(raw_rules):
         rules = load_rules(raw_rules)
     else:
-        if raw_rules in preset_names() and Path(raw_rules).is_file():
+        if typed and raw_rules in preset_names() and Path(raw_rules).is_file():
             raise RulesError("rules", raw_rules, f"'./{raw_rules}' for the file in the working "
                              "folder; the preset only where no file has this name (it names both)")
         rules = load_preset(raw_rules)
@@ -659,14 +688,15 @@ def parse_override(raw_override: str) -> tuple[str, Any]:
     (('nil_value', 50), ('blind_nil', 'off'))
     """
     key, sep, text = raw_override.partition("=")
-    key = key.strip()
-    if not sep or not key or not raw_override.isprintable():
-        # A line break would end the TOML value and start another one, silently dropped.
-        raise RulesError("rule", raw_override, "FIELD=VALUE on one line, for example "
-                         "nil_value=50")
+    if (not sep or not key or not text or not raw_override.isprintable()
+            or key != key.strip() or text != text.strip()):
+        # A line break would end the TOML value and start another one, silently dropped; a
+        # space around the field or the value (``target= 300``) is a value typed wrongly.
+        raise RulesError("rule", raw_override, "FIELD=VALUE on one line with no space around "
+                         "the = sign, for example nil_value=50")
     try:
-        value = loads_toml(f"v = {text.strip()}",
+        value = loads_toml(f"v = {text}",
                            lambda allowed: RulesError("rule", raw_override, allowed))["v"]
     except tomllib.TOMLDecodeError:
-        value = text.strip()
+        value = text
     return key, value

@@ -21,6 +21,7 @@ from spades_sim.analysis.tune import MAX_SETTINGS
 from spades_sim.cli.commands import MESSAGE_MOST
 from spades_sim.inputs import MAX_LOG_LINE, MAX_NESTING, MAX_TEXT_BYTES
 from spades_sim.outputs import shown
+from spades_sim.names import NAME_MOST
 from spades_sim.run.deals import MAX_DEALS
 from spades_sim.run.simulate import MAX_COUNT, MAX_HANDS_CAP, MAX_LOGGED
 
@@ -29,7 +30,8 @@ THREADS = numba.config.NUMBA_NUM_THREADS
 LONG = "x" * 1_000_000
 """A value far too long to quote whole: every message shortens it."""
 WHOLE = "allowed a whole number in digits 0-9"
-NOT_WHOLE = ["١٢", "²", "１２", "1_000", "12abc", "", "1.5", "0x10", "9" * 5000]
+NOT_WHOLE = ["١٢", "²", "１２", "1_000", "12abc", "", "1.5", "0x10", "9" * 5000, "5 ", " 12",
+             "3\t", "\n4"]
 """Not whole numbers in ASCII digits (Arabic-Indic, superscript, full-width digits, ...)."""
 
 # Every command and the options that take a whole number; the words before make the rest
@@ -319,7 +321,7 @@ def _economics_cases() -> list:
         for value in ("0", "-5", "1e308", str(MAX_BUY_IN + 1), "1e10"):
             cases.append(([*command, "--buy-in", value], {},
                           f": allowed a positive amount up to {MAX_BUY_IN:,}"))
-        for value in ("nan", "inf", "-inf", "١٠٠", "100$", "1e999"):
+        for value in ("nan", "inf", "-inf", "١٠٠", "100$", "1e999", "100 ", " 100"):
             cases.append(([*command, "--buy-in", value], {},
                           f"buy-in={value!r}: allowed a number in digits 0-9"))
         for value in ("150%", "-1", "1", "nan", "١٥%", "15%%", LONG):
@@ -339,7 +341,7 @@ def _log_deals_cases() -> list:
         "0:" + "9" * 5000: "log-deals='0:99999",
         "0:" + str(10**12): f"log-deals='0:{10**12}': allowed START:STOP with 0 <= START < STOP",
         f"0:{MAX_LOGGED + 1}": f"log-deals='0:{MAX_LOGGED + 1}': allowed START:STOP with 0 <= "
-                               f"START < STOP <= {MAX_COUNT['hands']:,}, {most}",
+                               "START < STOP <= 10 (the run plays 10 hands), " + most,
         "5:5": "log-deals='5:5': allowed START:STOP with 0 <= START < STOP",
         "7:3": "log-deals='7:3': allowed START:STOP with 0 <= START < STOP",
         "-1:3": "log-deals='-1:3': allowed START:STOP with 0 <= START < STOP",
@@ -351,23 +353,41 @@ def _log_deals_cases() -> list:
                    f"0:{MAX_LOGGED + 1}"], {}, f"at most {MAX_LOGGED:,} games"))
     cases.append((["simulate", "--hands", "10", "--log-deals", "0:5"], {},
                   "log-deals='0:5': allowed only together with --log FILE"))
+    inside = "allowed START:STOP with 0 <= START < STOP <= "
+    for args, text, expected in (
+            (["--hands", "10"], "20:25", f"'20:25': {inside}10 (the run plays 10 hands)"),
+            (["--hands", "10"], "5:11", f"'5:11': {inside}10 (the run plays 10 hands)"),
+            (["--hands", "10"], "10", f"'10:11': {inside}10 (the run plays 10 hands)"),
+            (["--games", "3"], "0:4", f"'0:4': {inside}3 (the run plays 3 games)"),
+            ([], "100000:100001", f"'100000:100001': {inside}100,000 (the run plays 100,000"),
+            (["--hands", "10"], "0:5 ", "'0:5 ': allowed START:STOP, e.g. 0:100"),
+            (["--hands", "10"], " 0:5", "' 0:5': allowed START:STOP, e.g. 0:100")):
+        cases.append((["simulate", *args, "--log", "hands.jsonl", "--log-deals", text], {},
+                      "log-deals=" + expected))
+    cases.append((["simulate", "--hands", "0", "--log", "hands.jsonl", "--log-deals", "0:1"], {},
+                  "hands=0: allowed 1 to"))
     return cases
 
 
 def _hand_cases() -> list:
-    sides = "allowed us=N,them=N or SIDE=N,… with sides 0 to 1"
+    sides = "allowed us=N,them=N or SIDE=N,… with every side 0 to 1 once"
     bids = "allowed SEAT:BID,… with seats 0 to 3 once each"
     constraint = "allowed SEAT:SUIT=LOW-HIGH"
     texts = {
         "--score": {"us=²": sides, "us=١٠": sides, "them=x": sides, "²=10": sides,
-                    "us=" + "9" * 5000: sides, "us=1000000": "score=[1000000, 0]: allowed 2 values",
-                    "us=10,them=": sides},
-        "--bags": {"us=²": sides, "them=١": sides, "us=99": "bags=[99, 0]: allowed 2 values"},
+                    "us=" + "9" * 5000: sides,
+                    "us=1000000,them=0": "score=[1000000, 0]: allowed 2 values",
+                    "us=10,them=": sides, "us=1": sides, "them=5": sides, "us=1,us=2": sides,
+                    "us=1,0=2,them=3": sides, "us=1,them=2,bob=3": sides, "us= 1,them=2": sides},
+        "--bags": {"us=²": sides, "them=١": sides, "us=99,them=0": "bags=[99, 0]: allowed 2 values",
+                   "us=1": sides, "us=1,them=1,them=2": sides},
         "--bids": {"²:4": bids, "1:١": bids, "9:4": bids, "1:4,1:5": bids, "1:x": bids,
+                   "1: 4": bids,
                    "1:" + "9" * 5000: bids, "3:14": "bids='3:14': allowed bids from 0 to 13"},
         "--constraint": {"²:spades=0-2": constraint, "1:spades=٠-2": constraint,
                          "1:spades=0-²": constraint, "1:spades": constraint,
-                         "1:foo=0-2": "allowed a suit of"},
+                         "1:foo=0-2": "allowed a suit of", "1:spades=0-2 ": constraint,
+                         " 1:spades=0-2": constraint},
     }
     cases = []
     for option, values in texts.items():
@@ -523,9 +543,109 @@ def _output_cases() -> list:
     return cases
 
 
+UNPRINTABLE = "has a line break or another character that does not print"
+BAD_NAMES = {"": "is empty", "   ": "is empty", "a\nb": UNPRINTABLE, "a\rb": UNPRINTABLE,
+             "a\x00b": UNPRINTABLE, "a\tb": UNPRINTABLE, "a\u2028b": UNPRINTABLE,
+             "a\x1b[31mred": UNPRINTABLE, "a\u00a0b": UNPRINTABLE,
+             " padded": "has a space at an end", "padded ": "has a space at an end",
+             "n" * (NAME_MOST + 1): f"has {NAME_MOST + 1}", "n" * 100_000: "has 100,000"}
+"""Names no table can be headed with, and the reason each message gives."""
+
+
+def _name_cases() -> list:
+    """Rule set names (rules files, --rule name=), variant labels, study names and titles."""
+    cases = []
+    for index, (name, reason) in enumerate(BAD_NAMES.items()):
+        expected = (f"allowed printable text of 1 to {NAME_MOST} characters on one line (this "
+                    f"one {reason})")
+        toml = f"name = {json.dumps(name)}\ntarget = 300\n".encode()
+        place = RULES_PLACES[index % 10]  # the places that read no log
+        cases.append((_place(place, "house.toml"), {"house.toml": toml}, expected))
+        if name.isprintable() and name == name.strip() and name:  # --rule takes one line
+            cases.append((["simulate", "--hands", "10", "--rule", f"name={name}"], {}, expected))
+        if name == name.strip() and name:  # a variant's label is taken without its spaces
+            for command in (("compare-rules", "standard"), ("bags",), ("report",)):
+                cases.append(([*command, "--variant", f"{name}:nil_value=50"], {}, expected))
+        for field in ("name", "title"):
+            cases.append((["report", "--config", "study.toml"],
+                          {"study.toml": f"{field} = {json.dumps(name)}\n".encode()}, expected))
+    return cases
+
+
+def _before_work_cases() -> list:
+    """Checks that used to come after a command had started: each is refused before its first
+    status line, block or file (nothing is left in the folder, one line)."""
+    study = b'name = "d"\nvariants = ["a:nil_value=50", "a:nil_value=60"]\n'
+    return [
+        (["report", "--threads", "1000000"], {}, f"threads=1000000: allowed 1 to {THREADS}"),
+        (["report", "--threads", "0"], {}, f"threads=0: allowed 1 to {THREADS}"),
+        (["report", "--config", "study.toml"], {"study.toml": study},
+         "labels='a': allowed a different label for each rule set"),
+        (["report", "--variant", "standard:nil_value=50"], {},
+         "labels='standard': allowed a different label for each rule set"),
+        (["report", "--config", "study.toml", "--threads", "99999"],
+         {"study.toml": b'name = "t"\n'}, "threads=99999: allowed"),
+        (["report", "--config", "study.toml"],
+         {"study.toml": b'strategies = ["basic", "random", "basic"]\n'},
+         "strategies='basic': allowed each strategy once"),
+        (["report", "--config", "study.toml"], {"study.toml": b'bag_rules = ["5:50", "5:50"]\n'},
+         "bag-rule='5:50': allowed each bag rule once"),
+        (["report", "--config", "study.toml"], {"study.toml": b'bag_rules = ["5: 50"]\n'},
+         "bag-rule='5: 50': allowed LIMIT:PENALTY"),
+        (["calibrate", "partnership-standard", "--out-dir", ".", "--seed", str(2**63 - 500)], {},
+         f"seed={2**63 - 500}: allowed a whole number from 0 to"),
+        (["calibrate", "partnership-standard", "solo-standard", "--out-dir", "."],
+         {"tables.toml": b"x = [\n"}, "tables.toml is readable UTF-8 TOML"),
+        (["calibrate", "solo-standard", "partnership-standard", "solo-standard", "--out-dir",
+          "."], {}, "family='solo-standard': allowed each family once (given twice)"),
+        (["simulate", "--hands", "5", "--log", "hands.jsonl",
+          *[word for change in ("blind_nil_min_chance=0.5", "blind_nil_margin=0.25",
+                                "nil_min_chance=0.5", "cover_bonus=2", "bag_weight=2",
+                                "nil_bonus=-12.5", "set_slack=3", "bid_offset=0.25")
+            for word in ("--param", f"0.{change}")]], {},
+         "allowed in a hand log printable text of 1 to 100 characters on one line (this one "
+         "has 144); fewer --param changes"),
+        (["bids", "basic", "expert", "basic"], {},
+         "strategy='basic': allowed each strategy once"),
+        (["bids", "basic", "nope"], {}, "strategy='nope': allowed"),
+    ]
+
+
+def _key_value_cases() -> list:
+    """Every key=value form complete: a key twice, a space around a value."""
+    cases = []
+    for command in RULE_COMMANDS:
+        cases.append(([*command, "--rule", "target=300", "--rule", "target=400"], {},
+                      "rule='target=400': allowed each field once ('target' is given twice)"))
+        cases.append(([*command, "--rule", "target= 300"], {},
+                      "rule='target= 300': allowed FIELD=VALUE on one line with no space"))
+    for command in PARAM_COMMANDS:
+        cases.append(([*command, "--param", "0.bid_offset=1", "--param", "0.bid_offset=2"], {},
+                      "param=0.bid_offset: allowed each side's parameter once"))
+    for command in (("compare-rules", "standard"), ("bags",), ("report",)):
+        cases.append(([*command, "--variant", "a:nil_value=50,nil_value=60"], {},
+                      "variant='nil_value=60': allowed each field once"))
+    cases += [
+        (["compare-rules", "standard", "classic", "--rule", "target=300", "--rule",
+          "target=400"], {}, "allowed each field once ('target' is given twice)"),
+        (["compare-rules", "standard", "classic", "--rule", "classic:target=300", "--rule",
+          "classic:target=400"], {}, "allowed each field once ('target' is given twice)"),
+        (["hand", CARDS, "--constraint", "1:spades=0-2", "--constraint", "1:spades=3-4"], {},
+         "constraint='1:spades=3-4': allowed each seat and suit once"),
+        (["tune", "basic", "--param", "bid_offset=0:1:0.5", "--param", "bid_offset=0:2:1"], {},
+         "param: allowed each parameter once"),
+        (["tune", "basic", "--param", "bid_offset=0:1:0.5 "], {}, "param='bid_offset=0:1:0.5 '"),
+        (["simulate", "--games", "10", "--buy-in", "100", "--rake", "15% "], {},
+         "rake='15% ': allowed a share"),
+        (["bags", "--bag-rule", "5: 50"], {}, "bag-rule='5: 50': allowed LIMIT:PENALTY"),
+    ]
+    return cases
+
+
 CASES = (_output_cases() + _whole_cases() + _range_cases() + _toml_cases() + _log_cases() + _text_cases()
          + _tune_cases() + _economics_cases() + _log_deals_cases() + _hand_cases()
-         + _dd_cases() + _other_cases())
+         + _dd_cases() + _other_cases() + _name_cases() + _before_work_cases()
+         + _key_value_cases())
 
 
 def _case_id(args: list[str], files: dict[str, bytes]) -> str:

@@ -322,6 +322,14 @@ def test_log_and_score_round_trip_hands(tmp_path: Path) -> None:
     assert len(out) == 1 + 20 + 1
 
 
+def test_the_default_log_range_is_cut_to_the_run(tmp_path: Path) -> None:
+    """--log without --log-deals logs the first 10 hands, or every hand of a shorter run: never
+    a hand the run did not play."""
+    path = tmp_path / "h.jsonl"
+    assert_ok(invoke(["simulate", "--hands", "4", "--seed", "8", "--quiet", "--log", str(path)]))
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 4
+
+
 def test_log_and_score_round_trip_games(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     result = invoke(["simulate", "--games", "10", "--seed", "8", "--quiet", "--log", str(path),
@@ -356,8 +364,8 @@ BAD_SIMULATE = [
     (["--rule", "nil_value=-1"], "nil_value=-1: allowed 1 to 10000"),
     (["--rule", "foo=1"], "unknown key 'foo': allowed a RuleSet field: " + ", ".join(sorted(
         f.name for f in dataclasses.fields(rules_module.RuleSet)))),
-    (["--rule", "nil_value"], "rule='nil_value': allowed FIELD=VALUE on one line, for example "
-                                     "nil_value=50"),
+    (["--rule", "nil_value"], "rule='nil_value': allowed FIELD=VALUE on one line with no space "
+                              "around the = sign, for example nil_value=50"),
     (["--rules", "nosuch"], f"rules='nosuch': allowed a preset ({', '.join(preset_names())}) or "
                             f"{rules_module.RULES_FILE_FORMS}"),
     (["--rules", "nosuch.toml"],
@@ -376,8 +384,8 @@ BAD_SIMULATE = [
     (["--seed", str(2**63)], f"seed={2**63}: allowed a whole number from 0 to 2**63-1"),
     (["--hands", "5", "--games", "5"], "hands/games: allowed one of --hands N or --games N, not both"),
     (["--log", "x.jsonl", "--log-deals", "5:2"],
-     "log-deals='5:2': allowed START:STOP with 0 <= START < STOP <= 10,000,000,000, at most "
-     "100,000 hands"),
+     "log-deals='5:2': allowed START:STOP with 0 <= START < STOP <= 100,000 (the run plays "
+     "100,000 hands), at most 100,000 hands"),
     (["--log", "x.jsonl", "--log-deals", "a:b"], "log-deals='a:b': allowed START:STOP, e.g. 0:100"),
     (["--games", "5", "--max-hands", "0"], "max_hands=0: allowed 1 to 100,000"),
 ]
@@ -554,6 +562,19 @@ def test_a_file_called_like_a_preset_does_not_replace_it(
     shown = invoke(["rules", "show", "standard"])  # no file of that name now: the preset
     assert_ok(shown)
     assert rules_module.loads(shown.output) == rules_module.load_preset("standard")
+
+
+def test_without_rules_the_default_preset_is_played_beside_a_file_of_its_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No --rules: the user typed no word that could mean the file, so the preset is played
+    (as the same command with --rules standard in an empty folder)."""
+    monkeypatch.chdir(tmp_path)
+    Path("standard").write_text(TARGET_300, encoding="utf-8")
+    beside = invoke(["simulate", "--quiet", "--hands", "20", "--seed", "3"])
+    assert_ok(beside)
+    Path("standard").unlink()
+    alone = invoke(["simulate", "--quiet", "--hands", "20", "--seed", "3", "--rules", "standard"])
+    assert beside.output == alone.output and beside.output.startswith("rules standard,")
 
 
 def test_a_bare_word_that_is_no_preset_lists_the_presets(

@@ -4,6 +4,7 @@ Parquet, CSV or JSON (``-`` for stdout) with the run's metadata, status lines on
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import subprocess
@@ -17,6 +18,7 @@ from clirun import assert_ok, assert_one_line_error, invoke
 from spades_sim import __version__
 from spades_sim.analysis import export
 from spades_sim.kernel.strategies import STRATEGIES
+from spades_sim.outputs import csv_cell
 from spades_sim.rules import RuleSet, from_dict
 
 # One small run of every command that prints a table, and its table's first column.
@@ -175,3 +177,52 @@ def test_the_other_tables_print_as_json_and_csv(in_tmp: Path, args: list[str],
     assert document["metadata"]["command"] == " ".join(args[:2] if args[0] in (
         "rules", "strategies") else args[:1])
     assert len(document["rows"]) == len(table)
+
+
+# --- CSV cells from user text: never a formula in a spreadsheet ---
+
+FORMULA_LABEL = '=HYPERLINK("x")'
+FORMULA_NAME = "@SUM(1)"
+
+
+def _csv_cells(text: str) -> set[str]:
+    return {cell for row in csv.reader(io.StringIO(text)) for cell in row}
+
+
+def test_csv_cells_from_user_text_are_not_formulas(in_tmp: Path) -> None:
+    """A variant label and a rule set name that a spreadsheet would run: in every CSV (stdout,
+    --out, - for stdout) they start with ' and stay whole; numbers, negative ones included,
+    stay numbers."""
+    (in_tmp / "house.toml").write_text(f'name = "{FORMULA_NAME}"\ntarget = 300\n')
+    args = ["compare-rules", "standard", "house.toml", "--variant", f"{FORMULA_LABEL}:nil_value=50",
+            "--games", "8", "--seed", "3", "--quiet", "--no-figure"]
+    printed = _stdout(invoke([*args, "--format", "csv"]))
+    result = invoke([*args, "--out", "table.csv"])
+    assert_ok(result)
+    dashed = invoke([*args, "--out", "-"])
+    assert_ok(dashed)
+    for text in (printed, (in_tmp / "table.csv").read_text(encoding="utf-8"), dashed.stdout):
+        cells = _csv_cells(text)
+        assert "'" + FORMULA_LABEL in cells and "'" + FORMULA_NAME in cells
+        assert not any(cell.startswith(("=", "@", "+", "\t", "\r")) for cell in cells)
+        table = pd.read_csv(io.StringIO(text))
+        assert (table["difference"].dropna() < 0).any()  # negative numbers: still numbers
+        assert pd.api.types.is_float_dtype(table["difference"])
+
+
+def test_the_one_csv_writer_leaves_numbers_and_plain_text_alone() -> None:
+    frame = pd.DataFrame({"label": ["-5", "+1.5", "-label", "\tx", "ok", "=1+1"],
+                          "value": [-1.0, 2.0, -3.0, 4.0, 5.0, 6.0]})
+    table = pd.read_csv(io.StringIO(export.csv_text(frame)), keep_default_na=False,
+                        dtype={"label": str})
+    assert list(table["label"]) == ["-5", "+1.5", "'-label", "'\tx", "ok", "'=1+1"]
+    assert list(table["value"]) == [-1.0, 2.0, -3.0, 4.0, 5.0, 6.0]
+    assert csv_cell("\rx") == "'\rx" and csv_cell(-2) == -2 and csv_cell(None) is None
+
+
+def test_the_report_csv_neutralises_labels(tmp_path: Path) -> None:
+    from spades_sim.analysis.report import _Writer
+
+    _Writer(tmp_path).data("rules", pd.DataFrame({"run": [FORMULA_LABEL], "value": [-0.5]}))
+    assert (tmp_path / "rules.csv").read_text(encoding="utf-8").splitlines() == [
+        "run,value", '"\'=HYPERLINK(""x"")",-0.5']

@@ -17,7 +17,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "spades_sim"
 
-BASE = {"cards", "rules", "numbers", "inputs", "outputs", "intervals"}
+BASE = {"cards", "rules", "names", "numbers", "inputs", "outputs", "intervals"}
 ALLOWED = {
     "base": {"base"},
     "kernel": {"kernel", "base"},

@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import math
 import re
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from clirun import assert_ok, assert_one_line_error, invoke
 from spades_sim.analysis.bids import bid_profiles
 from spades_sim.analysis.compare import compare_strategies
 from spades_sim.analysis.metrics import compare_game_frames, economics
-from spades_sim.analysis.report import DEFAULT_STUDY, Study, load_study, run_study
+from spades_sim.analysis.report import DEFAULT_STUDY, Study, StudyError, load_study, run_study
 from spades_sim.analysis.variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,
@@ -386,6 +388,74 @@ def test_report_refuses_an_output_folder_it_cannot_make(tmp_path: Path) -> None:
                           f"out-dir={str(tmp_path / 'file' / 'under')!r}: allowed a folder "
                           f"({tmp_path / 'file'} is a file)")
     assert not (tmp_path / "file").is_dir()
+
+
+@pytest.fixture
+def preset_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working folder with a file named after each preset the default study plays."""
+    monkeypatch.chdir(tmp_path)
+    for name in DEFAULT_STUDY.rules:
+        (tmp_path / name).write_text("x\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["rules", "list"],
+                                  ["strategies", "list"], ["report", "--help"]])
+def test_a_file_named_like_a_preset_breaks_no_command(preset_files: Path,
+                                                      args: list[str]) -> None:
+    """Importing the package reads nothing in the working folder: a fresh process (the
+    default study is made at import) starts, answers and exits 0."""
+    result = subprocess.run([sys.executable, "-m", "spades_sim", *args], cwd=preset_files,
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr and result.stdout
+    assert sorted(path.name for path in preset_files.iterdir()) == sorted(DEFAULT_STUDY.rules)
+
+
+def test_the_default_study_plays_its_presets_whatever_the_folder_holds(
+        preset_files: Path) -> None:
+    """The default study's words are presets (the user named no file), so are those of a study
+    file that does not set ``rules``; a study file that names a preset beside a file of that
+    name is refused as ambiguous, as on the command line."""
+    rule_sets, labels = DEFAULT_STUDY.rule_sets()
+    assert rule_sets == [load_preset(name) for name in DEFAULT_STUDY.rules]
+    assert labels == [rules.name for rules in rule_sets]
+    assert DEFAULT_STUDY.baseline() == load_preset("standard")
+    (preset_files / "games.toml").write_text("games = 10\n")
+    assert load_study("games.toml").rule_sets() == (rule_sets, labels)
+    (preset_files / "named.toml").write_text("rules = ['standard']\n")
+    with pytest.raises(StudyError, match=r"^rules='standard': allowed './standard' for the file"):
+        load_study("named.toml")
+    # report with the default study gets past every rule set to the next check, and stops
+    # there before its first line: nothing written, the files untouched.
+    assert_one_line_error(invoke(["report", "--threads", "1000000"]),
+                          "threads=1000000: allowed 1 to", prefix_only=True)
+    assert sorted(path.name for path in preset_files.iterdir()) == sorted(
+        [*DEFAULT_STUDY.rules, "games.toml", "named.toml"])
+    assert all((preset_files / name).read_text() == "x\n" for name in DEFAULT_STUDY.rules)
+
+
+@pytest.mark.parametrize(("args", "files", "message"), [
+    (["report", "--threads", "1000000"], {}, "threads=1000000: allowed 1 to"),
+    (["report", "--config", "study.toml"],
+     {"study.toml": 'name = "d"\nvariants = ["a:nil_value=50", "a:nil_value=60"]\n'},
+     "labels='a': allowed a different label for each rule set"),
+    (["report", "--config", "study.toml", "--variant", "classic:target=300"],
+     {"study.toml": 'name = "d"\nrules = ["standard", "classic"]\n'},
+     "labels='classic': allowed a different label for each rule set"),
+    (["report", "--config", "study.toml", "--out-dir", "out"],
+     {"study.toml": 'title = "two\\nlines"\n'}, "title='two\\nlines': allowed printable text"),
+])
+def test_report_checks_everything_before_its_first_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str],
+        files: dict[str, str], message: str) -> None:
+    """Refused before the study's first status line: one line on stdout and stderr together,
+    exit 2, and no study.toml or report folder left behind."""
+    monkeypatch.chdir(tmp_path)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert_one_line_error(invoke(args), message, prefix_only=True)
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(files)
 
 
 def test_the_committed_example_is_the_default_study() -> None:

@@ -117,6 +117,22 @@ def test_the_command_says_which_shard_it_plays_again(saved: Path) -> None:
         "playing its block again")
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["--threads", "1000000"], "threads=1000000: allowed 1 to"),
+    (["--backend", "nope"], "backend='nope': allowed local or dask"),
+    (["--scheduler", "tcp://h:1"], "scheduler='tcp://h:1': allowed only with backend dask"),
+])
+def test_a_resume_checks_its_options_before_the_notes_of_its_scan(
+        saved: Path, args: list[str], message: str) -> None:
+    """A damaged shard would be noted as the scan finds it: a bad option is refused before,
+    alone on its line, and the folder is left as it was."""
+    _tamper(_shard(saved, 1000))
+    before = sorted(path.name for path in saved.iterdir())
+    assert_one_line_error(invoke(["simulate", "--resume", str(saved), "--quiet", *args]),
+                          message, prefix_only=True)
+    assert sorted(path.name for path in saved.iterdir()) == before
+
+
 def test_a_shard_of_another_run_is_refused(saved: Path, tmp_path: Path) -> None:
     simulate_hands("standard", "basic", HANDS, seed=SEED + 1, save=tmp_path / "other")
     shutil.copy(_shard(tmp_path / "other", 3000), _shard(saved, 3000))

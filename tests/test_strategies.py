@@ -35,7 +35,7 @@ def test_named_strategies_are_valid_and_distinct() -> None:
 @pytest.mark.parametrize(("text", "parsed"), [
     ("0.bid_offset=0.5", (0, "bid_offset", 0.5)),
     ("1.nil_threshold=0", (1, "nil_threshold", 0.0)),
-    (" 3.cover_bonus=2", (3, "cover_bonus", 2.0)),
+    ("3.cover_bonus=2", (3, "cover_bonus", 2.0)),
 ])
 def test_parse_param_override(text: str, parsed: tuple[int, str, float]) -> None:
     assert parse_param_override(text) == parsed
@@ -45,6 +45,10 @@ def test_parse_param_override(text: str, parsed: tuple[int, str, float]) -> None
     ("bid_offset=0.5", "param='bid_offset=0.5': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
     ("a.bid_offset=1", "param='a.bid_offset=1': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
     ("0.bid_offset=high", "param='0.bid_offset=high': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
+    (" 3.cover_bonus=2", "param=' 3.cover_bonus=2': allowed SIDE.NAME=VALUE, e.g. "
+     "0.bid_offset=0.5"),
+    ("0.bid_offset=0.5 ", "param='0.bid_offset=0.5 ': allowed SIDE.NAME=VALUE, e.g. "
+     "0.bid_offset=0.5"),
     ("0.boldness=1", "param boldness=1: allowed a parameter "
      + ", ".join(spec.name for spec in PARAMS)),
 ])

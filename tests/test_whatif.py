@@ -132,9 +132,11 @@ def test_parsers() -> None:
     with pytest.raises(WhatIfError, match="bids='1:4,1:5': allowed SEAT:BID"):
         parse_bids("1:4,1:5", 4)
     assert parse_side_values("us=240,them=310", "score", STANDARD, 1) == (310, 240)
-    assert parse_side_values("0=-50", "score", STANDARD, 0) == (-50, 0)
-    with pytest.raises(WhatIfError, match="score='we=10': allowed us=N,them=N or SIDE=N"):
-        parse_side_values("we=10", "score", STANDARD, 0)
+    assert parse_side_values("0=-50,1=0", "score", STANDARD, 0) == (-50, 0)
+    for text in ("we=10", "0=-50", "us=1", "us=1,them=2,us=3", "us=1,them= 2"):
+        with pytest.raises(WhatIfError, match=rf"score='{text}': allowed us=N,them=N or SIDE=N,… "
+                                              "with every side 0 to 1 once"):
+            parse_side_values(text, "score", STANDARD, 0)
 
 
 def _nil_made(hand: str, **kwargs) -> float:
@@ -253,7 +255,8 @@ def test_hand_command_prints_the_table_and_writes_figure_and_data(tmp_path: Path
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 1X"], "card '1X'"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--seat", "4"], "seat=4: allowed 0 to 3"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--score", "us=x"], "score='us=x': allowed"),
-    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--bags", "us=12"], "bags=[12, 0]: allowed 2"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--bags", "us=12,them=0"],
+     "bags=[12, 0]: allowed 2"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--seat", "2", "--bids", "0:3,1:14"],
      "bids='0:3,1:14': allowed bids from 0 to 13, nil or blind"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--rules", "classic", "--seat", "2", "--bids",

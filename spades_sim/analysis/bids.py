@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 import pandas as pd
 
-from ..kernel.strategies import Strategy, get_strategy
+from ..kernel.strategies import Strategy, StrategyError, get_strategy
+from ..outputs import shown
 from ..rules import RuleSet, resolve_rules
 from ..run.simulate import resolve_seed, simulate_hands
 from .figures import colours, error_bars, plain_text, pyplot, save
@@ -63,11 +64,16 @@ def bid_profiles(raw_rules: str | RuleSet, strategies: Sequence[str | Strategy],
     summarise each strategy's bidding. An interrupted run keeps the strategies it finished."""
     rules = resolve_rules(raw_rules)
     opponent = get_strategy(against)
+    chosen = [get_strategy(raw) for raw in strategies]  # all checked before the first run
+    names = [strategy.name for strategy in chosen]
+    repeated = next((name for i, name in enumerate(names) if name in names[:i]), None)
+    if repeated is not None:
+        raise StrategyError(f"strategy={shown(repeated)!r}: allowed each strategy once (its rows "
+                            "would be one)")
     seed = resolve_seed(seed)
     metrics, profile, errors = [], [], []
     interrupted = False
-    for raw in strategies:
-        strategy = get_strategy(raw)
+    for strategy in chosen:
         run = simulate_hands(rules, [strategy, opponent], hands, seed=seed, threads=threads,
                              keep_records=True, on_block=on_block)
         if run.interrupted:

@@ -388,6 +388,26 @@ def round_hands(name: str, sizes: Sizes) -> int:
     return sizes.hands + sizes.nil_hands + blind
 
 
+SEED_MOST = 2**63 - 1
+"""The largest seed of any run (the kernel's counters take 63 bits)."""
+
+
+def seed_span(rounds: int) -> int:
+    """How far past its seed a calibration of ``rounds`` rounds plays seeds: round r from
+    ``seed + 100 r`` (its nil and blind-nil runs up to 13 further), the race spread from
+    ``seed + 1000`` and ``seed + 1001``."""
+    return max(100 * (rounds - 1) + 13, 1001)
+
+
+def check_seed(seed: int, rounds: int) -> None:
+    """Refuse a seed whose later rounds would pass the largest seed: checked before the first
+    family is played rather than in round 2 of the last one."""
+    most = SEED_MOST - seed_span(rounds)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= most:
+        raise CalibrationError(f"seed={seed!r}: allowed a whole number from 0 to {most} (the "
+                               f"rounds play seeds up to {seed_span(rounds)} past it)")
+
+
 def calibrate_family(name: str, rounds: int = ROUNDS, sizes: Sizes = Sizes(), seed: int = 1,
                      on_block: Callable[[int], None] | None = None,
                      on_round: Callable[[int, dict[str, np.ndarray]], None] | None = None,
@@ -403,6 +423,7 @@ def calibrate_family(name: str, rounds: int = ROUNDS, sizes: Sizes = Sizes(), se
     """
     if name not in FAMILY_PRESETS:
         raise CalibrationError(f"family={name!r}: allowed " + ", ".join(FAMILY_PRESETS))
+    check_seed(seed, rounds)
     rules = load_preset(FAMILY_PRESETS[name])
     arrays = bootstrap_arrays(rules) if start is None else dict(start)
     expert = STRATEGIES["expert"]
@@ -482,5 +503,6 @@ def write_tables(folder: str | Path, name: str, arrays: dict[str, np.ndarray],
     return path
 
 
-__all__ = ["FAMILY_PRESETS", "INDEX", "ROUNDS", "Sizes", "blind_counts", "calibrate_family",
-           "nil_counts", "read_index", "round_hands", "trick_counts", "write_tables"]
+__all__ = ["FAMILY_PRESETS", "INDEX", "ROUNDS", "SEED_MOST", "Sizes", "blind_counts", "calibrate_family",
+           "check_seed", "nil_counts", "read_index", "round_hands", "seed_span", "trick_counts",
+           "write_tables"]

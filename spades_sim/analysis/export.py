@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..outputs import OutputError, atomic_path, check_file, shown
+from ..outputs import OutputError, atomic_path, check_file, csv_cell, shown
 
 FORMATS = ("text", "json", "csv")
 """What ``--format`` takes: the aligned text of the terminal (the default), JSON or CSV."""
@@ -90,12 +90,36 @@ def _rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [_plain(row) for row in frame.to_dict("records")]
 
 
+def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table as every CSV the tool writes holds it: each text cell (and column name) made
+    safe for a spreadsheet (:func:`spades_sim.outputs.csv_cell`), numbers untouched. The
+    numeric columns are shared with ``frame``, not copied."""
+    safe = frame.copy(deep=False)
+    for column in safe.columns:
+        if not pd.api.types.is_numeric_dtype(safe[column]):
+            safe[column] = safe[column].map(csv_cell)
+    safe.columns = [csv_cell(str(name)) for name in safe.columns]
+    return safe
+
+
+def csv_text(frame: pd.DataFrame) -> str:
+    """The table as CSV text (:func:`csv_safe`)."""
+    text: str = csv_safe(frame).to_csv(index=False)
+    return text
+
+
+def write_csv(frame: pd.DataFrame, path: str | Path, field: str = "out") -> None:
+    """Write the table as a CSV file (:func:`csv_safe`), whole or not at all."""
+    with atomic_path(path, field) as temporary:
+        csv_safe(frame).to_csv(temporary, index=False)
+
+
 def as_text(frame: pd.DataFrame, fmt: str, meta: dict[str, Any],
             extra: dict[str, pd.DataFrame] | None = None) -> str:
     """The table as ``fmt`` (``json`` or ``csv``) text: JSON has the metadata, the rows and
     any ``extra`` tables by name; CSV is the table alone."""
     if fmt == "csv":
-        return frame.to_csv(index=False).rstrip("\n")
+        return csv_text(frame).rstrip("\n")
     document = {"metadata": meta, "rows": _rows(frame),
                 **{name: _rows(table) for name, table in (extra or {}).items()}}
     return json.dumps(document, ensure_ascii=False, indent=2)
@@ -105,10 +129,13 @@ def write(frame: pd.DataFrame, path: str, meta: dict[str, Any], field: str = "ou
     """Write the table to ``path`` (format by extension; ``-``: CSV on stdout), whole or not
     at all."""
     if path == STDOUT:
-        sys.stdout.write(frame.to_csv(index=False))
+        sys.stdout.write(csv_text(frame))
         sys.stdout.flush()
         return
     suffix = Path(path).suffix.lower()
+    if suffix == ".csv":
+        write_csv(frame, path, field)
+        return
     with atomic_path(path, field) as temporary:
         if suffix == ".parquet":
             import pyarrow as pa
@@ -118,10 +145,8 @@ def write(frame: pd.DataFrame, path: str, meta: dict[str, Any], field: str = "ou
             schema_metadata = {**(table.schema.metadata or {}),
                                METADATA_KEY: json.dumps(meta).encode()}
             pq.write_table(table.replace_schema_metadata(schema_metadata), temporary)
-        elif suffix == ".json":
-            Path(temporary).write_text(as_text(frame, "json", meta) + "\n", encoding="utf-8")
         else:
-            frame.to_csv(temporary, index=False)
+            Path(temporary).write_text(as_text(frame, "json", meta) + "\n", encoding="utf-8")
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:
@@ -136,4 +161,4 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
 
 
 __all__ = ["FORMATS", "METADATA_KEY", "STDOUT", "SUFFIXES", "as_text", "check_format",
-           "check_out", "metadata", "read_metadata", "write"]
+           "check_out", "csv_safe", "csv_text", "write_csv", "metadata", "read_metadata", "write"]

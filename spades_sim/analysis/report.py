@@ -30,11 +30,13 @@ from .. import __version__
 from ..inputs import loads_toml, read_text
 from ..kernel.strategies import StrategyError, get_strategy
 from ..kernel.warmup import expecting
-from ..outputs import atomic_path, check_folder, shown, write_text
-from ..rules import RulesError, preset_names, resolve_rules, unknown_key
-from ..run.simulate import simulate_hands
+from ..names import name_fault
+from ..outputs import check_folder, shown, write_text
+from ..rules import RulesError, RuleSet, preset_names, resolve_rules, unknown_key
+from ..run.simulate import check_threads, simulate_hands
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies
+from .export import write_csv
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .formatting import PERCENT_UNITS, interval_text, table_rows, value_text
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
@@ -44,9 +46,11 @@ from .variants import (
     BAGS_FIGURE_METRICS,
     RULES_FIGURE_METRICS,
     RulesComparison,
+    bag_rule,
     bag_variants,
     check_same_table,
     compare_rules,
+    parse_variant,
     plot_metric_panels,
     rule_sets_of,
 )
@@ -88,16 +92,30 @@ class Study:
     nil_feature: str = "spades"
     buy_in: float = 100.0
     rake: str = "15%"
+    rules_typed: bool = field(default=True, repr=False)
+    """Whether the bare words of ``rules`` were typed by a user (a study file, a study made in
+    code): a word that is a preset and a file in the working folder is then refused as
+    ambiguous (:func:`spades_sim.rules.resolve_rules`). The words of :data:`DEFAULT_STUDY`, and
+    of a study file that does not set ``rules``, were written by the program and are its
+    presets, whatever the working folder holds: the user named no file. Not a setting of a
+    study file."""
 
     def __post_init__(self) -> None:
+        """The checks that read no file: types, ranges, names, strategies, economics and the
+        form of every variant and bag rule (:meth:`check_rules` reads the rule sets)."""
         for name in ("seed", "games", "pairs", "hands"):
             value = getattr(self, name)
             low, high = (0, 2**63 - 1) if name == "seed" else (1, 10**9)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise StudyError(f"{name}={shown(repr(value))}: allowed a whole number from {low} "
                                  f"to {high}")
-        if not self.name or any(c in self.name for c in "/\\") or self.name.startswith("."):
-            raise StudyError(f"name={self.name!r}: allowed a folder name (no slashes)")
+        for name in ("name", "title"):
+            value = getattr(self, name)
+            allowed = name_fault(value) if isinstance(value, str) else "a string"
+            if allowed is not None:
+                raise StudyError(f"{name}={shown(repr(value))}: allowed {allowed}")
+        if any(c in self.name for c in "/\\") or self.name.startswith("."):
+            raise StudyError(f"name={shown(repr(self.name))}: allowed a folder name (no slashes)")
         for name in ("rules", "strategies", "bag_rules", "variants"):
             value = getattr(self, name)
             if not isinstance(value, tuple) or not (value or name == "variants") or not all(
@@ -105,6 +123,10 @@ class Study:
                 raise StudyError(f"{name}={shown(repr(value))}: allowed a non-empty list of names")
         if len(self.strategies) < 2:
             raise StudyError(f"strategies={list(self.strategies)!r}: allowed two or more")
+        repeated = next((s for i, s in enumerate(self.strategies) if s in self.strategies[:i]),
+                        None)
+        if repeated is not None:
+            raise StudyError(f"strategies={shown(repr(repeated))}: allowed each strategy once")
         if self.nil_feature not in FEATURES:
             raise StudyError(f"nil_feature={self.nil_feature!r}: allowed " + ", ".join(FEATURES))
         try:
@@ -112,20 +134,51 @@ class Study:
                 get_strategy(name)
             check_buy_in(self.buy_in)
             parse_rake(self.rake)
-            check_same_table(rule_sets_of(self.rules, (), self.variants)[0])
-            bag_variants(resolve_rules(self.rules[0]), self.bag_rules)
+            for text in self.variants:
+                parse_variant(text)
+            for text in self.bag_rules:
+                bag_rule(text)
         except (StrategyError, EconomicsError, RulesError) as error:
             raise StudyError(str(error)) from None
 
+    def rule_set(self, name: str, overrides: dict[str, Any] | None = None) -> RuleSet:
+        """One of the study's rule sets by its entry in ``rules``."""
+        return resolve_rules(name, overrides, typed=self.rules_typed)
 
-DEFAULT_STUDY = Study()
+    def baseline(self) -> RuleSet:
+        """The first rule set: the baseline of every comparison and the table of the other
+        sections."""
+        return self.rule_set(self.rules[0])
+
+    def rule_sets(self) -> tuple[list[RuleSet], list[str]]:
+        """The rule sets of the rule-variant section and their labels (the variants last)."""
+        rule_sets, labels = rule_sets_of(self.rules, (), self.variants, resolve=self.rule_set)
+        check_same_table(rule_sets)
+        return rule_sets, labels
+
+    def check_rules(self) -> None:
+        """Read every rule set the study plays (presets and rules files, the variants, the bag
+        rules) and refuse any that is bad, two under one label, or a different table."""
+        try:
+            self.rule_sets()
+            bag_variants(self.baseline(), self.bag_rules)
+        except RulesError as error:
+            raise StudyError(str(error)) from None
+
+
+DEFAULT_STUDY = Study(rules_typed=False)
+"""The study ``report`` runs without --config. Making it reads no file (its rule sets are
+read when it runs), so a file in the working folder named like one of its presets changes
+nothing; the presets are played."""
+
+SETTINGS = tuple(spec.name for spec in fields(Study) if spec.name != "rules_typed")
+"""The fields a study file may set, in order."""
 
 
 def load_study(path: str | Path) -> Study:
-    """Read a study from TOML: any of :class:`Study`'s fields; the others keep their defaults.
-
-    The file is a regular file of at most :data:`~spades_sim.inputs.MAX_TEXT_BYTES`
-    (:func:`spades_sim.inputs.read_text`)."""
+    """Read a study from TOML: any of :data:`SETTINGS`; the others keep their defaults. Every
+    rule set it names is read and checked (:meth:`Study.check_rules`). The file is a regular file
+    of at most :data:`~spades_sim.inputs.MAX_TEXT_BYTES` (:func:`spades_sim.inputs.read_text`)."""
     path = Path(path)
 
     def refuse(allowed: str) -> StudyError:
@@ -142,12 +195,11 @@ def load_study(path: str | Path) -> Study:
     if not raw:
         raise refuse("a study that sets at least one field (this one sets none; without "
                      "--config the default study runs)")
-    known = {spec.name for spec in fields(Study)}
     values: dict[str, Any] = {}
     for key, value in raw.items():
-        if key not in known:
+        if key not in SETTINGS:
             raise StudyError(f"{unknown_key(key)}: allowed a study field: "
-                             + ", ".join(sorted(known)))
+                             + ", ".join(sorted(SETTINGS)))
         if key in ("buy_in", "rake") and isinstance(value, int | float) and not isinstance(
                 value, bool):
             value = float(value) if key == "buy_in" else str(value)  # rake = 0.15 as "0.15"
@@ -156,7 +208,23 @@ def load_study(path: str | Path) -> Study:
         expected = type(getattr(DEFAULT_STUDY, key))
         if not isinstance(value, expected) or isinstance(value, bool):
             raise StudyError(f"{key}={shown(repr(value))}: allowed a {_type_name(expected)}")
-    return Study(**values)
+    study = Study(**values, rules_typed="rules" in values)  # unset: the default's presets
+    study.check_rules()
+    return study
+
+
+def check_study(study: Study, out_dir: str | Path, threads: int | None = None) -> None:
+    """Every check of a report before its first line, block or file: the study's rule sets
+    (:meth:`Study.check_rules`), the threads and the output folder.
+
+    Raises
+    ------
+    StudyError, RunError, OutputError
+        One line naming the field.
+    """
+    study.check_rules()
+    check_threads(threads)
+    check_out_dir(out_dir, study.name)
 
 
 def _type_name(kind: type) -> str:
@@ -186,11 +254,11 @@ def study_toml(study: Study) -> str:
     """The study as a TOML file :func:`load_study` reads back to the same study; a rules file
     is named by its absolute path, so the study runs from any folder."""
     values: dict[str, Any] = {}
-    for spec in fields(Study):
-        value = getattr(study, spec.name)
-        if spec.name == "rules":
-            value = [str(Path(name).resolve()) if _is_file(name) else name for name in value]
-        values[spec.name] = list(value) if isinstance(value, tuple) else value
+    for name in SETTINGS:
+        value = getattr(study, name)
+        if name == "rules":
+            value = [str(Path(rules).resolve()) if _is_file(rules) else rules for rules in value]
+        values[name] = list(value) if isinstance(value, tuple) else value
     return ("# The study of this report; run it again with:\n"
             f"#   spades-sim report --config {STUDY_FILE}\n" + tomli_w.dumps(values))
 
@@ -268,7 +336,7 @@ def run_study(study: Study = DEFAULT_STUDY, out_dir: str | Path = "reports",
     ``on_progress(section_name)`` is called as each section starts. On Ctrl-C the
     sections finished so far are written up and the report says it is incomplete.
     """
-    check_out_dir(out_dir, study.name)
+    check_study(study, out_dir, threads)
     folder = Path(out_dir) / study.name
     folder.mkdir(parents=True, exist_ok=True)
     writer = _Writer(folder)
@@ -312,8 +380,7 @@ class _Writer:
 
     def data(self, name: str, frame: pd.DataFrame) -> str:
         path = self.folder / f"{name}.csv"
-        with atomic_path(path, "out-dir") as temporary:
-            frame.to_csv(temporary, index=False)
+        write_csv(frame, path, "out-dir")
         self.files.append(path)
         return path.name
 
@@ -358,7 +425,7 @@ def _value_text(unit: str, value: float, low: float, high: float, sign: str = ""
 
 
 def _rules_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
-    rule_sets, labels = rule_sets_of(study.rules, (), study.variants)
+    rule_sets, labels = study.rule_sets()
     result = compare_rules(rule_sets, _sides(study), study.games, study.seed, threads,
                            labels=labels)
     return _comparison_section(
@@ -372,7 +439,7 @@ def _rules_section(study: Study, writer: _Writer, threads: int | None) -> Sectio
 
 
 def _bags_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
-    base = resolve_rules(study.rules[0])
+    base = study.baseline()
     variants, labels = bag_variants(base, study.bag_rules)
     result = compare_rules(variants, _sides(study), study.games, study.seed, threads,
                            labels=labels)
@@ -406,7 +473,7 @@ def _sides_text(study: Study) -> str:
 
 
 def _strategies_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
-    rules = resolve_rules(study.rules[0])
+    rules = study.baseline()
     if rules.side_count != 2:
         return Section("Strategies", f"Not played: {rules.name} is not a two-sided table.")
     names = list(study.strategies)
@@ -547,7 +614,7 @@ def _plot_round_robin(table: pd.DataFrame, field_table: pd.DataFrame, names: lis
 
 
 def _bids_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
-    rules = resolve_rules(study.rules[0])
+    rules = study.baseline()
     result = bid_profiles(rules, study.strategies, study.strategy, study.hands, study.seed,
                           threads)
     if result.interrupted:
@@ -565,7 +632,7 @@ def _bids_section(study: Study, writer: _Writer, threads: int | None) -> Section
 
 
 def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
-    rules = resolve_rules(study.rules[0])
+    rules = study.baseline()
     run = simulate_hands(rules, study.strategy, study.hands, study.seed, threads,
                          keep_records=True)
     if run.interrupted:
@@ -609,8 +676,8 @@ def _page(study: Study, sections: list[Section], interrupted: bool) -> str:
     Every text goes in through :func:`_fill`, which escapes it; the only HTML put in as
     it is are the style sheet and the tables, which the code built with ``_fill`` too.
     """
-    settings = _join(_fill("<tr><th>{}</th><td>{}</td></tr>", spec.name,
-                           _setting(study, spec.name)) for spec in fields(Study))
+    settings = _join(_fill("<tr><th>{}</th><td>{}</td></tr>", name, _setting(study, name))
+                     for name in SETTINGS)
     body = []
     if interrupted:
         body.append(_fill('<p class="note">Interrupted: only the sections below were '

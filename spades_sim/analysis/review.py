@@ -40,6 +40,7 @@ import pandas as pd
 from ..cards import card_rank, format_card
 from ..intervals import ratio_interval
 from ..kernel.double_dummy import DoubleDummy, Position, PositionError, table_bits_for
+from ..names import name_fault
 from ..outputs import shown
 from ..referee.hand import Hand, Phase
 from ..referee.handlog import STRATEGY_NAME_MOST, CardPlay, parse_action
@@ -207,7 +208,7 @@ def _seats_playing(hand: HandReview, strategy: str) -> list[int]:
 def check_strategy_names(names: Sequence[str]) -> tuple[str, ...]:
     """``--strategies``: one label per seat, each a non-empty name without spaces round it."""
     for name in names:
-        if not name or name.strip() != name or len(name) > STRATEGY_NAME_MOST or not name.isprintable():
+        if name_fault(name, STRATEGY_NAME_MOST) is not None:
             raise ReviewError(f"strategies={shown(','.join(names))!r}: allowed one name per seat, "
                               f"comma-separated, each 1 to {STRATEGY_NAME_MOST} printable "
                               "characters")

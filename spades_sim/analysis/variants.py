@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..numbers import whole_number
-from ..rules import RulesError, RuleSet, parse_override, resolve_rules
+from ..rules import RulesError, RuleSet, check_name, overrides_of, resolve_rules
 from ..run.catalogue import METRICS, Metric, select
 from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
@@ -72,10 +72,8 @@ def compare_rules(rule_sets: Sequence[str | RuleSet],
     repeated). An interrupted run keeps the games every rule set finished.
     """
     resolved = check_same_table(rule_sets)
-    labels = list(labels) if labels is not None else _unique_labels([r.name for r in resolved])
-    if len(set(labels)) != len(labels):
-        repeated = next(label for label in labels if labels.count(label) > 1)
-        raise RulesError("labels", repeated, "a different label for each rule set")
+    labels = check_labels(list(labels) if labels is not None
+                          else _unique_labels([r.name for r in resolved]))
     seed = resolve_seed(seed)
     frames: dict[str, pd.DataFrame] = {}
     interrupted = False
@@ -103,11 +101,12 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     """
     label, sep, rest = text.partition(":")
     label = label.strip()
-    parts = [part for part in rest.split(",") if part.strip()]
+    parts = [part.strip() for part in rest.split(",") if part.strip()]
     if not sep or not label or not parts or not all("=" in part for part in parts):
         raise RulesError("variant", text, "LABEL:FIELD=VALUE,…, e.g. nil50:nil_value=50,"
                          "target=300")
-    return label, dict(parse_override(part) for part in parts)
+    check_name("variant", label)
+    return label, overrides_of(parts, "variant")
 
 
 def scoped_override(text: str) -> tuple[str | None, str]:
@@ -124,25 +123,37 @@ def scoped_override(text: str) -> tuple[str | None, str]:
 
 
 def rule_sets_of(names: Sequence[str], overrides: Sequence[str] = (),
-                 variants: Sequence[str] = ()) -> tuple[list[RuleSet], list[str]]:
+                 variants: Sequence[str] = (),
+                 resolve: Callable[[str, dict[str, Any]], RuleSet] = resolve_rules,
+                 ) -> tuple[list[RuleSet], list[str]]:
     """The rule sets of a comparison and their labels: each of ``names`` (a preset or a rules
     file) with the ``--rule`` ``overrides`` meant for it (:func:`scoped_override`; the label
     shows them after the rule set's name), then each ``LABEL:FIELD=VALUE,…`` of ``variants``:
     the first rule set, as the overrides meant for every rule set leave it, with the
-    variant's own."""
+    variant's own. Two rule sets under one label are refused. ``resolve(name, overrides)``
+    reads a name (a study that names no file reads presets only)."""
     scoped = [scoped_override(text) for text in overrides]
     unknown = next((name for name, _ in scoped if name is not None and name not in names), None)
     if unknown is not None:
         raise RulesError("rule", unknown, "the name of a rule set of the comparison: "
                          + ", ".join(names))
-    every = dict(parse_override(text) for name, text in scoped if name is None)
+    every = overrides_of([text for name, text in scoped if name is None])
     rule_sets, labels = [], []
     for name in names:
         own = [text for scope, text in scoped if scope == name]
-        rule_sets.append(resolve_rules(name, {**every, **dict(map(parse_override, own))}))
+        rule_sets.append(resolve(name, {**every, **overrides_of(own)}))
         labels.append(" ".join([rule_sets[-1].name, *own]))
     extra, extra_labels = variant_rule_sets(rule_sets[0] if rule_sets else "standard", variants)
-    return rule_sets + extra, _unique_labels(labels) + extra_labels
+    return rule_sets + extra, check_labels(_unique_labels(labels) + extra_labels)
+
+
+def check_labels(labels: list[str]) -> list[str]:
+    """Refuse two rule sets of one comparison under one label (their columns would be one);
+    returns ``labels``."""
+    repeated = next((label for i, label in enumerate(labels) if label in labels[:i]), None)
+    if repeated is not None:
+        raise RulesError("labels", repeated, "a different label for each rule set")
+    return labels
 
 
 def variant_rule_sets(base: str | RuleSet, variants: Sequence[str]

@@ -104,7 +104,7 @@ class WhatIf:
 
 def bid_code(text: str) -> int:
     """A bid as the kernel takes it: a number, ``nil`` (0) or ``blind`` / ``bn`` (blind nil)."""
-    word = text.strip().lower()
+    word = text.lower()
     if word == "nil":
         return 0
     if word in ("blind", "bn", "blind nil", "blind_nil"):
@@ -135,25 +135,36 @@ def parse_bids(text: str, seats: int) -> dict[int, int]:
 
 
 def parse_side_values(text: str, field: str, rules: RuleSet, seat: int) -> tuple[int, ...]:
-    """``us=240,them=310`` (two sides) or ``SIDE=N,…`` as one value per side (others 0)."""
+    """``us=240,them=310`` (two sides) or ``SIDE=N,…`` as one value per side.
+
+    Every side is given exactly once (``us=240`` alone is refused: the other side's value
+    is not known to be 0).
+
+    >>> from spades_sim.rules import RuleSet
+    >>> parse_side_values("them=310,us=240", "score", RuleSet(), 1)
+    (310, 240)
+    """
     sides = rules.side_count
     own = seat % sides
-    values = [0] * sides
+    values: dict[int, int] = {}
     names = {"us": own, **({"them": 1 - own} if sides == 2 else {})}
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = part.partition("=")
-        key = key.strip().lower()
+        key = key.lower()
         side = names.get(key, int(key) if is_digits(key) else -1)
         try:
             number = whole_number(value)
         except ValueError:
             side = -1
-        if not sep or not 0 <= side < sides:
-            allowed = "us=N,them=N or " if sides == 2 else ""
-            raise WhatIfError(f"{field}={shown(text)!r}: allowed {allowed}SIDE=N,… with sides "
-                              f"0 to {sides - 1}")
+        if not sep or not 0 <= side < sides or side in values:
+            values = {}
+            break
         values[side] = number
-    return tuple(values)
+    if len(values) != sides:
+        allowed = "us=N,them=N or " if sides == 2 else ""
+        raise WhatIfError(f"{field}={shown(text)!r}: allowed {allowed}SIDE=N,… with every side "
+                          f"0 to {sides - 1} once")
+    return tuple(values[side] for side in range(sides))
 
 
 def _bids_text(known: dict[int, int]) -> str:

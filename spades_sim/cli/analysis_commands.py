@@ -108,7 +108,7 @@ from .output import (
                    "comparison. [default: none]")
 @output_options("compare-A-vs-B.png", named=True)
 @economics_options
-def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str,
+def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str | None,
                                rule_overrides: tuple[str, ...], games: int, seed: int | None,
                                param_overrides: tuple[str, ...], threads: int | None,
                                max_hands: int, time_limit: float | None, fmt: str,
@@ -225,7 +225,7 @@ def _exit_stopped(result: Comparison) -> None:
 @run_options(seed="Seed, shared by every setting.", max_hands="counted as half a win")
 @output_options("tune-STRATEGY.png", named=True)
 def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str,
-                 rules_name: str, rule_overrides: tuple[str, ...], games: int, seed: int | None,
+                 rules_name: str | None, rule_overrides: tuple[str, ...], games: int, seed: int | None,
                  threads: int | None, max_hands: int, fmt: str, out: str | None,
                  figure_path: str | None, svg: bool, no_figure: bool, quiet: bool) -> None:
     """Grid-search a strategy's parameters against an opponent, all settings on the same deals.
@@ -274,7 +274,7 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
                    "allow them, e.g. --rule blind_nil=anytime --param 0.blind_nil_deficit=0 "
                    "--param 0.blind_nil_near=10000.")
 @output_options("nil-by-FEATURE.png", named=True)
-def nil_command(rules_name: str, rule_overrides: tuple[str, ...], hands: int, seed: int | None,
+def nil_command(rules_name: str | None, rule_overrides: tuple[str, ...], hands: int, seed: int | None,
                 threads: int | None, strategy_names: tuple[str, ...],
                 param_overrides: tuple[str, ...], feature: str, blind: bool, fmt: str,
                 out: str | None, figure_path: str | None, svg: bool, no_figure: bool,
@@ -405,7 +405,7 @@ def compare_rules_command(rule_names: tuple[str, ...], rule_overrides: tuple[str
 @strategy_options
 @variant_option
 @output_options("bags.png")
-def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tuple[str, ...],
+def bags_command(rules_name: str | None, rule_overrides: tuple[str, ...], bag_rules: tuple[str, ...],
                  games: int, seed: int | None, strategy_names: tuple[str, ...],
                  param_overrides: tuple[str, ...], threads: int | None, max_hands: int,
                  variants: tuple[str, ...], fmt: str, out: str | None, figure_path: str,
@@ -443,7 +443,7 @@ def bags_command(rules_name: str, rule_overrides: tuple[str, ...], bag_rules: tu
               help="Hands per strategy, each from 0-0 (the same deals for every strategy).")
 @run_options(seed="Seed, shared by every strategy.")
 @output_options("bids.png")
-def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
+def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str | None,
                  rule_overrides: tuple[str, ...], hands: int, seed: int | None,
                  threads: int | None, fmt: str, out: str | None, figure_path: str, svg: bool,
                  no_figure: bool, quiet: bool) -> None:
@@ -485,9 +485,10 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
 @click.option("--seat", type=WHOLE, default=0, show_default=True, help="The seat holding CARDS.")
 @rule_options
 @click.option("--score", "score_text", default="", metavar="us=N,them=N",
-              help="The score before this hand (or SIDE=N,… per side). [default: 0-0]")
+              help="The score before this hand, of every side (or SIDE=N,… for each side). "
+                   "[default: 0-0]")
 @click.option("--bags", "bags_text", default="", metavar="us=N,them=N",
-              help="Bags each side carries. [default: none]")
+              help="Bags each side carries, every side given. [default: none]")
 @click.option("--bids", "bids_text", default="", metavar="SEAT:BID,…",
               help="Bids already made this hand, e.g. 1:4,2:nil (blind nil: blind).")
 @click.option("--dealer", type=WHOLE, default=None,
@@ -506,7 +507,7 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str,
 @run_options()
 @strategy_options
 @output_options("hand.png")
-def hand_command(cards: str, seat: int, rules_name: str, rule_overrides: tuple[str, ...],
+def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: tuple[str, ...],
                  score_text: str, bags_text: str, bids_text: str, dealer: int | None,
                  hand_index: int | None, constraint_texts: tuple[str, ...], deals: int,
                  seed: int | None, threads: int | None, strategy_names: tuple[str, ...],

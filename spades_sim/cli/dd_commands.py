@@ -83,7 +83,7 @@ def dd_command(hand_texts: tuple[str, ...], log_path: str | None, line_number: i
                     raise InputError(f"{name}={value}: allowed only together with --log FILE")
             if not hand_texts:
                 raise InputError("hands: allowed --hands once per seat, or --log FILE")
-            rules = resolve_rules(rules_name or "standard", rule_overrides)
+            rules = resolve_rules(rules_name, rule_overrides)
             hands = parse_hands(rules, hand_texts)
             bids, blind = parse_bid_list(rules, bids_text_) if bids_text_ is not None else (None, ())
             bags = parse_bag_list(rules, bags_text) if bags_text is not None else ()

@@ -169,10 +169,11 @@ def compile_notice(text: str) -> None:
 def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """``--rules NAME|FILE`` and repeatable ``--rule FIELD=VALUE``."""
     return _bundle([
-        click.option("--rules", "rules_name", default="standard", show_default=True,
-                     metavar="NAME|FILE",
+        # No default value: the default is the preset (RULES_DEFAULT) whatever files the
+        # working folder holds, as the user named none (resolve_rules).
+        click.option("--rules", "rules_name", default=None, metavar="NAME|FILE",
                      help="A preset (spades-sim rules list) or a rules file, given as "
-                          "./NAME or NAME.toml."),
+                          f"./NAME or NAME.toml.  [default: {RULES_DEFAULT}]"),
         click.option("--rule", "rule_overrides", multiple=True, metavar="FIELD=VALUE",
                      help="Override one rule field, e.g. --rule nil_value=50 (repeatable)."),
     ])(command)
@@ -189,9 +190,17 @@ def log_rule_options(verb: str) -> Decorator:
     ])
 
 
-def resolve_rules(rules_name: str, rule_overrides: tuple[str, ...]) -> _rules.RuleSet:
-    """The rule set of ``--rules`` with its ``--rule`` overrides."""
-    overrides = dict(_rules.parse_override(text) for text in rule_overrides)
+RULES_DEFAULT = "standard"
+"""The preset of a command whose --rules is not given."""
+
+
+def resolve_rules(rules_name: str | None, rule_overrides: tuple[str, ...]) -> _rules.RuleSet:
+    """The rule set of ``--rules`` with its ``--rule`` overrides. Without --rules, the preset
+    :data:`RULES_DEFAULT`, even beside a file of that name: the user typed no word that
+    could mean the file."""
+    overrides = _rules.overrides_of(rule_overrides)
+    if rules_name is None:
+        return _rules.resolve_rules(RULES_DEFAULT, overrides, typed=False)
     return _rules.resolve_rules(rules_name, overrides)
 
 
@@ -258,14 +267,15 @@ def variant_option(command: Callable[..., Any]) -> Callable[..., Any]:
              "--variant 'nil 50:nil_value=50' (repeatable).")(command)
 
 
-def parse_log_range(text: str, kind: str) -> range:
-    """``--log-deals``: ``A:B`` (A included, B excluded) or a single index ``A``."""
+def parse_log_range(text: str, kind: str, played: int, given: bool = True) -> range:
+    """``--log-deals``: ``A:B`` (A included, B excluded) or a single index ``A``, inside the run
+    of ``played`` hands (or games). The default range (not ``given``) is cut to the run."""
     start, sep, stop = text.partition(":")
     try:
         first = whole_number(start)
         last = whole_number(stop) if sep else first + 1
     except ValueError:
         raise InputError(f"log-deals={shown(text)!r}: allowed START:STOP, e.g. 0:100") from None
-    deals = range(first, last)
-    check_log_range(kind, deals)
+    deals = range(first, last if given else min(last, played))
+    check_log_range(kind, deals, played)
     return deals

@@ -13,12 +13,13 @@ from .. import __version__
 from ..analysis import calibrate as _calibrate
 from ..analysis.formatting import economics_text, summary_text
 from ..analysis.metrics import Payouts, economics
-from ..analysis.report import DEFAULT_STUDY, check_out_dir, load_study, run_study
+from ..analysis.report import DEFAULT_STUDY, check_study, load_study, run_study
 from ..kernel.calibration import load_family
 from ..outputs import check_file, check_folder, shown
 from ..referee.handlog import log_rules_file
-from ..run.handlogs import write_hand_logs
-from ..run.simulate import resume, simulate_games, simulate_hands
+from ..run import backends
+from ..run.handlogs import check_log_strategies, write_hand_logs
+from ..run.simulate import check_size, check_threads, resume, simulate_games, simulate_hands
 from ..run.store import RunStore, resume_manifest
 from .errors import InputError, user_errors
 from .options import (
@@ -74,7 +75,7 @@ RECORDS_OUT = ("Write the records (one row per seat-hand, or per game): .parquet
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="The Dask scheduler for --backend dask, e.g. tcp://10.0.0.5:8786.")
 @click.pass_context
-def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...], hands: int | None,
+def simulate(ctx: click.Context, rules_name: str | None, rule_overrides: tuple[str, ...], hands: int | None,
              games: int | None, seed: int | None, threads: int | None,
              strategy_names: tuple[str, ...], param_overrides: tuple[str, ...], max_hands: int,
              out: str | None, log_path: str | None, log_deals: str, buy_in: float | None,
@@ -132,9 +133,13 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
             for path in filter(None, (log_path, log_rules_file(log_path, rules))):
                 check_file(path, "log")
         kind = "games" if games is not None else "hands"
-        deal_range = parse_log_range(log_deals, kind) if log_path else None
         n = games if games is not None else (hands if hands is not None else 100_000)
+        check_size(kind, n)
+        deal_range = (parse_log_range(log_deals, kind, n, "log_deals" in given)
+                      if log_path else None)
         strategies = table_strategies(rules, strategy_names, param_overrides)
+        if log_path is not None:
+            check_log_strategies(strategies)
         run_function = simulate_games if kind == "games" else simulate_hands
         extra = {"max_hands": max_hands} if kind == "games" else {}
         with progress(n, kind, quiet) as advance:
@@ -152,7 +157,9 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
     deliver(outputs, "\n".join(text), run.summary(), run_metadata(run), extra=tables,
             data=run.records() if out is not None and not run.save_error else None)
     exit_if_not_saved(run)
-    if log_path is not None and deal_range is not None:
+    if deal_range is not None and deal_range.stop > run.done:  # interrupted: the hands played
+        deal_range = range(deal_range.start, max(deal_range.start, run.done))
+    if log_path is not None and deal_range:
         with user_errors():
             rules_file = write_hand_logs(log_path, kind, rules, strategies, run.seed, deal_range,
                                          max_hands)
@@ -161,7 +168,7 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
         sys.exit(130)
 
 
-def _resume(ctx: click.Context, resume_dir: str, rules_name: str,
+def _resume(ctx: click.Context, resume_dir: str, rules_name: str | None,
             rule_overrides: tuple[str, ...], hands: int | None, games: int | None,
             seed: int | None, threads: int | None, strategy_names: tuple[str, ...],
             param_overrides: tuple[str, ...], max_hands: int, backend: str,
@@ -180,6 +187,8 @@ def _resume(ctx: click.Context, resume_dir: str, rules_name: str,
         saved, rules=rules if rules_given else None, strategies=strategies, hands=hands,
         games=games, seed=seed, max_hands=max_hands if "max_hands" in explicit else None)
     store.check(requested)
+    check_threads(threads)  # every check before the scan's first note
+    backends.backend(backend, scheduler)
     scan = store.scan(saved)
     for line in scan.damaged:
         click.echo(f"note: {line}", err=True)
@@ -228,20 +237,25 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
         if not names:
             raise InputError("family: allowed one or more of "
                              + ", ".join(_calibrate.FAMILY_PRESETS) + " (or --all)")
-        for name in names:
+        for i, name in enumerate(names):
             if name not in _calibrate.FAMILY_PRESETS:
                 raise InputError(f"family={shown(name)!r}: allowed "
                                  + ", ".join(_calibrate.FAMILY_PRESETS))
+            if name in names[:i]:
+                raise InputError(f"family={name!r}: allowed each family once (given twice)")
         check_folder(out_dir, "out-dir")
-        _calibrate.read_index(out_dir)  # before the run: write_tables keeps its entries
+        _calibrate.read_index(out_dir)  # written after each family: refused before the first
         for label, value, low in (("rounds", rounds, 1), ("hands", hands, 10_000),
                                   ("nil-hands", nil_hands, 10_000),
                                   ("blind-hands", blind_hands, 1_000), ("games", games, 0)):
             if not low <= value <= 10**9:
                 raise InputError(f"{label}={value}: allowed a whole number {low:,} to 10^9")
         sizes = _calibrate.Sizes(hands, nil_hands, blind_hands, games)
+        _calibrate.check_seed(seed, rounds)
+        # Every family's shipped tables read before the first family is played and written.
+        starts = {name: load_family(name) if from_shipped else None for name in names}
         for name in names:
-            start = load_family(name) if from_shipped else None
+            start = starts[name]
             total = rounds * _calibrate.round_hands(name, sizes)
             # Calibration is long and often logged: its bar shows off a terminal too.
             with progress(total, f"{name} hands", quiet, terminal_only=False) as advance:
@@ -285,7 +299,7 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None,
         study = load_study(config_path) if config_path else DEFAULT_STUDY
         if variants:  # checked with the study's other fields
             study = dataclasses.replace(study, variants=study.variants + variants)
-        check_out_dir(out_dir, study.name)
+        check_study(study, out_dir, threads)  # every check before the first status line
         status(f"study {study.name!r}, seed {study.seed}")
         report = run_study(study, out_dir, threads,
                            on_progress=lambda name: status(f"  {name} ..."))

@@ -64,15 +64,21 @@ def cores() -> int:
 _threads = [cores()]
 
 
-def set_threads(threads: int | None) -> int:
-    """Set the number of threads later runs use (None: all cores) and return it."""
+def check_threads(threads: int | None) -> int:
+    """The number of threads a run would use (None: all cores), refused unless 1 to the
+    machine's cores; changes nothing, so a command can check it before any work."""
     most = cores()
     if threads is None:
         threads = most
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
         raise RunError(f"threads={threads!r}: allowed 1 to {most} on this machine")
-    _threads[0] = threads
     return threads
+
+
+def set_threads(threads: int | None) -> int:
+    """Set the number of threads later runs use (None: all cores) and return it."""
+    _threads[0] = check_threads(threads)
+    return _threads[0]
 
 
 def threads() -> int:

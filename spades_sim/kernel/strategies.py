@@ -238,7 +238,7 @@ def parse_param_override(raw_override: str) -> tuple[int, str, float]:
     (1, 'bid_offset', -0.5)
     """
     target, sep, text = raw_override.partition("=")
-    side, dot, name = target.strip().partition(".")
+    side, dot, name = target.partition(".")
     try:
         value = decimal_number(text)
     except ValueError:
@@ -303,6 +303,10 @@ def seat_strategies(raw_strategies: str | Strategy | Sequence[str | Strategy],
         raise TypeError("seat_strategies: side_count is needed with overrides")
     parsed = [parse_param_override(override) if isinstance(override, str) else override
               for override in overrides]
+    for i, (side, name, _) in enumerate(parsed):
+        if any((side, name) == (other, known) for other, known, _ in parsed[:i]):
+            raise StrategyError(f"param={side}.{name}: allowed each side's parameter once "
+                                "(given twice)")
     return override_params(seats, parsed, side_count)
 
 

@@ -69,7 +69,7 @@ import pandas as pd
 
 from spades_sim import cards
 from spades_sim.intervals import wilson_interval
-from spades_sim.outputs import atomic_path, check_file
+from spades_sim.outputs import atomic_path, check_file, csv_cell
 from spades_sim.referee.deck import TRUMP_SUIT, DeckSpec
 from spades_sim.referee.hand import Hand, Phase
 from spades_sim.referee.handlog import (
@@ -839,7 +839,7 @@ def write_instances_csv(instances: Iterable[Instance], path: str | Path) -> None
         writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
         writer.writeheader()
         for instance in instances:
-            writer.writerow(instance.row())
+            writer.writerow({key: csv_cell(value) for key, value in instance.row().items()})
 
 
 def seats_label(seats: Sequence[int]) -> str:

@@ -24,6 +24,7 @@ from typing import Any, Literal, Protocol
 
 from spades_sim import cards
 from spades_sim.inputs import MAX_LOG_BYTES, MAX_LOG_LINE, loads_json, open_input
+from spades_sim.names import name_fault
 from spades_sim.numbers import is_digits, whole_number
 from spades_sim.outputs import atomic_path, shown
 from spades_sim.rules import (
@@ -511,8 +512,7 @@ def _strategies(value: Any, seat_count: int) -> tuple[str, ...]:
         not isinstance(value, list)
         or len(value) != seat_count
         or not all(
-            isinstance(v, str) and 0 < len(v) <= STRATEGY_NAME_MOST and v.isprintable() and v.strip() == v
-            for v in value
+            isinstance(v, str) and name_fault(v, STRATEGY_NAME_MOST) is None for v in value
         )
     ):
         raise LogError(

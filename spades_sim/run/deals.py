@@ -190,7 +190,10 @@ class Dealer:
     def _check_possible(self) -> None:
         """Refuse constraints that the fixed cards already rule out."""
         seats = self.packed.seat_count
-        for c in self.constraints:
+        for i, c in enumerate(self.constraints):
+            if any((c.seat, c.suit) == (d.seat, d.suit) for d in self.constraints[:i]):
+                raise DealError(f"constraint={str(c)!r}: allowed each seat and suit once "
+                                f"(seat {c.seat}'s {c.suit} are given twice)")
             if not 0 <= c.seat < seats:
                 raise DealError(f"constraint={str(c)!r}: allowed seats 0 to {seats - 1}")
             if c.suit not in SUIT_NAMES:

@@ -6,10 +6,29 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 
 from ..kernel.strategies import Strategy
-from ..referee.handlog import HandLog, log_rules_file, rules_reference, write_log
+from ..names import name_fault
+from ..outputs import shown
+from ..referee.handlog import (
+    STRATEGY_NAME_MOST,
+    HandLog,
+    LogError,
+    log_rules_file,
+    rules_reference,
+    write_log,
+)
 from ..rules import RuleSet, save_rules
 from .records import trace_logs
 from .simulate import trace_games, trace_hands
+
+
+def check_log_strategies(strategies: Sequence[Strategy]) -> None:
+    """Refuse, before a run, a strategy whose label a hand log cannot hold (a log must read
+    back): many ``--param`` changes make a label longer than ``STRATEGY_NAME_MOST``."""
+    for strategy in strategies:
+        allowed = name_fault(strategy.name, STRATEGY_NAME_MOST)
+        if allowed is not None:
+            raise LogError(f"strategy={shown(strategy.name)!r}: allowed in a hand log {allowed}; "
+                           "fewer --param changes")
 
 
 def write_hand_logs(path: str, kind: str, rules: RuleSet, strategies: Sequence[Strategy], seed: int,

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..kernel import drivers
-from ..kernel.drivers import RunError, check_seed, set_threads
+from ..kernel.drivers import RunError, check_seed, check_threads, set_threads
 from ..kernel.strategies import seat_strategies
 from ..rules import RuleSet
 from . import backends
@@ -48,11 +48,16 @@ def _check_count(name: str, value: int, most: int | None = None) -> None:
         raise RunError(f"{name}={value!r}: allowed {allowed}")
 
 
+def check_size(kind: str, n: int) -> None:
+    """Refuse a run of ``n`` hands or games (``kind``) outside 1 to :data:`MAX_COUNT`."""
+    _check_count(kind, n, MAX_COUNT[kind])
+
+
 def _prepare(raw_rules: str | RuleSet, raw_strategies, kind: str, n: int, seed: int | None,
              threads: int | None) -> tuple[Table, int]:
     """The table validated and packed, the run's size and threads checked, and its seed."""
     table = prepare_table(raw_rules, raw_strategies)
-    _check_count(kind, n, MAX_COUNT[kind])
+    check_size(kind, n)
     set_threads(threads)
     return table, resolve_seed(seed)
 
@@ -128,12 +133,16 @@ def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
     return play_run(run, target, BLOCK_GAMES, max_hands, on_block, store)
 
 
-def check_log_range(kind: str, deals: range) -> None:
+def check_log_range(kind: str, deals: range, played: int | None = None) -> None:
     """Refuse a range of hands (or games) to log that is empty, starts below 0, ends beyond the
-    largest run, or holds more than :data:`MAX_LOGGED` of them."""
-    if not 0 <= deals.start < deals.stop <= MAX_COUNT[kind] or len(deals) > MAX_LOGGED:
+    largest run, or holds more than :data:`MAX_LOGGED` of them; with ``played`` (the run's
+    size), one that ends beyond the run: a log of hands never played would pass for the run's.
+    """
+    most = MAX_COUNT[kind] if played is None else min(played, MAX_COUNT[kind])
+    if not 0 <= deals.start < deals.stop <= most or len(deals) > MAX_LOGGED:
+        inside = "" if played is None else f" (the run plays {played:,} {kind})"
         raise RunError(f"log-deals='{deals.start}:{deals.stop}': allowed START:STOP with "
-                       f"0 <= START < STOP <= {MAX_COUNT[kind]:,}, at most {MAX_LOGGED:,} {kind}")
+                       f"0 <= START < STOP <= {most:,}{inside}, at most {MAX_LOGGED:,} {kind}")
 
 
 def trace_hands(raw_rules: str | RuleSet, raw_strategies, deals: Sequence[int], seed: int):
@@ -155,6 +164,6 @@ def trace_games(raw_rules: str | RuleSet, raw_strategies, game_ids: Sequence[int
 
 
 __all__ = ["BLOCK_GAMES", "BLOCK_HANDS", "DEFAULT_MAX_HANDS", "MAX_COUNT", "MAX_HANDS_CAP",
-           "MAX_LOGGED", "Run", "RunError", "check_log_range", "resolve_seed", "resume",
-           "seat_strategies", "set_threads", "simulate_games", "simulate_hands", "trace_games",
-           "trace_hands"]
+           "MAX_LOGGED", "Run", "RunError", "check_log_range", "check_size", "check_threads",
+           "resolve_seed", "resume", "seat_strategies", "set_threads", "simulate_games", "simulate_hands",
+           "trace_games", "trace_hands"]
