@@ -20,8 +20,8 @@ from spades_sim.analysis.metrics import MAX_BUY_IN
 from spades_sim.analysis.tune import MAX_SETTINGS
 from spades_sim.cli.commands import MESSAGE_MOST
 from spades_sim.inputs import MAX_LOG_LINE, MAX_NESTING, MAX_TEXT_BYTES
-from spades_sim.outputs import shown
 from spades_sim.names import NAME_MOST
+from spades_sim.outputs import shown
 from spades_sim.run.deals import MAX_DEALS
 from spades_sim.run.simulate import MAX_COUNT, MAX_HANDS_CAP, MAX_LOGGED
 
