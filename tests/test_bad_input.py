@@ -595,7 +595,7 @@ def _before_work_cases() -> list:
         (["calibrate", "partnership-standard", "--out-dir", ".", "--seed", str(2**63 - 500)], {},
          f"seed={2**63 - 500}: allowed a whole number from 0 to"),
         (["calibrate", "partnership-standard", "solo-standard", "--out-dir", "."],
-         {"tables.toml": b"x = [\n"}, "tables.toml is readable UTF-8 TOML"),
+         {"tables.toml": b"x = [\n"}, "out-dir='tables.toml': allowed valid TOML"),
         (["calibrate", "solo-standard", "partnership-standard", "solo-standard", "--out-dir",
           "."], {}, "family='solo-standard': allowed each family once (given twice)"),
         (["simulate", "--hands", "5", "--log", "hands.jsonl",
