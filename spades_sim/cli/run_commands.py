@@ -13,13 +13,13 @@ from .. import __version__
 from ..analysis import calibrate as _calibrate
 from ..analysis.formatting import economics_text, summary_text
 from ..analysis.metrics import Payouts, economics
-from ..analysis.report import DEFAULT_STUDY, check_out_dir, load_study, run_study
+from ..analysis.report import DEFAULT_STUDY, check_report, load_study, run_study
 from ..kernel.calibration import load_family
 from ..outputs import check_file, check_folder, shown
 from ..referee.handlog import log_rules_file
 from ..run.handlogs import write_hand_logs
 from ..run.simulate import resume, simulate_games, simulate_hands
-from ..run.store import RunStore, resume_manifest
+from ..run.store import RunStore, check_save, resume_manifest
 from .errors import InputError, user_errors
 from .options import (
     WHOLE,
@@ -30,6 +30,7 @@ from .options import (
     progress,
     resolve_rules,
     rule_options,
+    rules_files,
     run_options,
     strategy_options,
     table_strategies,
@@ -113,7 +114,8 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
             raise InputError(f"save={shown(save_dir)!r}: allowed without --resume (a resumed run "
                              "goes on saving in its own folder)")
         with user_errors():
-            outputs = check_outputs(fmt, None)
+            outputs = check_outputs(fmt, None, reads={"resume": resume_dir,
+                                                      "rules": rules_files(rules_name)})
             run = _resume(ctx, resume_dir, rules_name, rule_overrides, hands, games, seed,
                           threads, strategy_names, param_overrides, max_hands, backend,
                           scheduler, quiet)
@@ -127,10 +129,14 @@ def simulate(ctx: click.Context, rules_name: str, rule_overrides: tuple[str, ...
     with user_errors():
         money = parse_economics(buy_in, rake)
         rules = resolve_rules(rules_name, rule_overrides)
-        outputs = check_outputs(fmt, out)
-        if log_path is not None:
-            for path in filter(None, (log_path, log_rules_file(log_path, rules))):
-                check_file(path, "log")
+        log_paths = [] if log_path is None else list(
+            filter(None, (log_path, log_rules_file(log_path, rules))))
+        for path in log_paths:
+            check_file(path, "log")
+        if save_dir is not None:
+            check_save(save_dir)
+        outputs = check_outputs(fmt, out, reads={"rules": rules_files(rules_name)},
+                                writes={"log": log_paths}, folders={"save": save_dir})
         kind = "games" if games is not None else "hands"
         deal_range = parse_log_range(log_deals, kind) if log_path else None
         n = games if games is not None else (hands if hands is not None else 100_000)
@@ -232,6 +238,10 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
             if name not in _calibrate.FAMILY_PRESETS:
                 raise InputError(f"family={shown(name)!r}: allowed "
                                  + ", ".join(_calibrate.FAMILY_PRESETS))
+        repeated = next((name for i, name in enumerate(names) if name in names[:i]), None)
+        if repeated is not None:  # its file would be written twice
+            raise InputError(f"family={shown(repeated)!r}: allowed each family once (given "
+                             "twice)")
         check_folder(out_dir, "out-dir")
         for label, value, low in (("rounds", rounds, 1), ("hands", hands, 10_000),
                                   ("nil-hands", nil_hands, 10_000),
@@ -284,7 +294,7 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None,
         study = load_study(config_path) if config_path else DEFAULT_STUDY
         if variants:  # checked with the study's other fields
             study = dataclasses.replace(study, variants=study.variants + variants)
-        check_out_dir(out_dir, study.name)
+        check_report(study, out_dir, config_path)
         status(f"study {study.name!r}, seed {study.seed}")
         report = run_study(study, out_dir, threads,
                            on_progress=lambda name: status(f"  {name} ..."))
