@@ -284,11 +284,11 @@ def _places(named: Mapping[str, Paths], output: bool, folder: bool) -> list[_Pla
         for path in [paths] if isinstance(paths, str | Path) else paths:
             if str(path) in ("", "-") or _controls(str(path)):
                 continue  # stdout, or a name check_name refuses (and no file system takes)
+            real = os.path.realpath(path)  # as far as it exists: a new file's folder too
             try:
-                real = os.path.realpath(path)
                 info: os.stat_result | None = os.stat(real)
-            except (OSError, ValueError):
-                real, info = os.path.abspath(path), None
+            except OSError:
+                info = None
             identity = None
             if info is not None:
                 if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
