@@ -92,10 +92,10 @@ _TEMPORARY = re.compile(r"\..{1,32}\.[0-9a-f]{8}\.tmp(\.[^/]{1,16})?", re.S)
 def is_temporary(name: str) -> bool:
     """Whether ``name`` is a temporary file's name as :func:`atomic_path` makes them.
 
-    >>> is_temporary(".block-000000000000-00001000.parquet.1f2e3d4c.tmp.parquet")
-    False
-    >>> is_temporary(".block-000000000000-0000100.1f2e3d4c.tmp.parquet"), is_temporary("a.csv")
+    >>> is_temporary(".manifest.json.1f2e3d4c.tmp.json"), is_temporary("manifest.json")
     (True, False)
+    >>> is_temporary(".block-000000000000-0000100.1f2e3d4c.tmp.parquet")  # a name cut at 32
+    True
     """
     return _TEMPORARY.fullmatch(name) is not None
 
@@ -299,14 +299,15 @@ def _places(named: Mapping[str, Paths], output: bool, folder: bool) -> list[_Pla
 
 
 def _contents(folder: _Place, most: int = 10_000) -> Iterator[tuple[str, tuple[int, int]]]:
-    """(name, identity) of the files an existing output folder holds now, at most ``most``."""
+    """(name, identity) of the files an existing output folder holds now (a link by the file it
+    links), at most ``most``."""
     try:
         with os.scandir(folder.real) as entries:
             for count, entry in enumerate(entries):
                 if count >= most:
                     return
-                if entry.is_file(follow_symlinks=False):
-                    info = entry.stat(follow_symlinks=False)
+                if entry.is_file():  # through a link: a writer writes through it too
+                    info = entry.stat()
                     yield entry.name, (info.st_dev, info.st_ino)
     except OSError:
         return  # not there yet, or unreadable: the folder's own checks say so
@@ -340,8 +341,9 @@ def check_apart(inputs: Mapping[str, Paths], outputs: Mapping[str, Paths],
     with everything in it) is compared with every input and every other output: by resolved
     path, so that a symbolic link is its target, and by file identity (``st_dev``,
     ``st_ino``), so that a hard link is the file it links. An input inside an output folder
-    clashes, as does a hard link to an input in it, and an output file inside one. ``-``
-    (stdout), devices and pipes (written in place) and options not given (None) are left out.
+    clashes, as does a link (hard or symbolic) to an input in it, and an output file inside
+    one. ``-`` (stdout), devices and pipes (written in place) and options not given (None) are
+    left out.
 
     Parameters
     ----------
@@ -435,6 +437,7 @@ def atomic_path(path: str | Path, field: str = "out") -> Iterator[str]:
     (['a.txt'], 'whole')
     >>> import shutil; shutil.rmtree(folder)
     """
+    check_name(path, field)  # a NUL would fail below with a ValueError, not an OSError
     target = Path(os.path.realpath(path))
     try:
         if _is_special(target):
@@ -460,4 +463,5 @@ def write_text(path: str | Path, text: str, field: str = "out") -> None:
 
 
 __all__ = ["OutputError", "Paths", "atomic_path", "check_apart", "check_file", "check_folder",
-           "check_name", "check_new_folders", "is_temporary", "remove_temporaries", "shown", "write_text"]
+           "check_name", "check_new_folders", "is_temporary", "remove_temporaries", "shown",
+           "write_text"]

@@ -105,7 +105,8 @@ def test_simulate_refuses_an_output_inside_its_save_folder(folder: Path) -> None
      "rules='./r.toml'", SAME_INPUT),
     (["bags", "--rules", "./r.toml", "--figure", "hard.png"], "figure", "hard.png",
      "rules='./r.toml'", SAME_INPUT),
-    (["bids", "basic", "--out", "x.csv", "--figure", "x.png", "--svg"], None, None, None, None),
+    (["bids", "basic", "--out", "t.csv", "--figure", "t-link.png"], "figure", "t-link.png",
+     "out='t.csv'", SAME_OUTPUT),
     (["bids", "basic", "--rules", "./r.toml", "--out", "link.csv"], "out", "link.csv",
      "rules='./r.toml'", SAME_INPUT),
     (["hand", CARDS, "--rules", "./r.toml", "--figure", "hard.png"], "figure", "hard.png",
@@ -122,11 +123,10 @@ def test_simulate_refuses_an_output_inside_its_save_folder(folder: Path) -> None
      SAME_INPUT),
 ])
 def test_every_command_refuses_an_output_over_an_input(
-        folder: Path, args: list[str], field: str | None, path: str | None, other: str | None,
-        reason: str | None) -> None:
-    if field is None:  # a figure and its SVG twin beside a table: no clash, checked first
-        check_apart({}, {"out": "x.csv", "figure": ["x.png", "x.svg"]})
-        return
+        folder: Path, args: list[str], field: str, path: str, other: str, reason: str) -> None:
+    if "t-link.png" in args:  # the figure, written through the link, onto the table
+        (folder / "t.csv").write_text("metric,value\n")
+        (folder / "t-link.png").symlink_to("t.csv")
     _refused(folder, args, field, path, other, reason)
 
 
@@ -141,6 +141,12 @@ def test_a_report_folder_holding_its_study_or_rules_is_refused(folder: Path) -> 
     os.link(report / "s.toml", folder / "linked.toml")
     _refused(folder, ["report", "--config", "linked.toml"], "out-dir", "reports/mine",
              "config='linked.toml'", "(s.toml in it is that input's file)")
+    (folder / "linked.toml").unlink()
+    (report / "index.html").symlink_to(folder / "r.toml")  # the report writes through it
+    (folder / "house.toml").write_text('name = "mine"\nrules = ["./r.toml"]\n')
+    _refused(folder, ["report", "--config", "house.toml"], "out-dir", "reports/mine",
+             "rules='./r.toml'", "(index.html in it is that input's file)")
+    (report / "index.html").unlink()
     (folder / "rules.toml").write_text('name = "mine"\nrules = ["reports/mine/r.toml"]\n')
     (report / "r.toml").write_text((folder / "r.toml").read_text())
     _refused(folder, ["report", "--config", "rules.toml"], "out-dir", "reports/mine",
@@ -159,6 +165,7 @@ def test_calibrate_refuses_a_family_twice(folder: Path) -> None:
 
 
 def test_check_apart_leaves_out_stdout_devices_and_what_was_not_given(tmp_path: Path) -> None:
+    check_apart({}, {"out": "x.csv", "figure": ["x.png", "x.svg"]})
     check_apart({"log": "-"}, {"out": "-", "figure": None})
     check_apart({"rules": "/dev/null"}, {"out": "/dev/null", "log": "/dev/null"})
     check_apart({"rules": tmp_path / "a.toml"}, {"out": tmp_path / "b.csv"},

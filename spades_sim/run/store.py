@@ -217,7 +217,12 @@ def check_save(path: str | Path) -> None:
     """
     folder = Path(path)
     check_folder(folder, "save", new_ok=True)
-    if folder.is_dir() and _leftovers(folder):
+    try:
+        used = folder.is_dir() and _leftovers(folder)
+    except OSError as error:
+        raise StoreError(f"save={shown(path)!r}: allowed a folder spades-sim can list "
+                         f"({error.strerror})") from None
+    if used:
         raise StoreError(f"save={shown(path)!r}: allowed a new or empty folder (to go on with "
                          "the run saved there: --resume)")
 
