@@ -11,8 +11,14 @@ answers for every file system.
 :func:`atomic_path` then has each writer write to a temporary name in the same
 folder, synced to disk and renamed over the target only once it is complete: a
 failure half-way (a full disk) leaves the old file or none, never a truncated
-one, and no temporary file. Every failure is an :class:`OutputError`: one line
-naming the option, the (shortened) path and the reason.
+one, and no temporary file; a process killed half-way leaves one, which
+:func:`remove_temporaries` clears where a folder is the command's own (a saved run).
+
+:func:`check_apart` refuses, before a run, a command whose outputs would
+overwrite one of its inputs or each other: compared by resolved path and by
+file identity, so that hard links and symbolic links are caught too. Every
+failure is an :class:`OutputError`: one line naming the option, the (shortened)
+path and the reason.
 """
 
 from __future__ import annotations
@@ -21,8 +27,10 @@ import os
 import re
 import secrets
 import stat
-from collections.abc import Iterator
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 _SHOWN = 100
@@ -77,6 +85,37 @@ def _is_special(path: Path) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
+_TEMPORARY = re.compile(r"\..{1,32}\.[0-9a-f]{8}\.tmp(\.[^/]{1,16})?", re.S)
+"""The names :func:`_create_temporary` gives."""
+
+
+def is_temporary(name: str) -> bool:
+    """Whether ``name`` is a temporary file's name as :func:`atomic_path` makes them.
+
+    >>> is_temporary(".manifest.json.1f2e3d4c.tmp.json"), is_temporary("manifest.json")
+    (True, False)
+    >>> is_temporary(".block-000000000000-0000100.1f2e3d4c.tmp.parquet")  # a name cut at 32
+    True
+    """
+    return _TEMPORARY.fullmatch(name) is not None
+
+
+def remove_temporaries(folder: str | Path) -> list[str]:
+    """Remove the temporary files a killed writer left in ``folder`` (the names of
+    :func:`is_temporary`, regular files only); returns their names.
+
+    Only for a folder the caller holds alone (a saved run under its lock): there, a temporary
+    file belongs to no writer still running.
+    """
+    removed = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if is_temporary(entry.name) and entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed.append(entry.name)
+    return removed
+
+
 def _create_temporary(folder: Path, name: str) -> Path:
     """Create an empty, hidden temporary file in ``folder`` for a file called ``name``.
 
@@ -104,6 +143,28 @@ def _probe(folder: Path, field: str, path: str | Path) -> None:
         raise _refuse(field, path, f"allowed a path in a writable folder ({reason})") from None
 
 
+def _controls(text: str) -> str:
+    """The characters of ``text`` that a file name should not hold: NUL and the other control
+    characters (a newline breaks every line that names the file), and the line separators."""
+    return "".join(c for c in text if unicodedata.category(c) in ("Cc", "Zl", "Zp"))
+
+
+def check_name(path: str | Path, field: str) -> None:
+    """Refuse an output path that holds a control character (NUL, a newline, a tab …): no
+    file system takes a NUL, and any of them breaks the lines that name the file.
+
+    >>> try:
+    ...     check_name("runs/a\\nb.csv", "out")
+    ... except OutputError as error:
+    ...     print(error)
+    out='runs/a\\nb.csv': allowed a path without control characters ('\\n' given)
+    """
+    found = _controls(str(path))
+    if found:
+        raise _refuse(field, path, "allowed a path without control characters "
+                                   f"({shown(''.join(dict.fromkeys(found)), 20)!r} given)")
+
+
 def check_file(path: str | Path, field: str = "out") -> None:
     """Refuse an output file before a run rather than fail to write it after.
 
@@ -117,8 +178,10 @@ def check_file(path: str | Path, field: str = "out") -> None:
     Raises
     ------
     OutputError
-        A folder at ``path``, a missing folder, a name too long for the file system, a
-        write-protected file, or a folder where no file can be created (read-only, ``/proc``).
+        A folder at ``path`` or a path ending in ``/`` (which names a folder), a missing
+        folder, a name too long for the file system or with a control character in it
+        (:func:`check_name`), a write-protected file, or a folder where no file can be
+        created (read-only, ``/proc``).
 
     Examples
     --------
@@ -127,18 +190,8 @@ def check_file(path: str | Path, field: str = "out") -> None:
     ...
     spades_sim.outputs.OutputError: log='/no-such/x.csv': allowed a path in an existing folder
     """
-    # os.path's tests, not Path's: they answer False where a name too long makes stat() fail.
+    _check_entry(path, field, "file")
     given = Path(path)
-    if not os.path.isdir(given.parent):
-        raise _refuse(field, path, "allowed a path in an existing folder")
-    try:
-        name_max = os.pathconf(given.parent, "PC_NAME_MAX")
-    except (OSError, ValueError):
-        name_max = _NAME_MAX
-    length = len(os.fsencode(given.name))
-    if length > name_max:
-        raise _refuse(field, path, f"allowed a file name of at most {name_max} bytes in this "
-                                   f"folder ({length} given)")
     if os.path.isdir(given):
         raise _refuse(field, path, "allowed a file, not a folder")
     target = Path(os.path.realpath(given))  # a link is written through, as open() would
@@ -152,6 +205,29 @@ def check_file(path: str | Path, field: str = "out") -> None:
     _probe(target.parent, field, path)
 
 
+def _check_entry(path: str | Path, field: str, kind: str, where: Path | None = None) -> None:
+    """Refuse a path whose last name cannot be made: control characters, a path that ends in
+    ``/`` for a file, a folder that does not exist, a name longer than the file system takes.
+    ``kind``: ``file`` or ``folder``, the entry the option makes; ``where``: the existing
+    folder whose file system the name is for (default: its parent, which must exist)."""
+    check_name(path, field)
+    text = str(path)
+    if kind == "file" and text.endswith(("/", os.sep)):
+        raise _refuse(field, path, "allowed a file name (a path ending in / names a folder)")
+    # os.path's tests, not Path's: they answer False where a name too long makes stat() fail.
+    given = Path(path)
+    if where is None and not os.path.isdir(given.parent):
+        raise _refuse(field, path, "allowed a path in an existing folder")
+    try:
+        name_max = os.pathconf(where or given.parent, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        name_max = _NAME_MAX
+    length = len(os.fsencode(given.name))
+    if length > name_max:
+        raise _refuse(field, path, f"allowed a {kind} name of at most {name_max} bytes in this "
+                                   f"folder ({length} given)")
+
+
 def check_folder(path: str | Path, field: str, *, new_ok: bool = False) -> None:
     """Refuse an output folder in which no file can be created, before a run.
 
@@ -161,15 +237,170 @@ def check_folder(path: str | Path, field: str, *, new_ok: bool = False) -> None:
     Raises
     ------
     OutputError
-        ``allowed an existing folder``, or as :func:`check_file`.
+        ``allowed an existing folder``, or as :func:`check_file` (a path ending in ``/`` is
+        a folder here).
     """
+    check_name(path, field)
     folder = Path(path)
     if os.path.isdir(folder):
         _probe(folder, field, path)
     elif new_ok and not os.path.lexists(folder):
-        check_file(folder, field)
+        _check_entry(folder, field, "folder")
+        _probe(folder.parent, field, path)
     else:
         raise _refuse(field, path, "allowed an existing folder")
+
+
+Paths = str | Path | Iterable[str | Path] | None
+"""What an option names: one path, several (a figure and its SVG twin), or none (not given)."""
+
+
+@dataclass(frozen=True)
+class _Place:
+    """One path a command reads or writes, as :func:`check_apart` compares it."""
+
+    field: str
+    path: str | Path
+    output: bool
+    folder: bool
+    """An output folder the command fills: everything in it is the command's."""
+    real: str
+    """The path with every link resolved."""
+    identity: tuple[int, int] | None
+    """(st_dev, st_ino) of an existing regular file or folder; None for a device or a pipe
+    (written in place, never replaced) and for a path that does not exist yet."""
+
+    def holds(self, other: _Place) -> bool:
+        """Whether ``other`` is this output folder or inside it."""
+        return self.folder and (other.real == self.real
+                                or other.real.startswith(self.real.rstrip(os.sep) + os.sep))
+
+
+def _places(named: Mapping[str, Paths], output: bool, folder: bool) -> list[_Place]:
+    places = []
+    for field, paths in named.items():
+        if paths is None:
+            continue
+        for path in [paths] if isinstance(paths, str | Path) else paths:
+            if str(path) in ("", "-") or _controls(str(path)):
+                continue  # stdout, or a name check_name refuses (and no file system takes)
+            real = os.path.realpath(path)  # as far as it exists: a new file's folder too
+            try:
+                info: os.stat_result | None = os.stat(real)
+            except OSError:
+                info = None
+            identity = None
+            if info is not None:
+                if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
+                    continue  # a device or a pipe: written in place, nothing is overwritten
+                identity = (info.st_dev, info.st_ino)
+            places.append(_Place(field, path, output, folder, real, identity))
+    return places
+
+
+def _contents(folder: _Place, most: int = 10_000) -> Iterator[tuple[str, tuple[int, int]]]:
+    """(name, identity) of the files an existing output folder holds now (a link by the file it
+    links), at most ``most``."""
+    try:
+        with os.scandir(folder.real) as entries:
+            for count, entry in enumerate(entries):
+                if count >= most:
+                    return
+                if entry.is_file():  # through a link: a writer writes through it too
+                    info = entry.stat()
+                    yield entry.name, (info.st_dev, info.st_ino)
+    except OSError:
+        return  # not there yet, or unreadable: the folder's own checks say so
+
+
+def _clash(other: _Place, output: _Place) -> tuple[_Place, str] | None:
+    """The option to blame and why, when ``output`` cannot be written beside ``other`` (an
+    input, or an output declared before it); None when it can."""
+    if other.real == output.real or (other.identity is not None
+                                     and other.identity == output.identity):
+        what = ("both outputs would be written to one place" if other.output
+                else "the same file: writing it would overwrite that input")
+        return output, f"allowed a path other than {other.field}={shown(other.path)!r} ({what})"
+    if output.holds(other):
+        if not other.output:
+            return output, (f"allowed a folder that does not hold {other.field}="
+                            f"{shown(other.path)!r} (an input, in the folder it fills)")
+        return other, f"allowed a path outside {output.field}={shown(output.path)!r}, which " \
+                      "the command fills"
+    if other.holds(output):
+        return output, f"allowed a path outside {other.field}={shown(other.path)!r}, which " \
+                       "the command fills"
+    return None
+
+
+def check_apart(inputs: Mapping[str, Paths], outputs: Mapping[str, Paths],
+                folders: Mapping[str, Paths] | None = None) -> None:
+    """Refuse, before a run, a command whose outputs would overwrite an input or each other.
+
+    Every output (a file of ``outputs``, or a folder of ``folders`` that the command fills,
+    with everything in it) is compared with every input and every other output: by resolved
+    path, so that a symbolic link is its target, and by file identity (``st_dev``,
+    ``st_ino``), so that a hard link is the file it links. An input inside an output folder
+    clashes, as does a link (hard or symbolic) to an input in it, and an output file inside
+    one. ``-`` (stdout), devices and pipes (written in place) and options not given (None) are
+    left out.
+
+    Parameters
+    ----------
+    inputs, outputs, folders : mapping of option name to path(s)
+        What the command reads; the files it writes; the folders it fills.
+
+    Raises
+    ------
+    OutputError
+        Naming the output, the other option and why: ``log='r.toml': allowed a path other
+        than rules='./r.toml' (the same file: writing it would overwrite that input)``.
+
+    Examples
+    --------
+    >>> try:
+    ...     check_apart({"rules": "house.toml"}, {"out": "x.json", "log": "./x.json"})
+    ... except OutputError as error:
+    ...     print(error)  # doctest: +NORMALIZE_WHITESPACE
+    log='./x.json': allowed a path other than out='x.json' (both outputs would be written to one
+    place)
+    """
+    read = _places(inputs, False, False)
+    written = _places(outputs, True, False) + _places(folders or {}, True, True)
+    for index, output in enumerate(written):
+        for other in read + written[:index]:
+            found = _clash(other, output)
+            if found is not None:
+                raise _refuse(found[0].field, found[0].path, found[1])
+    identities = {place.identity: place for place in read if place.identity is not None}
+    for folder in (place for place in written if place.folder):
+        for name, identity in _contents(folder):
+            if identity in identities:
+                other = identities[identity]
+                raise _refuse(folder.field, folder.path,
+                              f"allowed a folder that does not hold {other.field}="
+                              f"{shown(other.path)!r} ({name} in it is that input's file)")
+
+
+def check_new_folders(path: str | Path, field: str, given: str | Path | None = None) -> None:
+    """Refuse, before a run, a folder that cannot be made with its missing parents: each new
+    name must be one the file system takes (:func:`check_folder`), under a folder, not a
+    file, that exists and takes new entries. An existing folder must take new files.
+    ``given``: the value of the option, as a message quotes it (default ``path``)."""
+    check_name(path, field)
+    missing = Path(path)
+    # os.path's tests, not Path's: they answer False where a name too long makes stat() fail.
+    while not os.path.exists(missing.parent) and missing.parent != missing:
+        missing = missing.parent
+    blocker = missing if os.path.exists(missing) else missing.parent
+    if not os.path.isdir(blocker):
+        raise _refuse(field, path if given is None else given,
+                      f"allowed a folder ({shown(blocker)} is a file)")
+    new = Path(path)
+    while new != missing and new != new.parent:  # the names check_folder does not see
+        _check_entry(new, field, "folder", Path(missing.parent))
+        new = new.parent
+    check_folder(missing, field, new_ok=True)
 
 
 def _sync(path: Path) -> None:
@@ -206,6 +437,7 @@ def atomic_path(path: str | Path, field: str = "out") -> Iterator[str]:
     (['a.txt'], 'whole')
     >>> import shutil; shutil.rmtree(folder)
     """
+    check_name(path, field)  # a NUL would fail below with a ValueError, not an OSError
     target = Path(os.path.realpath(path))
     try:
         if _is_special(target):
@@ -252,5 +484,6 @@ def write_text(path: str | Path, text: str, field: str = "out") -> None:
         Path(temporary).write_text(text, encoding="utf-8")
 
 
-__all__ = ["FORMULA_STARTS", "OutputError", "atomic_path", "check_file", "check_folder", "csv_cell",
-           "shown", "write_text"]
+__all__ = ["FORMULA_STARTS", "OutputError", "Paths", "atomic_path", "check_apart", "check_file",
+           "check_folder", "check_name", "check_new_folders", "csv_cell", "is_temporary",
+           "remove_temporaries", "shown", "write_text"]

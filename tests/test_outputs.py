@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import subprocess
 from collections.abc import Iterator
@@ -277,3 +278,83 @@ def test_a_full_disk_while_saving_keeps_the_blocks_saved_and_prints_them(
     resumed = invoke(["simulate", "--resume", str(folder), "--quiet"])
     fresh = invoke([*RUN, "--hands", "5000"])
     assert resumed.output.splitlines()[1:] == fresh.output.splitlines()[1:]
+
+
+LONG = "x" * 300
+NAMED = {
+    "out-dir": lambda path: ["report", "--out-dir", str(path)],
+    "calibrate": lambda path: ["calibrate", "solo-standard", "--out-dir", str(path)],
+    "save": lambda path: [*RUN, "--save", str(path)],
+    "out": lambda path: [*RUN, "--out", f"{path}.csv"],
+    "log": lambda path: [*RUN, "--log", str(path)],
+    "figure": lambda path: ["bags", "--games", "10", "--quiet", "--figure", f"{path}.png"],
+}
+"""A command naming a file or folder ``path`` through each output option."""
+
+
+@pytest.mark.parametrize("option", list(NAMED))
+@pytest.mark.parametrize("name", [LONG, f"{LONG}/inner", "a\nb", "tab\there", "bell\x07",
+                                  "line\u2028sep"])
+def test_a_name_no_file_system_takes_or_with_a_control_character_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str, name: str) -> None:
+    """300 characters (as the last name or a folder on the way) and control characters end in
+    one line, exit 2, nothing made; so does the NUL no argument can carry, through a study."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke(NAMED[option](Path(name)))
+    field = "out-dir" if option == "calibrate" else option
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: {field}="), result.output
+    if len(name) > 250:  # the name too long, or (for a file in it) the folder not there
+        assert re.search(r"name of at most 255 bytes in this folder \(30\d given\)$|"
+                         r"allowed (a path in )?an existing folder$", lines[0]), lines[0]
+    else:
+        assert "allowed a path without control characters" in lines[0], lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("name", "start"), [
+    ("a\x00b", "Error: name='a\\x00b': allowed "),
+    ("b" * 300, "Error: "),
+])
+def test_a_study_name_no_folder_can_take_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, start: str) -> None:
+    """The report folder is named after the study: a NUL, or 300 characters, end in one line
+    (from the study's own checks, or else from the folder's: a name of at most 255 bytes)."""
+    monkeypatch.chdir(tmp_path)
+    escaped = name.replace("\x00", "\\u0000")  # TOML's escape of a NUL
+    (tmp_path / "s.toml").write_text(f'name = "{escaped}"\n')
+    result = invoke(["report", "--config", "s.toml", "--out-dir", "out"])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(start), lines
+    assert "name=" in lines[0] or "at most 255 bytes in this folder (300 given)" in lines[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
+
+
+@pytest.mark.parametrize("args", [
+    [*RUN, "--log", "newdir/"],
+    ["review", "log.jsonl", "--mistakes", "m.csv/"],
+    ["audit", "log.jsonl", "--out", "x.csv/"],
+    ["bags", "--quiet", "--figure", "x.png/"],
+    [*RUN, "--out", "x.csv/"],
+])
+def test_a_file_option_ending_in_a_slash_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    """A path ending in / names a folder: a file option refuses it (--log newdir/ once wrote
+    a file named newdir)."""
+    monkeypatch.chdir(tmp_path)
+    result = invoke(args)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and "/'" in lines[0], lines
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_option_ending_in_a_slash_is_that_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert_ok(invoke([*RUN, "--hands", "10", "--save", "run/"]))
+    assert (tmp_path / "run" / "manifest.json").is_file()
+    assert_ok(invoke(["simulate", "--resume", "run/", "--quiet"]))

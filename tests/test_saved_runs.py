@@ -9,18 +9,24 @@ same run never interrupted.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from clirun import assert_one_line_error, invoke
+from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim.inputs import MAX_NESTING, MAX_SHARD_BYTES, MAX_TEXT_BYTES
+from spades_sim.kernel import warmup
+from spades_sim.outputs import _create_temporary, is_temporary
 from spades_sim.rules import load_preset
 from spades_sim.run.simulate import resume, simulate_hands
-from spades_sim.run.store import MANIFEST, MAX_BLOCK, RunStore, StoreError
+from spades_sim.run.store import LOCK, MANIFEST, MAX_BLOCK, Manifest, RunStore, StoreError
 
 pytestmark = pytest.mark.usefixtures("small_blocks")
 
@@ -274,3 +280,114 @@ def test_a_folder_in_use_is_refused(saved: Path, tmp_path: Path) -> None:
     finally:
         holder.release()
     assert invoke(["simulate", "--resume", str(saved), "--quiet"]).exit_code == 0
+
+
+def test_a_refused_save_leaves_the_folder_as_it_was(tmp_path: Path) -> None:
+    """A folder holding another file is refused before anything is written into it: no lock,
+    no manifest (the lock used to be left behind)."""
+    folder = tmp_path / "full"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")
+    assert_one_line_error(invoke(["simulate", "--hands", "10", "--save", str(folder),
+                                  "--quiet"]),
+                          f"save={str(folder)!r}: allowed a new or empty folder (to go on with "
+                          "the run saved there: --resume)")
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+    with pytest.raises(StoreError, match="allowed a new or empty folder"):
+        RunStore(folder).create(Manifest("hands", {}, (), 1, 10, 10, None))
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+
+
+def _unopenable_lock(folder: Path, kind: str) -> None:
+    """Make ``folder/.lock`` a folder, or a file this process cannot open for writing (for
+    root, whom permissions do not stop, a link to a file of /proc no one can append to)."""
+    lock = folder / LOCK
+    lock.unlink(missing_ok=True)
+    if kind == "folder":
+        lock.mkdir()
+    elif os.geteuid() == 0:
+        lock.symlink_to("/proc/version")
+    else:
+        lock.touch(mode=0o000)
+
+
+@pytest.mark.parametrize("kind", ["folder", "unreadable"])
+def test_a_lock_that_cannot_be_opened_is_one_line(saved: Path, tmp_path: Path,
+                                                  kind: str) -> None:
+    _unopenable_lock(saved, kind)
+    before = sorted(p.name for p in saved.iterdir())
+    result = invoke(["simulate", "--resume", str(saved), "--quiet"])
+    assert_one_line_error(result, f"resume={str(saved)!r}: allowed a folder whose .lock is a "
+                                  "file spades-sim can open (", prefix_only=True)
+    assert sorted(p.name for p in saved.iterdir()) == before
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    _unopenable_lock(fresh, kind)
+    result = invoke(["simulate", "--hands", "10", "--save", str(fresh), "--quiet"])
+    assert_one_line_error(result, f"save={str(fresh)!r}: allowed a folder whose .lock is a "
+                                  "file spades-sim can open (", prefix_only=True)
+    assert [p.name for p in fresh.iterdir()] == [LOCK]
+
+
+KILLED_WHILE_SAVING = """
+import os, signal, sys
+import pandas as pd
+from spades_sim.run import simulate
+
+simulate.BLOCK_HANDS = 1000
+real_to_parquet = pd.DataFrame.to_parquet
+shards = []
+
+def killed_on_the_third(frame, path, *args, **kwargs):
+    real_to_parquet(frame, path, *args, **kwargs)  # written, not yet renamed
+    shards.append(path)
+    if len(shards) == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+pd.DataFrame.to_parquet = killed_on_the_third
+simulate.simulate_hands("standard", "basic", int(sys.argv[2]), seed=int(sys.argv[3]),
+                        save=sys.argv[1])
+"""
+
+
+def test_a_save_killed_while_writing_a_shard_is_resumed_without_its_temporary(
+        tmp_path: Path, whole: pd.DataFrame) -> None:
+    """SIGKILL while a shard is written leaves its temporary file: --resume clears it and
+    finishes the run with exactly the totals of a run never interrupted."""
+    folder = tmp_path / "run"
+    killed = subprocess.run([sys.executable, "-c", KILLED_WHILE_SAVING, str(folder), str(HANDS),
+                             str(SEED)], env=warmup.process_env(), capture_output=True)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()[-2000:]
+    names = sorted(p.name for p in folder.iterdir())
+    temporaries = [name for name in names if is_temporary(name)]
+    assert len(temporaries) == 1 and temporaries[0].startswith(".block-000000002000-")
+    assert [name for name in names if name.startswith("block-")] == [
+        "block-000000000000-00001000.parquet", "block-000000001000-00001000.parquet"]
+    run, played = _resume_counting(folder)
+    assert played == HANDS - 2000
+    assert run.summary().equals(whole)
+    assert not any(is_temporary(p.name) for p in folder.iterdir())
+
+
+def test_a_fresh_save_clears_the_temporary_of_a_save_killed_before_its_manifest(
+        tmp_path: Path) -> None:
+    """Killed while its manifest was written, a save leaves only its lock and a temporary
+    file: that folder counts as empty, and a new run saved there removes the temporary."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / LOCK).touch()
+    leftover = _create_temporary(folder, MANIFEST).name  # as atomic_path names it
+    (folder / leftover).write_text("{")
+    assert sorted(p.name for p in folder.iterdir()) == sorted([LOCK, leftover])
+    assert_ok(invoke(["simulate", "--hands", "10", "--save", str(folder), "--quiet"]))
+    assert sorted(p.name for p in folder.iterdir()) == [
+        LOCK, "block-000000000000-00000010.parquet", MANIFEST]
+
+
+def test_a_folder_that_is_no_saved_run_gets_no_lock(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="allowed a folder written by --save"):
+        resume(tmp_path)
+    assert_one_line_error(invoke(["simulate", "--resume", str(tmp_path), "--quiet"]),
+                          f"resume={str(tmp_path)!r}: allowed a folder written by --save (it "
+                          "has no manifest.json)")
+    assert list(tmp_path.iterdir()) == []

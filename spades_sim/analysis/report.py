@@ -31,8 +31,8 @@ from ..inputs import loads_toml, read_text
 from ..kernel.strategies import StrategyError, get_strategy
 from ..kernel.warmup import expecting
 from ..names import name_fault
-from ..outputs import check_folder, shown, write_text
-from ..rules import RulesError, RuleSet, preset_names, resolve_rules, unknown_key
+from ..outputs import check_apart, check_name, check_new_folders, shown, write_text
+from ..rules import RulesError, RuleSet, is_rules_path, preset_names, resolve_rules, unknown_key
 from ..run.simulate import check_threads, simulate_hands
 from .bids import bid_profiles, plot_bid_profiles
 from .compare import compare_strategies
@@ -213,9 +213,11 @@ def load_study(path: str | Path) -> Study:
     return study
 
 
-def check_study(study: Study, out_dir: str | Path, threads: int | None = None) -> None:
+def check_study(study: Study, out_dir: str | Path, threads: int | None = None,
+                config: str | Path | None = None) -> None:
     """Every check of a report before its first line, block or file: the study's rule sets
-    (:meth:`Study.check_rules`), the threads and the output folder.
+    (:meth:`Study.check_rules`), the threads, and the output folder apart from the study's
+    inputs (:func:`check_report`).
 
     Raises
     ------
@@ -224,7 +226,7 @@ def check_study(study: Study, out_dir: str | Path, threads: int | None = None) -
     """
     study.check_rules()
     check_threads(threads)
-    check_out_dir(out_dir, study.name)
+    check_report(study, out_dir, config)
 
 
 def _type_name(kind: type) -> str:
@@ -233,17 +235,22 @@ def _type_name(kind: type) -> str:
 
 def check_out_dir(out_dir: str | Path, name: str | None = None) -> None:
     """Refuse, before a study runs rather than after, an output folder that cannot be made or
-    written: the nearest folder that exists must take the new ones (``out_dir`` and the report
-    folder ``name`` in it are made when the study runs)."""
-    target = Path(out_dir) / name if name else Path(out_dir)
-    missing = target
-    while not missing.parent.exists() and missing.parent != missing:
-        missing = missing.parent
-    blocker = missing if missing.exists() else missing.parent
-    if not blocker.is_dir():
-        raise StudyError(f"out-dir={shown(out_dir)!r}: allowed a folder ({shown(blocker)} is a "
-                         "file)")
-    check_folder(missing, "out-dir", new_ok=True)
+    written: ``out_dir`` and the report folder ``name`` in it, made when the study runs, with
+    any missing parents (:func:`spades_sim.outputs.check_new_folders`)."""
+    check_name(out_dir, "out-dir")
+    if name is not None:
+        check_name(name, "name")
+    check_new_folders(Path(out_dir) / name if name else Path(out_dir), "out-dir", out_dir)
+
+
+def check_report(study: Study, out_dir: str | Path, config: str | Path | None = None) -> None:
+    """Every check of a report's paths before it runs: the output folder can be made and
+    written (:func:`check_out_dir`), and the report folder holds none of its inputs, the
+    study file ``config`` and the rules files it names
+    (:func:`spades_sim.outputs.check_apart`)."""
+    check_out_dir(out_dir, study.name)
+    check_apart({"config": config, "rules": [name for name in study.rules if is_rules_path(name)]},
+                {}, {"out-dir": Path(out_dir) / study.name})
 
 
 STUDY_FILE = "study.toml"

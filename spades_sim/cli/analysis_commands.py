@@ -74,6 +74,7 @@ from .options import (
     progress,
     resolve_rules,
     rule_options,
+    rules_files,
     run_options,
     strategy_options,
     table_strategies,
@@ -147,7 +148,8 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         if time_limit is not None and not at_table:
             raise InputError(f"time-limit={time_limit:g}: allowed only when A or B is a bot "
                              "(FILE.py:NAME or module:NAME)")
-        outputs = check_outputs(fmt, out, figure_path, svg, no_figure)
+        outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
+                                reads={"rules": rules_files(rules_name)})
         money = parse_economics(buy_in, rake)
         if at_table:
             sides = resolve_agent(strategy_a), resolve_agent(strategy_b)
@@ -242,7 +244,8 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
         ranges = [parse_param_range(text) for text in param_ranges]
-        outputs = check_outputs(fmt, out, figure_path, svg, no_figure or len(ranges) > 2)
+        outputs = check_outputs(fmt, out, figure_path, svg, no_figure or len(ranges) > 2,
+                                reads={"rules": rules_files(rules_name)})
         settings = math.prod(len(values) for _, values in ranges)
         with progress(2 * games * settings, "games", quiet) as advance:
             result = tune(rules, strategy_name, ranges, against, games, seed, threads, max_hands,
@@ -296,7 +299,8 @@ def nil_command(rules_name: str | None, rule_overrides: tuple[str, ...], hands: 
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
         check_feature(feature)
-        outputs = check_outputs(fmt, out, figure_path, svg, no_figure)
+        outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
+                                reads={"rules": rules_files(rules_name)})
         strategies = table_strategies(rules, strategy_names, param_overrides)
         with progress(hands, "hands", quiet) as advance:
             run = simulate_hands(rules, strategies, hands, seed=seed, threads=threads,
@@ -385,7 +389,8 @@ def compare_rules_command(rule_names: tuple[str, ...], rule_overrides: tuple[str
         if repeated is not None:
             raise InputError(f"rules={shown(repeated)!r}: allowed each rule set once (given twice)")
         rule_sets, labels = rule_sets_of(rule_names, rule_overrides, variants)
-        outputs = check_outputs(fmt, out, figure_path, svg, no_figure)
+        outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
+                                reads={"rules": rules_files(*rule_names)})
         money = parse_economics(buy_in, rake)
         result, strategies = _play_rule_sets(rule_sets, labels, strategy_names, param_overrides,
                                              games, seed, threads, max_hands, quiet)
@@ -426,7 +431,8 @@ def bags_command(rules_name: str | None, rule_overrides: tuple[str, ...], bag_ru
         rule_sets, labels = bag_variants(base, bag_rules or BAG_RULES)
         extra, extra_labels = variant_rule_sets(base, variants)
         rule_sets, labels = rule_sets + extra, labels + extra_labels
-        outputs = check_outputs(fmt, out, figure_path, svg, no_figure)
+        outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
+                                reads={"rules": rules_files(rules_name)})
         result, strategies = _play_rule_sets(rule_sets, labels, strategy_names, param_overrides,
                                              games, seed, threads, max_hands, quiet)
     _print_rules_comparison("bags", result, strategies,
@@ -463,7 +469,8 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str 
         rules = resolve_rules(rules_name, rule_overrides)
         chosen = [get_strategy(name) for name in strategy_names or STRATEGIES]
         get_strategy(against)  # refused now rather than after the first strategy's run
-        outputs = check_outputs(fmt, out, figure_path, svg, no_figure)
+        outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
+                                reads={"rules": rules_files(rules_name)})
         with progress(hands * len(chosen), "hands", quiet) as advance:
             result = bid_profiles(rules, chosen, against, hands, seed, threads, on_block=advance)
     title = (f"rules {rules_label(rules, rule_overrides)}, bids on side 0 against "
@@ -535,7 +542,8 @@ def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: 
         bags = parse_side_values(bags_text, "bags", rules, seat) if bags_text else None
         known = parse_bids(bids_text, rules.seat_count)
         constraints = [parse_suit_count(text) for text in constraint_texts]
-        outputs = check_outputs(fmt, out, figure_path, svg, no_figure)
+        outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
+                                reads={"rules": rules_files(rules_name)})
         strategies = table_strategies(rules, strategy_names, param_overrides)
         with progress(deals * deal_passes(rules), "deals", quiet) as advance:
             result = what_if(rules, cards, seat, strategies, score, bags, known, dealer,

@@ -22,7 +22,15 @@ from ..analysis.review import review_file, review_text
 from ..cards import format_card
 from ..referee.handlog import LogError, log_lines
 from .errors import InputError, user_errors
-from .options import WHOLE, log_rule_options, log_rules, output_options, progress, resolve_rules
+from .options import (
+    WHOLE,
+    log_rule_options,
+    log_rules,
+    output_options,
+    progress,
+    resolve_rules,
+    rules_files,
+)
 from .output import check_outputs, deliver, rules_label, status
 
 
@@ -76,7 +84,8 @@ def dd_command(hand_texts: tuple[str, ...], log_path: str | None, line_number: i
         spades-sim dd --log hands.jsonl --line 2 --after 8
     """
     with user_errors():
-        outputs = check_outputs(fmt, out)
+        outputs = check_outputs(fmt, out, reads={"log": log_path,
+                                                 "rules": rules_files(rules_name)})
         if log_path is None:
             for name, value in (("line", line_number), ("after", after)):
                 if value is not None:
@@ -163,11 +172,13 @@ def review_command(log_file: str, rules_name: str | None, rule_overrides: tuple[
         if list_count < 0:
             raise InputError(f"list={list_count}: allowed a whole number 0 or more")
         rules = log_rules(rules_name, rule_overrides)
-        outputs = check_outputs(fmt, out)
         if mistakes_path is not None:
             if mistakes_path == export.STDOUT:
                 raise InputError("mistakes='-': allowed a file ending in .parquet, .csv or .json")
             export.check_out(mistakes_path, "mistakes")
+        outputs = check_outputs(fmt, out, reads={"log": log_file,
+                                                 "rules": rules_files(rules_name)},
+                                writes={"mistakes": mistakes_path})
         names = None if strategy_text is None else [name.strip() for name in
                                                     strategy_text.split(",")]
         hands = _hand_count(log_file)

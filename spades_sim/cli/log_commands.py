@@ -10,7 +10,7 @@ from ..analysis.formatting import audit_text, scored_text
 from ..referee import score_file, scored_frame
 from ..referee.audit import audit_file, check_csv_path
 from .errors import InputError, user_errors
-from .options import WHOLE, log_rule_options, log_rules, output_options
+from .options import WHOLE, log_rule_options, log_rules, output_options, rules_files
 from .output import check_outputs, deliver, status
 
 
@@ -32,7 +32,8 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
     """
     with user_errors():
         rules = log_rules(rules_name, rule_overrides)
-        outputs = check_outputs(fmt, out)
+        outputs = check_outputs(fmt, out, reads={"log": log_file,
+                                                 "rules": rules_files(rules_name)})
         scored = score_file(log_file, rules)
     meta = export.metadata("score", None, [rules] if rules else [], [], log=log_file,
                            hands=len(scored))
@@ -70,7 +71,9 @@ def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[s
         rules = log_rules(rules_name, rule_overrides)
         if out is not None:
             check_csv_path(out)
-        outputs = check_outputs(fmt, None)
+        outputs = check_outputs(fmt, None, reads={"log": log_file,
+                                                  "rules": rules_files(rules_name)},
+                                writes={"out": out})
         result = audit_file(log_file, rules, seats or None)
     meta = export.metadata("audit", None, [rules] if rules else [], [], log=log_file,
                            hands=result.hands_audited, seats=list(result.seats))

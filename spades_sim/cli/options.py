@@ -204,6 +204,11 @@ def resolve_rules(rules_name: str | None, rule_overrides: tuple[str, ...]) -> _r
     return _rules.resolve_rules(rules_name, overrides)
 
 
+def rules_files(*names: str | None) -> list[str]:
+    """The rules values among ``names`` that name files (not presets): a command's inputs."""
+    return [name for name in names if name is not None and _rules.is_rules_path(name)]
+
+
 def log_rules(rules_name: str | None, rule_overrides: tuple[str, ...]) -> _rules.RuleSet | None:
     """The rules of a log command's ``--rules`` and ``--rule`` (None: each line's own)."""
     rules = resolve_rules(rules_name, rule_overrides) if rules_name else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ import pandas as pd
 
 from .. import rules as _rules
 from ..analysis import export
-from ..outputs import OutputError, check_file, shown
+from ..outputs import OutputError, Paths, check_apart, check_file, shown
 from ..run.catalogue import side_label
 from ..run.simulate import Run
 from .errors import InputError, one_line, user_errors
@@ -83,8 +83,16 @@ class Outputs:
 
 
 def check_outputs(fmt: str, out: str | None, figure: str | None = None, svg: bool = False,
-                  no_figure: bool = False) -> Outputs:
-    """Check every output before the run: the format, the --out path, the figure paths."""
+                  no_figure: bool = False, *, reads: Mapping[str, Paths] | None = None,
+                  writes: Mapping[str, Paths] | None = None,
+                  folders: Mapping[str, Paths] | None = None) -> Outputs:
+    """Check every output before the run: the format, the --out path, the figure paths; then
+    that no output overwrites an input or another output (:func:`spades_sim.outputs.check_apart`).
+
+    The one place a command declares what it reads and writes: ``reads``, its input files and
+    folders by option; ``writes``, its other output files (checked by the command itself:
+    ``--log``, ``--mistakes`` …); ``folders``, the folders it fills (``--save``).
+    """
     export.check_format(fmt)
     if out is not None:
         export.check_out(out)
@@ -95,6 +103,8 @@ def check_outputs(fmt: str, out: str | None, figure: str | None = None, svg: boo
         figure = None
     if figure is not None:
         check_figure(figure, svg)
+    check_apart(reads or {}, {"out": out, "figure": figure and figure_paths(figure, svg),
+                              **(writes or {})}, folders)
     return Outputs(fmt, out, figure, svg)
 
 

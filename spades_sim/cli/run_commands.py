@@ -20,7 +20,7 @@ from ..referee.handlog import log_rules_file
 from ..run import backends
 from ..run.handlogs import check_log_strategies, write_hand_logs
 from ..run.simulate import check_size, check_threads, resume, simulate_games, simulate_hands
-from ..run.store import RunStore, resume_manifest
+from ..run.store import RunStore, check_save, resume_manifest
 from .errors import InputError, user_errors
 from .options import (
     WHOLE,
@@ -31,6 +31,7 @@ from .options import (
     progress,
     resolve_rules,
     rule_options,
+    rules_files,
     run_options,
     strategy_options,
     table_strategies,
@@ -114,7 +115,8 @@ def simulate(ctx: click.Context, rules_name: str | None, rule_overrides: tuple[s
             raise InputError(f"save={shown(save_dir)!r}: allowed without --resume (a resumed run "
                              "goes on saving in its own folder)")
         with user_errors():
-            outputs = check_outputs(fmt, None)
+            outputs = check_outputs(fmt, None, reads={"resume": resume_dir,
+                                                      "rules": rules_files(rules_name)})
             run = _resume(ctx, resume_dir, rules_name, rule_overrides, hands, games, seed,
                           threads, strategy_names, param_overrides, max_hands, backend,
                           scheduler, quiet)
@@ -128,10 +130,14 @@ def simulate(ctx: click.Context, rules_name: str | None, rule_overrides: tuple[s
     with user_errors():
         money = parse_economics(buy_in, rake)
         rules = resolve_rules(rules_name, rule_overrides)
-        outputs = check_outputs(fmt, out)
-        if log_path is not None:
-            for path in filter(None, (log_path, log_rules_file(log_path, rules))):
-                check_file(path, "log")
+        log_paths = [] if log_path is None else list(
+            filter(None, (log_path, log_rules_file(log_path, rules))))
+        for path in log_paths:
+            check_file(path, "log")
+        if save_dir is not None:
+            check_save(save_dir)
+        outputs = check_outputs(fmt, out, reads={"rules": rules_files(rules_name)},
+                                writes={"log": log_paths}, folders={"save": save_dir})
         kind = "games" if games is not None else "hands"
         n = games if games is not None else (hands if hands is not None else 100_000)
         check_size(kind, n)
@@ -299,7 +305,7 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None,
         study = load_study(config_path) if config_path else DEFAULT_STUDY
         if variants:  # checked with the study's other fields
             study = dataclasses.replace(study, variants=study.variants + variants)
-        check_study(study, out_dir, threads)  # every check before the first status line
+        check_study(study, out_dir, threads, config_path)  # all before the first status line
         status(f"study {study.name!r}, seed {study.seed}")
         report = run_study(study, out_dir, threads,
                            on_progress=lambda name: status(f"  {name} ..."))

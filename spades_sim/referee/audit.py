@@ -69,7 +69,7 @@ import pandas as pd
 
 from spades_sim import cards
 from spades_sim.intervals import wilson_interval
-from spades_sim.outputs import atomic_path, check_file, csv_cell
+from spades_sim.outputs import atomic_path, check_file, csv_cell, shown
 from spades_sim.referee.deck import TRUMP_SUIT, DeckSpec
 from spades_sim.referee.hand import Hand, Phase
 from spades_sim.referee.handlog import (
@@ -815,10 +815,9 @@ def check_csv_path(path: str | Path) -> None:
     ...
     spades_sim.referee.audit.AuditError: out='instances.parquet': allowed a file ending in .csv
     """
-    path = Path(path)
-    if path.suffix.lower() != ".csv":
-        raise AuditError(f"out={str(path)!r}: allowed a file ending in .csv")
-    check_file(path, "out")
+    if Path(path).suffix.lower() != ".csv":
+        raise AuditError(f"out={shown(path)!r}: allowed a file ending in .csv")
+    check_file(path, "out")  # as given: Path() drops a final /, which names a folder
 
 
 def write_instances_csv(instances: Iterable[Instance], path: str | Path) -> None:

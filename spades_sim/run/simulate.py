@@ -99,6 +99,7 @@ def resume(path: str | Path, threads: int | None = None,
     """
     target = backends.backend(backend, scheduler)
     store = RunStore(path)
+    store.manifest()  # a folder that is no saved run is refused before a lock is made in it
     store.acquire("resume")
     try:
         manifest = store.check(requested) if requested is not None else store.manifest()

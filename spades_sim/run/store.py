@@ -23,11 +23,14 @@ A saved run checks itself before it is trusted:
 - the manifest and each shard are regular files of a bounded size
   (:data:`spades_sim.inputs.MAX_TEXT_BYTES`, :data:`spades_sim.inputs.MAX_SHARD_BYTES`);
 - a lock (``DIR/.lock``, held with ``flock`` while a process saves into the folder) keeps a
-  second process from saving into or resuming a folder in use.
+  second process from saving into or resuming a folder in use. Whoever holds it clears the
+  temporary files a process killed while saving left (:func:`spades_sim.outputs.is_temporary`);
+  a folder refused for a new run is left as it was, with no lock made in it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
 import functools
@@ -45,7 +48,14 @@ import pandas as pd
 from .. import __version__
 from ..inputs import MAX_SHARD_BYTES, loads_json, read_bytes, read_text
 from ..kernel.strategies import Strategy, StrategyError
-from ..outputs import atomic_path, check_folder, shown, write_text
+from ..outputs import (
+    atomic_path,
+    check_folder,
+    is_temporary,
+    remove_temporaries,
+    shown,
+    write_text,
+)
 from ..rules import RulesError, RuleSet, from_dict
 
 try:  # POSIX; elsewhere saved runs are not locked
@@ -214,6 +224,33 @@ class Scan:
     """One line per shard that will be played again, and why."""
 
 
+def _leftovers(path: Path) -> bool:
+    """Whether a save folder holds anything but a lock and the temporary files of a killed
+    save (which a new run clears once it holds the lock)."""
+    return any(entry.name != LOCK and not is_temporary(entry.name) for entry in path.iterdir())
+
+
+def check_save(path: str | Path) -> None:
+    """Refuse a folder a new run cannot save into, before the run, writing nothing: its
+    parent must exist and it must be new, or empty but for a lock and temporary files.
+
+    Raises
+    ------
+    StoreError, OutputError
+        In one line (``save='…': allowed a new or empty folder …``).
+    """
+    folder = Path(path)
+    check_folder(folder, "save", new_ok=True)
+    try:
+        used = folder.is_dir() and _leftovers(folder)
+    except OSError as error:
+        raise StoreError(f"save={shown(path)!r}: allowed a folder spades-sim can list "
+                         f"({error.strerror})") from None
+    if used:
+        raise StoreError(f"save={shown(path)!r}: allowed a new or empty folder (to go on with "
+                         "the run saved there: --resume)")
+
+
 class RunStore:
     """The folder of one saved run."""
 
@@ -223,36 +260,63 @@ class RunStore:
         self._lock: Any = None
 
     def create(self, manifest: Manifest) -> None:
-        """Start a new saved run: the folder must be new or empty; it stays locked."""
+        """Start a new saved run: the folder must be new or empty (:func:`check_save`); it
+        stays locked. A folder refused is left as it was: no lock, no manifest."""
         if not self.path.parent.is_dir():
-            raise StoreError(f"save={str(self.path)!r}: allowed a folder in an existing folder")
+            raise StoreError(f"save={shown(self.path)!r}: allowed a folder in an existing "
+                             "folder")
         if self.path.exists() and not self.path.is_dir():
-            raise StoreError(f"save={str(self.path)!r}: allowed a new or empty folder (to go on "
-                             "with the run saved there: --resume)")
-        check_folder(self.path, "save", new_ok=True)
+            raise StoreError(f"save={shown(self.path)!r}: allowed a new or empty folder (to go "
+                             "on with the run saved there: --resume)")
+        check_save(self.path)
+        made = not self.path.exists()
+        had_lock = (self.path / LOCK).exists()
         self.path.mkdir(exist_ok=True)
-        self.acquire("save")
-        if any(entry.name != LOCK for entry in self.path.iterdir()):
+        try:
+            self.acquire("save")
+            if _leftovers(self.path):  # another process filled it since check_save
+                raise StoreError(f"save={shown(self.path)!r}: allowed a new or empty folder (to "
+                                 "go on with the run saved there: --resume)")
+            write_text(self.path / MANIFEST, manifest.to_json(), "save")
+        except BaseException:
+            if not had_lock and self._lock is not None:  # this run's lock: removed while held
+                (self.path / LOCK).unlink(missing_ok=True)
             self.release()
-            raise StoreError(f"save={str(self.path)!r}: allowed a new or empty folder (to go on "
-                             "with the run saved there: --resume)")
-        write_text(self.path / MANIFEST, manifest.to_json(), "save")
+            if made:
+                with contextlib.suppress(OSError):  # left if another process wrote in it
+                    self.path.rmdir()
+            raise
         self._digest = manifest.digest
 
     def acquire(self, what: str = "resume") -> None:
-        """Lock the folder for this process (released by :meth:`release` or at exit)."""
+        """Lock the folder for this process (released by :meth:`release` or at exit), then
+        clear the temporary files a process killed while saving left in it: no other process
+        writes there while the lock is held."""
         if fcntl is None or self._lock is not None:
             return
-        handle = open(self.path / LOCK, "a")  # noqa: SIM115 - held for the run
+        lock = self.path / LOCK
+        try:
+            handle = open(lock, "a")  # noqa: SIM115 - held for the run
+        except (OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            raise StoreError(f"{what}={shown(self.path)!r}: allowed a folder whose {LOCK} is a "
+                             f"file spades-sim can open ({reason})") from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:
             handle.close()
             if error.errno not in (errno.EAGAIN, errno.EACCES):
-                raise
+                raise StoreError(f"{what}={shown(self.path)!r}: allowed a folder whose {LOCK} "
+                                 f"can be locked ({error.strerror})") from None
             raise StoreError(f"{what}={str(self.path)!r}: allowed a folder no other run is "
                              "using (another spades-sim process is saving into it)") from None
         self._lock = handle
+        try:
+            remove_temporaries(self.path)
+        except OSError as error:
+            self.release()
+            raise StoreError(f"{what}={shown(self.path)!r}: allowed a folder whose temporary "
+                             f"files can be removed ({error.strerror})") from None
 
     def release(self) -> None:
         if self._lock is not None:
