@@ -78,14 +78,18 @@ def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
 
 def in_cache(dispatcher, signature: tuple) -> bool:
     """Whether numba's cache holds ``dispatcher`` compiled for ``signature`` (written after its
-    source last changed), without loading it. True when that cannot be told (numba's cache
-    index is not public): then nothing is compiled ahead."""
+    source last changed), without loading it; False when its index cannot be read. True when
+    that cannot be told (numba's cache index is not public): then nothing is compiled ahead."""
     try:
         cache = dispatcher._cache
         key = cache._index_key(signature, dispatcher.targetctx.codegen())
-        return key in cache._cache_file._load_index()
+        load_index = cache._cache_file._load_index
     except Exception:  # another numba's internals: no split, the ordinary compile
         return True
+    try:
+        return key in load_index()
+    except Exception:  # a damaged index: not cached (compiling sets it aside, kernel.cache)
+        return False
 
 
 def compile_group(name: str, rules, strategies) -> None:
