@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_outputs import _mounted  # a tmpfs mounted for a block, or the test skipped
 
 from spades_sim.environment import machine_cores
 from spades_sim.kernel import cache, sums
@@ -117,6 +118,37 @@ def test_an_entry_that_cannot_be_read_nor_written_is_compiled_in_memory(
     assert note.startswith("note: the kernel cache folder ") and note.endswith(
         "cannot be used (Is a directory): the kernel is compiled in memory, for this process "
         "only"), note
+
+
+def test_a_read_only_cache_folder_loads_what_it_holds_and_compiles_the_rest_in_memory(
+        cache_copy: tuple[Path, Path], baseline: str, tmp_path: Path) -> None:
+    """A read-only copy of the cache without the one small entry: the rest loads, that entry
+    is compiled in memory, one note. Read-only by its mode, or for root (whom modes do not stop)
+    a tmpfs mounted read-only (skipped where mounting is not allowed). About 5 s."""
+    base, folder = cache_copy
+    for entry in folder.glob(f"{DAMAGED}-*"):
+        entry.unlink()
+    if os.geteuid() == 0:
+        mounted = tmp_path / "ro"
+        with _mounted(mounted, "size=64m"):
+            shutil.copytree(base, mounted / "cache")
+            subprocess.run(["mount", "-o", "remount,ro", str(mounted)], check=True)
+            done = spades_sim(RUN, {"NUMBA_CACHE_DIR": str(mounted / "cache")})
+        reason = "Read-only file system"
+    else:
+        for path in (folder, *folder.parents[:2]):
+            path.chmod(0o555)
+        try:
+            done = spades_sim(RUN, {"NUMBA_CACHE_DIR": str(base)})
+        finally:
+            for path in (folder, *folder.parents[:2]):
+                path.chmod(0o755)
+        reason = "Permission denied"
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == baseline
+    (note,) = done.stderr.splitlines()
+    assert note.startswith("note: the kernel cache folder ") and note.endswith(
+        f"cannot be used ({reason}): the kernel is compiled in memory, for this process only")
 
 
 @pytest.mark.parametrize(("variable", "under"), [("NUMBA_CACHE_DIR", ""),
