@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib
 import io
 import os
 import re
@@ -86,22 +87,44 @@ _UNREADABLE = re.compile(r"Environment variable '(NUMBA_\w+)' is defined but its
                          r"value '(.*)' could not be parsed", re.S)
 
 
-def _refused(name: str, value: str, allowed: str) -> SettingsError:
-    return SettingsError(f"{name}={shown(value)!r}: {allowed}")
+def _refused(name: str, value: str, allowed: str, where: str = "") -> SettingsError:
+    return SettingsError(f"{name}={shown(value)!r}{where}: {allowed}")
+
+
+def _numba_settings(environ: Mapping[str, str]) -> dict[str, tuple[str, str]]:
+    """Every ``NUMBA_*`` setting numba will read, as name: (value, where it is set), the way
+    numba reads them: a key of ``.numba_config.yaml`` (when PyYAML is installed) as
+    ``NUMBA_`` and the key in capitals, a variable of the environment over it."""
+    settings: dict[str, tuple[str, str]] = {}
+    if os.path.isfile(NUMBA_CONFIG_FILE):
+        try:
+            yaml = importlib.import_module("yaml")  # numba's optional PyYAML, as numba finds it
+            with open(NUMBA_CONFIG_FILE, encoding="utf-8") as file:
+                loaded = yaml.safe_load(file)
+        except Exception:  # numba ignores it without PyYAML, or refuses it as it is imported
+            loaded = None
+        if isinstance(loaded, dict):
+            settings.update({f"NUMBA_{str(key).upper()}": (str(value), f" (in {NUMBA_CONFIG_FILE})")
+                             for key, value in loaded.items()})
+    settings.update({name: (value, "") for name, value in environ.items()
+                     if name.startswith("NUMBA_")})
+    return settings
 
 
 def check_numba_settings(environ: Mapping[str, str] | None = None) -> None:
     """Refuse, as a :class:`SettingsError`, a ``NUMBA_*`` variable of ``environ`` (the process's
-    own by default) that spades-sim cannot run with (:data:`CHECKS`), then import numba and
-    refuse any setting numba cannot read: its warning, or its error at import.
+    own by default) or setting of ``.numba_config.yaml`` that spades-sim cannot run with
+    (:data:`CHECKS`), then import numba and refuse any setting numba cannot read: its warning,
+    or its error at import.
 
     Call it before numba is first imported (it reads its settings once)."""
-    environ = os.environ if environ is None else environ
+    settings = _numba_settings(os.environ if environ is None else environ)
     for name, check in CHECKS.items():
-        value = environ.get(name)
-        allowed = None if value is None else check(value)
-        if allowed is not None and value is not None:
-            raise _refused(name, value, allowed)
+        if name in settings:
+            value, where = settings[name]
+            allowed = check(value)
+            if allowed is not None:
+                raise _refused(name, value, allowed, where)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -119,7 +142,7 @@ def check_numba_settings(environ: Mapping[str, str] | None = None) -> None:
             name, value = found.groups()
             number = "int()" in str(warning.message)
             raise _refused(name, value, "allowed a whole number" if number
-                           else "allowed a value numba can read")
+                           else "allowed a value numba can read", settings.get(name, ("", ""))[1])
     for warning in caught:  # numba took its settings: its other warnings are shown as usual
         warnings.showwarning(warning.message, warning.category, warning.filename,
                              warning.lineno)
@@ -193,7 +216,7 @@ class StandardStreams:
                 os.dup2(devnull, 2)
                 os.close(devnull)
             sys.stderr = io.TextIOWrapper(io.BufferedWriter(_Guarded(2)), encoding="utf-8",
-                                          errors="backslashreplace", line_buffering=True)
+                                          errors="backslashreplace", write_through=True)
         else:
             sys.stderr = self._wrap(sys.stderr, _Guarded(2))
         self.stdout = _Guarded(1)
@@ -203,7 +226,8 @@ class StandardStreams:
     def _wrap(stream: TextIO, raw: _Guarded) -> TextIO:
         stream.flush()
         return io.TextIOWrapper(io.BufferedWriter(raw), encoding=stream.encoding,
-                                errors=stream.errors, line_buffering=bool(stream.line_buffering))
+                                errors=stream.errors, line_buffering=bool(stream.line_buffering),
+                                write_through=bool(getattr(stream, "write_through", False)))
 
     def exit_code(self, code: Any) -> Any:
         """The exit code for a command that ended with ``code`` (``sys.exit``'s argument): a

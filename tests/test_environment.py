@@ -201,6 +201,9 @@ def test_the_cache_folder_is_absolute_and_ignores_a_relative_xdg_folder(
     monkeypatch.setenv("XDG_CACHE_HOME", "relative")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache._base() == str(tmp_path / "home" / ".cache" / "spades-sim")
+    monkeypatch.delenv("HOME")  # and no entry in the password database either: no folder
+    monkeypatch.setattr(cache.os.path, "expanduser", lambda path: path)
+    assert cache._base() is None
 
 
 CORES = machine_cores()
@@ -232,14 +235,22 @@ def test_a_bad_numba_setting_is_refused_in_one_line(name: str, value: str, allow
     assert done.stderr.splitlines() == [f"Error: {name}={value!r}: {allowed}"]
 
 
-def test_a_numba_settings_file_numba_cannot_read_is_refused_in_one_line(tmp_path: Path) -> None:
-    (tmp_path / ".numba_config.yaml").write_text("num_threads: 0\n")
+@pytest.mark.parametrize(("text", "line"), [
+    ("num_threads: 0\n", f"NUMBA_NUM_THREADS='0' (in .numba_config.yaml): allowed a whole number "
+                         f"from 1 to {CORES} (the cores of this machine)"),
+    ("debug: abc\n", "NUMBA_DEBUG='abc' (in .numba_config.yaml): allowed a whole number"),
+    ("- a list\n", ".numba_config.yaml: numba cannot start with these settings (AttributeError: "
+                   "'list' object has no attribute 'items'): allowed settings numba accepts (the "
+                   "NUMBA_* variables and a .numba_config.yaml in the working folder)"),
+])
+def test_a_numba_settings_file_numba_cannot_take_is_refused_in_one_line(
+        tmp_path: Path, text: str, line: str) -> None:
+    """numba reads ``.numba_config.yaml`` from the working folder (with PyYAML, which the tests'
+    Dask brings): its settings are checked as the variables are."""
+    (tmp_path / ".numba_config.yaml").write_text(text)
     done = spades_sim(["rules", "list"], cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr.splitlines() == [
-        "Error: .numba_config.yaml: numba cannot start with these settings (ValueError: Number "
-        "of threads specified must be > 0.): allowed settings numba accepts (the NUMBA_* "
-        "variables and a .numba_config.yaml in the working folder)"]
+    assert done.stderr.splitlines() == [f"Error: {line}"]
 
 
 def test_a_good_numba_setting_runs() -> None:
