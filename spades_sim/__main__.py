@@ -1,5 +1,6 @@
 """The command line: ``spades-sim`` and ``python -m spades_sim``."""
 
+import contextlib
 import os
 import signal
 import sys
@@ -10,8 +11,9 @@ def _interrupted_while_loading(signum: int, frame: object) -> None:
     # code for an interrupt, instead of a traceback from deep inside an import. Not by
     # sys.exit: a library's bare ``except:`` around an import would swallow the SystemExit,
     # and the run would go on as if Ctrl-C had never been pressed.
-    sys.stderr.write("interrupted\n")
-    sys.stderr.flush()
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # a closed or full stderr
+        sys.stderr.write("interrupted\n")
+        sys.stderr.flush()
     os._exit(130)
 
 
