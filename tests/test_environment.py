@@ -116,8 +116,8 @@ def test_an_entry_that_cannot_be_read_nor_written_is_compiled_in_memory(
     assert done.stdout == baseline
     (note,) = done.stderr.splitlines()
     assert note.startswith("note: the kernel cache folder ") and note.endswith(
-        "cannot be used (Is a directory): the kernel is compiled in memory, for this process "
-        "only"), note
+        "(from NUMBA_CACHE_DIR) cannot be used (Is a directory): the kernel is compiled in "
+        "memory, for this process only"), note
 
 
 def test_a_read_only_cache_folder_loads_what_it_holds_and_compiles_the_rest_in_memory(
@@ -148,7 +148,8 @@ def test_a_read_only_cache_folder_loads_what_it_holds_and_compiles_the_rest_in_m
     assert done.stdout == baseline
     (note,) = done.stderr.splitlines()
     assert note.startswith("note: the kernel cache folder ") and note.endswith(
-        f"cannot be used ({reason}): the kernel is compiled in memory, for this process only")
+        f"(from NUMBA_CACHE_DIR) cannot be used ({reason}): the kernel is compiled in memory, "
+        "for this process only")
 
 
 @pytest.mark.parametrize(("variable", "under"), [("NUMBA_CACHE_DIR", ""),
@@ -169,8 +170,8 @@ def test_a_cache_folder_that_cannot_be_made_compiles_in_memory(tmp_path: Path, v
     assert done.stdout == "6744.0\n"
     (note,) = done.stderr.splitlines()
     folder = shown(blocker / under / Path(cache.FOLDER or "").name)
-    assert note == (f"note: the kernel cache folder {folder} cannot be used (Not a directory): "
-                    "the kernel is compiled in memory, for this process only")
+    assert note == (f"note: the kernel cache folder {folder} (from {variable}) cannot be used "
+                    "(Not a directory): the kernel is compiled in memory, for this process only")
 
 
 def test_the_warm_up_helper_sets_a_damaged_entry_aside_too(cache_copy: tuple[Path, Path],

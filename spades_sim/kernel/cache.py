@@ -83,6 +83,13 @@ FOLDER = folder()
 """The folder this kernel is cached in, fixed when the kernel is imported (None: no home folder
 and no ``$NUMBA_CACHE_DIR``: the kernel is compiled in memory)."""
 
+
+def _chosen_by() -> str:
+    """The environment variable that chose :data:`FOLDER`, for the note of one that fails."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return "NUMBA_CACHE_DIR"
+    return "XDG_CACHE_HOME" if os.path.isabs(os.environ.get("XDG_CACHE_HOME", "")) else "HOME"
+
 _told: list[bool] = [False]
 _writable: list[bool | None] = [None]
 
@@ -115,8 +122,8 @@ def _unusable(error: BaseException | None) -> None:
         _tell("no folder for the kernel's cache (no home folder; set NUMBA_CACHE_DIR): the kernel "
               "is compiled in memory, for this process only")
     else:
-        _tell(f"the kernel cache folder {shown(FOLDER)} cannot be used ({_reason(error)}): the "
-              "kernel is compiled in memory, for this process only")
+        _tell(f"the kernel cache folder {shown(FOLDER)} (from {_chosen_by()}) cannot be used "
+              f"({_reason(error)}): the kernel is compiled in memory, for this process only")
 
 
 def writable() -> bool:
