@@ -305,3 +305,42 @@ def test_a_c_locale_still_prints_the_suit_symbols(env: dict[str, str]) -> None:
                           capture_output=True, env={**os.environ, **env}, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "2♠ > A♠" in done.stdout.decode("utf-8")
+
+
+def test_a_home_folder_matplotlib_cannot_write_is_one_note(tmp_path: Path) -> None:
+    """matplotlib's folder under an unusable home: a temporary one, said in one note (matplotlib
+    itself says it in two lines); the figure is drawn. The kernel's cache is the usual one."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    done = spades_sim(["bags", "--games", "30", "--seed", "1", "--quiet", "--figure", "b.png"],
+                      {"HOME": str(blocker), "NUMBA_CACHE_DIR": str(Path(cache.FOLDER or "").parent)},
+                      cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    note, wrote = done.stderr.splitlines()
+    assert note.startswith("note: matplotlib cannot write its folder (mkdir -p failed for path "
+                           f"{blocker}/"), note
+    assert wrote == "wrote b.png"
+    assert (tmp_path / "b.png").stat().st_size > 1000
+
+
+def test_no_folder_for_matplotlib_at_all_is_one_line() -> None:
+    """Not even a temporary folder (mkdtemp fails): the figure is refused as an OutputError,
+    which the command line prints as its one line."""
+    code = ("import tempfile\n"
+            "def refuse(*args, **kwargs):\n"
+            "    raise PermissionError(13, 'Permission denied')\n"
+            "tempfile.mkdtemp = refuse\n"
+            "from spades_sim.analysis.figures import pyplot\n"
+            "from spades_sim.outputs import OutputError\n"
+            "try:\n"
+            "    pyplot()\n"
+            "except OutputError as error:\n"
+            "    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "HOME": "/proc/no-home", "MPLCONFIGDIR": ""},
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("figure: not drawn (matplotlib has no folder it can write: ")
+    assert done.stdout.endswith("): allowed a writable home folder, or MPLCONFIGDIR naming a "
+                                "writable folder\n")
+    assert "Traceback" not in done.stderr
