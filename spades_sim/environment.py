@@ -50,7 +50,7 @@ def _num_threads(value: str) -> str | None:
     most = machine_cores()
     if is_digits(value) and 1 <= int(value) <= most:
         return None
-    return f"allowed a whole number from 1 to {most} (the cores of this machine)"
+    return f"allowed a whole number from 1 to {most} (the cores this process may use)"
 
 
 def _one_of(*allowed: str) -> Callable[[str], str | None]:

@@ -208,15 +208,12 @@ def test_the_cache_folder_is_absolute_and_ignores_a_relative_xdg_folder(
 
 
 CORES = machine_cores()
+THREADS_ALLOWED = f"allowed a whole number from 1 to {CORES} (the cores this process may use)"
 BAD_SETTINGS = [
-    ("NUMBA_NUM_THREADS", "0", f"allowed a whole number from 1 to {CORES} (the cores of this "
-                               "machine)"),
-    ("NUMBA_NUM_THREADS", "abc", f"allowed a whole number from 1 to {CORES} (the cores of this "
-                                 "machine)"),
-    ("NUMBA_NUM_THREADS", "100000", f"allowed a whole number from 1 to {CORES} (the cores of "
-                                    "this machine)"),
-    ("NUMBA_NUM_THREADS", "\u0662", f"allowed a whole number from 1 to {CORES} (the cores of "
-                                    "this machine)"),
+    ("NUMBA_NUM_THREADS", "0", THREADS_ALLOWED),
+    ("NUMBA_NUM_THREADS", "abc", THREADS_ALLOWED),
+    ("NUMBA_NUM_THREADS", "100000", THREADS_ALLOWED),
+    ("NUMBA_NUM_THREADS", "\u0662", THREADS_ALLOWED),  # an Arabic-Indic 2, which int() reads
     ("NUMBA_OPT", "7", "allowed one of 0, 1, 2, 3, max"),
     ("NUMBA_THREADING_LAYER", "nonsense", "allowed one of default, safe, threadsafe, forksafe, "
                                           "tbb, omp, workqueue"),
@@ -237,8 +234,7 @@ def test_a_bad_numba_setting_is_refused_in_one_line(name: str, value: str, allow
 
 
 @pytest.mark.parametrize(("text", "line"), [
-    ("num_threads: 0\n", f"NUMBA_NUM_THREADS='0' (in .numba_config.yaml): allowed a whole number "
-                         f"from 1 to {CORES} (the cores of this machine)"),
+    ("num_threads: 0\n", f"NUMBA_NUM_THREADS='0' (in .numba_config.yaml): {THREADS_ALLOWED}"),
     ("debug: abc\n", "NUMBA_DEBUG='abc' (in .numba_config.yaml): allowed a whole number"),
     ("- a list\n", ".numba_config.yaml: numba cannot start with these settings (AttributeError: "
                    "'list' object has no attribute 'items'): allowed settings numba accepts (the "
