@@ -193,6 +193,28 @@ def test_the_warm_up_helper_sets_a_damaged_entry_aside_too(cache_copy: tuple[Pat
     assert _entry(folder, ".nbi").stat().st_size > 100  # written again
 
 
+def test_every_kernel_function_caches_through_the_kernels_cache() -> None:
+    """A jitted function defined outside ``cache.kernel_caching`` (a new kernel module not
+    imported in ``kernel/__init__.py``) would cache wherever numba likes, unguarded."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import spades_sim.kernel as kernel
+
+    found = []
+    for module in pkgutil.iter_modules(kernel.__path__):
+        if module.name == "warmup_helper":
+            continue  # a process's entry point: it defines no kernel function
+        loaded = importlib.import_module(f"spades_sim.kernel.{module.name}")
+        found += [(module.name, name, type(value._cache).__name__)
+                  for name, value in vars(loaded).items()
+                  if isinstance(value, CPUDispatcher) and value.__module__ == loaded.__name__]
+    assert len(found) > 100
+    assert {kind for _, _, kind in found} == {"KernelCache"}, found
+
+
 def test_the_cache_folder_is_absolute_and_ignores_a_relative_xdg_folder(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
