@@ -83,12 +83,12 @@ def _kernel_is_cached() -> bool:
     The cache folder is the one ``spades_sim.kernel`` points numba at, and inside it numba's
     own sub-folder for the kernel's source folder (its name and a SHA-1 of its path)."""
     import spades_sim.kernel as kernel
+    from spades_sim.kernel import cache
 
-    cache_dir = getattr(kernel, "_kernel_cache_dir", None)
-    if cache_dir is None:  # the folder is not known: warm up (seconds when all is cached)
+    if cache.FOLDER is None:  # no folder: warm up (nothing is kept, but nothing is lost)
         return False
     source_dir = Path(kernel.__file__).resolve().parent
-    cached = (Path(cache_dir())
+    cached = (Path(cache.FOLDER)
               / f"{source_dir.name}_{hashlib.sha1(str(source_dir).encode()).hexdigest()}")
     for module, name in KERNEL_ENTRY_POINTS:
         source = source_dir / f"{module}.py"

@@ -1,11 +1,11 @@
 """The package's layout is its architecture: tiers that import one way, and no import circle.
 
-The tiers, from the bottom: the base modules (cards, rules, numbers, inputs, outputs, intervals),
-the kernel (numba, with its plain-Python face) and the referee beside it, the run tier and the
-agents (the Python table) beside it, the analysis tier and the command line. A module may
-import from its own tier and the tiers below; the kernel and the referee share nothing; the
-kernel never imports pandas, click or matplotlib. Every import counts, including those inside
-functions.
+The tiers, from the bottom: the base modules (cards, rules, names, numbers, inputs, outputs,
+intervals, environment), the kernel (numba, with its plain-Python face) and the referee beside it,
+the run tier and the agents (the Python table) beside it, the analysis tier and the command line.
+A module may import from its own tier and the tiers below; the kernel and the referee share
+nothing; the kernel never imports pandas, click or matplotlib. Every import counts, including
+those inside functions.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "spades_sim"
 
-BASE = {"cards", "rules", "names", "numbers", "inputs", "outputs", "intervals"}
+BASE = {"cards", "rules", "names", "numbers", "inputs", "outputs", "intervals", "environment"}
 ALLOWED = {
     "base": {"base"},
     "kernel": {"kernel", "base"},

@@ -11,6 +11,9 @@ from __future__ import annotations
 import colorsys
 import contextlib
 import functools
+import logging
+import os
+import sys
 import textwrap
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -19,7 +22,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..outputs import atomic_path
+from ..outputs import OutputError, atomic_path
 
 Draw = TypeVar("Draw", bound=Callable[..., Any])
 
@@ -92,13 +95,52 @@ LEFT_OUT = "#bbbbbb"
 """The colour of the marks where a figure leaves a bin out."""
 
 
+class _Kept(logging.Handler):
+    """A log handler that keeps the records of warnings and worse."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 def pyplot() -> Any:
-    """``matplotlib.pyplot`` on the Agg backend (it writes files, it needs no display)."""
-    import matplotlib
+    """``matplotlib.pyplot`` on the Agg backend (it writes files, it needs no display).
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    matplotlib keeps its settings and font cache in a folder under the home folder; when that
+    cannot be written it uses a temporary folder, and says so in two lines of its log on stderr:
+    here that is one ``note:`` line. With no temporary folder either, the figure is refused in
+    one line (an :class:`OutputError`) instead of matplotlib's traceback."""
+    if "matplotlib.pyplot" in sys.modules:
+        return sys.modules["matplotlib.pyplot"]
+    log = logging.getLogger("matplotlib")
+    kept = _Kept()
+    propagate, given = log.propagate, os.environ.get("MPLCONFIGDIR")
+    log.addHandler(kept)
+    log.propagate = False
+    try:
+        import matplotlib
 
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except OSError as error:  # no folder matplotlib can write, not even a temporary one
+        raise OutputError(f"figure: not drawn (matplotlib has no folder it can write: "
+                          f"{error.__cause__ or error}): allowed a writable home folder, or "
+                          "MPLCONFIGDIR naming a writable folder") from None
+    finally:
+        log.removeHandler(kept)
+        log.propagate = propagate
+    temporary = os.environ.get("MPLCONFIGDIR")
+    if temporary != given and kept.records:  # matplotlib made a temporary folder and said so
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            sys.stderr.write(f"note: matplotlib cannot write its folder "
+                             f"({kept.records[0].getMessage()}): it uses {temporary} for this "
+                             "process\n")
+    else:
+        for record in kept.records:  # matplotlib's other warnings, as they would have been
+            log.handle(record)
     return plt
 
 

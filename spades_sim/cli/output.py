@@ -4,7 +4,6 @@ file, the figure, status lines on stderr, and the titles that head the tables.""
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -22,14 +21,10 @@ from .errors import InputError, one_line, user_errors
 
 
 def echo(text: str, err: bool = False) -> None:
-    """Print ``text``; a stdout closed early (``| head``) ends the printing quietly, not the
-    command, so that the files it was asked for are still written."""
-    try:
-        click.echo(text, err=err)
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # nothing more reaches the closed pipe
-        os.close(devnull)
+    """Print ``text`` (on stderr with ``err``). A stdout that fails (``| head``, a full disk)
+    ends the printing, not the command, so that the files it was asked for are still written:
+    the process's streams take care of it (``spades_sim.environment.StandardStreams``)."""
+    click.echo(text, err=err)
 
 
 def status(text: str) -> None:

@@ -13,10 +13,12 @@ tier imports pandas, click or matplotlib (a test checks it).
 
 numba's on-disk cache checks only the timestamp of the file that defines a
 function, so a change to a helper in another kernel file would leave stale
-machine code behind. Importing this package therefore points numba's cache at
-a folder named after a digest of all kernel sources (and the numba version)
-while the kernel modules are imported, then restores the setting: any change
-anywhere in the kernel compiles afresh, and an unchanged kernel loads warm.
+machine code behind. The kernel's modules are therefore imported under
+``cache.kernel_caching``: every kernel function caches in a folder named after a
+digest of all kernel sources (and the numba version), so any change anywhere in
+the kernel compiles afresh and an unchanged kernel loads warm; a damaged cache
+entry is set aside and compiled again, and a folder that cannot be written keeps
+the compiled kernel in memory (``cache``).
 
 What is inlined is chosen for the compile as much as for speed. ``inline='always'``
 copies the callee's IR into every call site before typing (and the copy grows with the
@@ -27,36 +29,10 @@ literals (a literal compiles the callee once per value): ``bits._RUNTIME_ZERO`` 
 typed 0. Drivers take C-contiguous arrays only, so each compiles once.
 """
 
-import hashlib
-import os
-from pathlib import Path
+from .cache import kernel_caching
 
-import numba
-from numba.core import config as _numba_config
-
-_PYTHON_FACE = frozenset({"__init__.py", "calibration.py", "double_dummy.py", "drivers.py", "packing.py",
-                          "strategies.py", "warmup.py",
-                          "warmup_helper.py"})
-"""The kernel's plain-Python modules: no machine code depends on their text."""
-
-
-def _kernel_cache_dir() -> str:
-    digest = hashlib.sha256(numba.__version__.encode())
-    for source in sorted(Path(__file__).parent.glob("*.py")):
-        if source.name in _PYTHON_FACE:
-            continue
-        digest.update(source.name.encode() + source.read_bytes())
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "spades-sim",
-    )
-    return os.path.join(base, "kernel-" + digest.hexdigest()[:16])
-
-
-_previous_cache_dir = _numba_config.CACHE_DIR
-_numba_config.CACHE_DIR = _kernel_cache_dir()
-try:
-    from . import (  # noqa: F401  (compiled into the cache above)
+with kernel_caching():
+    from . import (  # noqa: F401  (compiled into the kernel's cache folder)
         bidding,
         bits,
         dd_search,
@@ -76,5 +52,3 @@ try:
         trick,
         views,
     )
-finally:
-    _numba_config.CACHE_DIR = _previous_cache_dir

@@ -13,7 +13,7 @@ the run's own packed rules and strategies, handed to the helper through its stan
 a test checks that a first run's chunk kernels then ask every one of them for exactly those
 types, so a change to a call in the hand cannot quietly turn the split into twice the work. Anything
 that goes wrong here only costs the time it would have saved: the chunk kernel compiles what is
-missing itself.
+missing itself. Without a cache folder it can write (``cache.writable``) there is no helper.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numba import from_dtype, typeof, types
 
-from . import bidding, engine, expert_play, outputs, policy, sums
+from . import bidding, cache, engine, expert_play, outputs, policy, sums
 
 HELPER_GROUP, RUN_GROUP = "play", "bidding"
 """The group the helper process compiles, and the one the run's own process compiles."""
@@ -78,14 +78,18 @@ def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
 
 def in_cache(dispatcher, signature: tuple) -> bool:
     """Whether numba's cache holds ``dispatcher`` compiled for ``signature`` (written after its
-    source last changed), without loading it. True when that cannot be told (numba's cache
-    index is not public): then nothing is compiled ahead."""
+    source last changed), without loading it; False when its index cannot be read. True when
+    that cannot be told (numba's cache index is not public): then nothing is compiled ahead."""
     try:
         cache = dispatcher._cache
         key = cache._index_key(signature, dispatcher.targetctx.codegen())
-        return key in cache._cache_file._load_index()
+        load_index = cache._cache_file._load_index
     except Exception:  # another numba's internals: no split, the ordinary compile
         return True
+    try:
+        return key in load_index()
+    except Exception:  # a damaged index: not cached (compiling sets it aside, kernel.cache)
+        return False
 
 
 def compile_group(name: str, rules, strategies) -> None:
@@ -112,7 +116,8 @@ def compile_callees(rules, strategies, side_by_side: bool, kind: str) -> None:
     groups = callee_groups(rules, strategies)
     cold = {name for name, group in groups.items()
             if not all(in_cache(dispatcher, signature) for dispatcher, signature in group)}
-    if side_by_side and HELPER_GROUP in cold:
+    # the helper hands its work over through the cache: none without a cache to write
+    if side_by_side and HELPER_GROUP in cold and cache.writable():
         helper_kinds = tuple(sorted(_expected[0] - {kind}))
         helper = _start_helper(rules, strategies, helper_kinds)
     _helper[:] = [helper, helper_kinds if helper else ()]
