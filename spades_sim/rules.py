@@ -570,6 +570,8 @@ def dumps(rules: RuleSet) -> str:
 
 def load_rules(path: str | Path) -> RuleSet:
     """Read a rule set from a TOML file."""
+    if "\x00" in str(path):  # the system cannot even look such a name up
+        raise RulesError("rules", str(path), "a path without NUL characters")
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")

@@ -405,6 +405,8 @@ def _other_cases() -> list:
         (["rules", "list", "extra"], {}, "Got unexpected extra argument (extra)"),
         (["rules", "show", "nope"], {}, "rules='nope': allowed a preset"),
         (["rules", "validate", "missing.toml"], {}, "rules='missing.toml': allowed a readable"),
+        (["simulate", "--rules", "./a\x00.toml"], {},
+         "rules='./a\\x00.toml': allowed a path without NUL characters"),
         (["score", "missing.jsonl"], {}, "log='missing.jsonl': allowed a readable JSONL file"),
         (["audit", "missing.jsonl", "--list", "-1"], {}, "list=-1: allowed a whole number 0"),
         (["audit", "hands.jsonl", "--rules", "standard", "--seat", "4"], {"hands.jsonl": _line()},

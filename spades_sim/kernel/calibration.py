@@ -22,6 +22,8 @@ from __future__ import annotations
 import io
 import math
 import tomllib
+import zipfile
+import zlib
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -83,8 +85,14 @@ def load_family(name: str, folder: str | Path | None = None) -> dict[str, np.nda
         if not entry.is_file():
             raise CalibrationError(f"family={name!r}: allowed " + ", ".join(shipped_families()))
         data = entry.read_bytes()
-    with np.load(io.BytesIO(data)) as arrays:
-        return {key: arrays[key] for key in arrays.files}
+    try:
+        # allow_pickle=False: a table file holds numbers only, never objects to unpickle.
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            return {key: arrays[key] for key in arrays.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error, KeyError) as error:
+        where = f"a readable .npz file in {folder}" if folder is not None else "the shipped file"
+        reason = " ".join(str(error).split())[:120]
+        raise CalibrationError(f"family={name!r}: allowed {where} ({reason})") from None
 
 
 def save_family(arrays: dict[str, np.ndarray], path: str | Path) -> None:
