@@ -666,6 +666,6 @@ def parse_override(raw_override: str) -> tuple[str, Any]:
                          "nil_value=50")
     try:
         value = tomllib.loads(f"v = {text.strip()}")["v"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, ValueError):  # ValueError: more digits than int() reads
         value = text.strip()
     return key, value

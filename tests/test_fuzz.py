@@ -559,8 +559,12 @@ KNOWN_OPEN: list[tuple[str, str | tuple[str, ...], Callable[[str], bool], str]] 
     ("*", PATHS, _has("\x00"), "i41-paths: a NUL in any click.Path value: ValueError "
                                "'embedded null byte' from click's own stat"),
     ("*", OUTPUTS, _has("\n", "\r"), "i41-paths: output names with a line break accepted"),
-    ("simulate", "save_dir", lambda text: text == "" or len(text) > 255,
-     "i41-paths: --save '' leaves .lock; --save of a 300-character name: OSError"),
+    ("simulate", "save_dir", lambda text: text in ("", ".", "..") or len(text) > 255,
+     "i41-paths: a refused --save ('', '.') leaves .lock; a 300-character name: OSError"),
+    ("report", "out_dir", lambda text: len(text) > 255, "i41-paths: --out-dir of a "
+                                                        "5,000-character name: OSError"),
+    ("*", OUTPUTS, _has("\udcff"), "i41-paths: an output name with a byte that is not UTF-8 "
+                                   "(--out, --save): UnicodeEncodeError"),
     ("*", NUMBERS, lambda text: text != text.strip(" \t"),
      "i41-names: numbers with stray spaces ('5 ', ' 1') accepted"),
     ("calibrate", "seed", _huge, "i41-names: calibrate --seed 2**63 checked only when the work "
