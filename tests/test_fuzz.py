@@ -53,6 +53,9 @@ from spades_sim.cli import cli
 from spades_sim.cli.errors import MESSAGE_MOST
 from spades_sim.cli.options import Number
 
+pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
+"""Examples of 100,000 characters are the point here, not a mistake."""
+
 CARDS = "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"
 SUIT_HANDS = ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S", "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
               "AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D", "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C"]
@@ -552,7 +555,16 @@ def _has(*parts: str) -> Callable[[str], bool]:
 
 
 def _huge(text: str) -> bool:
-    return text.strip().lstrip("-").isdigit() and abs(int(text)) >= 2**63
+    digits = text.strip().lstrip("-")
+    return digits.isascii() and digits.isdigit() and abs(int(text)) >= 2**63
+
+
+def _block_edited(text: str) -> bool:
+    try:
+        manifest = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(manifest, dict) and manifest.get("block", SAVED_BLOCK) != SAVED_BLOCK
 
 
 KNOWN_OPEN: list[tuple[str, str | tuple[str, ...], Callable[[str], bool], str]] = [
@@ -573,6 +585,8 @@ KNOWN_OPEN: list[tuple[str, str | tuple[str, ...], Callable[[str], bool], str]] 
     ("*", "variants", _has("\x00", "\n", "\r"), "i41-names: labels with NUL or line breaks"),
     ("hand", ("bids_text", "score_text", "bags_text"), lambda text: not text.strip(),
      "i41-names: --bids/--score/--bags of blanks only (a line break) taken as empty"),
+    ("manifest file", "*", _block_edited, "i41-files: a manifest's block edited (7, 999, "
+                                           "2**62) is accepted and every shard played again"),
     ("rules file", "*", _deeper_than(500), "i41-files: nesting limits (RecursionError)"),
     ("study file", "*", _deeper_than(500), "i41-files: nesting limits (RecursionError)"),
 ]
@@ -839,6 +853,10 @@ def test_broken_files(kind: str, name: str, reader: str, inputs: dict[str, bytes
                allowed_changes=lambda n: saved and n.startswith("run/"))
         if saved and outcome.exit_code == 0:
             assert outcome.stdout == resumed, f"{target} broken: totals differ"
+        if kind == "manifest" and outcome.exit_code == 0:
+            # An edit the manifest's checks let through must change nothing: no block is
+            # played again because of it.
+            assert outcome.stderr == "", f"{target} edited, accepted: {outcome.stderr[:300]!r}"
 
     target = st.sampled_from(targets)
     _fuzz(fuzz, f"{kind} {reader}", FILE_FUZZ, target=target,
