@@ -882,3 +882,80 @@ def test_broken_calibration_tables(tmp_path: Path) -> None:
 
     _fuzz(fuzz, "calibration", FILE_FUZZ,
           data=_broken_bytes(valid) | st.just(pickled.getvalue()) | st.just(b"PK\x03\x04"))
+
+
+# --- what the fuzzer found, run every time ---------------------------------------------------
+
+FOUND: list[tuple[str, str, str, list[str]]] = [
+    ("simulate", "log_path", "a\x00.csv", []),
+    ("audit", "log_file", "\x00hands.jsonl", []),
+    ("compare-strategies", "rules_name", "\x00./house.toml", []),
+    ("simulate", "log_path", "a\nb.csv", []),
+    ("score", "out", "a\nb.csv", []),
+    ("simulate", "save_dir", "", []),
+    ("simulate", "save_dir", ".", []),
+    ("simulate", "save_dir", "x" * 304, []),
+    ("report", "out_dir", "x" * 5000, []),
+    ("simulate", "out", "\udcffout.parquet", []),
+    ("simulate", "save_dir", "\udcffsaved", []),
+    ("bids", "seed", " 0", []),
+    ("bags", "max_hands", " 1", []),
+    ("calibrate", "seed", str(2**63), []),
+    ("calibrate", "seed", str(-2**63), []),
+    ("calibrate", "families", "\x00partnership-standard", ["--all"]),
+    ("report", "threads", str(2**63), []),
+    ("report", "variants", "\x00nil50:nil_value=50", []),
+    ("hand", "bids_text", "\n", []),
+    ("audit", "list_count", str(2**63), []),
+    ("review", "list_count", str(2**63), []),
+    ("nil", "rule_overrides", "target=" + "9" * 46_875, []),
+]
+"""The minimal examples of the failures the fuzzer found (command, parameter, value, flags):
+run every time, whatever the examples hypothesis draws."""
+
+FOUND_FILES: list[tuple[str, str, str, Callable[[dict[str, Any]], bytes]]] = [
+    ("rules", "rules validate", "house.toml", lambda _: b"a = " + b"[" * 5000 + b"]" * 5000),
+    ("study", "report", "study.toml", lambda _: b"a = " + b"[" * 5000 + b"]" * 5000),
+    *(("manifest", "resume", "run/manifest.json",
+       lambda files, block=block: json.dumps({**json.loads(files["run/manifest.json"]),
+                                              "block": block}).encode())
+      for block in (7, 999, 2**62)),
+]
+"""The same for broken files (format, reader, file, its broken content from the valid files)."""
+
+
+def _param(command: str, name: str) -> click.Parameter:
+    return next(param for param in COMMANDS[command].params if param.name == name)
+
+
+@pytest.mark.usefixtures("stop_expensive_work")
+@pytest.mark.parametrize(("command", "name", "value", "flags"), FOUND,
+                         ids=[f"{c} {n} {v[:20]!r}" for c, n, v, _ in FOUND])
+def test_found_values(command: str, name: str, value: str, flags: list[str],
+                      inputs: dict[str, bytes | None]) -> None:
+    param = _param(command, name)
+    must_refuse = _must_refuse(value) or (isinstance(param.type, Number) and (
+        value != value.strip() or (param.type.name == "integer" and _huge(value))))
+    if _known_open(command, name, value):
+        return
+    args = _line(command, param, value, False, flags)
+    output = isinstance(param.type, click.Path) and not _is_input(command, param)
+    _check(_run(args, inputs), must_refuse,
+           _reads([arg for arg in args if not (output and arg == value)], inputs))
+
+
+@pytest.mark.usefixtures("stop_expensive_work")
+@pytest.mark.parametrize(("kind", "reader", "target", "make"), FOUND_FILES,
+                         ids=[f"{k} {r} {i}" for i, (k, r, _, _) in enumerate(FOUND_FILES)])
+def test_found_files(kind: str, reader: str, target: str, make: Callable[[dict], bytes],
+                     inputs: dict[str, bytes | None], resumed: str) -> None:
+    data = make(inputs)
+    if _known_open(f"{kind} file", reader, data.decode("utf-8", "replace")):
+        return
+    line = [word.replace("{}", target) for word in _format_line(kind, reader)]
+    outcome = _run(line, {**inputs, target: data})
+    saved = kind == "manifest"
+    _check(outcome, False, {target} - ({target} if saved else set()),
+           allowed_changes=lambda n: saved and n.startswith("run/"))
+    if saved and outcome.exit_code == 0:
+        assert outcome.stdout == resumed and outcome.stderr == "", outcome.stderr[:300]
