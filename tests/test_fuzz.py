@@ -571,6 +571,8 @@ KNOWN_OPEN: list[tuple[str, str | tuple[str, ...], Callable[[str], bool], str]] 
     ("*", PATHS, _has("\x00"), "i41-paths: a NUL in any click.Path value: ValueError "
                                "'embedded null byte' from click's own stat"),
     ("*", OUTPUTS, _has("\n", "\r"), "i41-paths: output names with a line break accepted"),
+    ("simulate", "log_path", lambda text: text.removeprefix("./") == "house.toml",
+     "i41-paths: --log over the --rules file the run reads"),
     ("simulate", "save_dir", lambda text: text in ("", ".", "..") or len(text) > 255,
      "i41-paths: a refused --save ('', '.') leaves .lock; a 300-character name: OSError"),
     ("report", "out_dir", lambda text: len(text) > 255, "i41-paths: --out-dir of a "
@@ -891,6 +893,7 @@ FOUND: list[tuple[str, str, str, list[str]]] = [
     ("audit", "log_file", "\x00hands.jsonl", []),
     ("compare-strategies", "rules_name", "\x00./house.toml", []),
     ("simulate", "log_path", "a\nb.csv", []),
+    ("simulate", "log_path", "house.toml", []),
     ("score", "out", "a\nb.csv", []),
     ("simulate", "save_dir", "", []),
     ("simulate", "save_dir", ".", []),
