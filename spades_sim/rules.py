@@ -596,6 +596,8 @@ def dumps(rules: RuleSet) -> str:
 def load_rules(path: str | Path) -> RuleSet:
     """Read a rule set from a TOML file: a regular file of at most
     :data:`~spades_sim.inputs.MAX_TEXT_BYTES` (:func:`spades_sim.inputs.read_text`)."""
+    if "\x00" in str(path):  # the system cannot even look such a name up
+        raise RulesError("rules", str(path), "a path without NUL characters")
     path = Path(path)
     try:
         text = read_text(path, lambda allowed: RulesError("rules", str(path), allowed))

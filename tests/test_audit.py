@@ -427,7 +427,8 @@ def test_audit_command_prints_the_table(tmp_path: Path) -> None:
 BAD_AUDIT = [
     (["--seat", "4"], "seat=4: allowed 0-3"),
     (["--seat", "-1"], "seat=-1: allowed 0-3"),
-    (["--list", "-1"], "list=-1: allowed a whole number 0 or more"),
+    (["--list", "-1"], "list=-1: allowed a whole number 0 to 100,000"),
+    (["--list", "100001"], "list=100001: allowed a whole number 0 to 100,000"),
     (["--out", "instances.parquet"], "out='instances.parquet': allowed a file ending in .csv"),
     (["--rule", "nil_value=50"], "rule: allowed only together with --rules"),
 ]

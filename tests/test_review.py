@@ -196,7 +196,8 @@ def test_review_json_and_list(log):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--list", "-1"], "list=-1: allowed a whole number 0 or more"),
+    (["--list", "-1"], "list=-1: allowed a whole number 0 to 100,000"),
+    (["--list", "100001"], "list=100001: allowed a whole number 0 to 100,000"),
     (["--strategies", "a,b"], "strategies='a,b': allowed 4 names, one per seat (line 1 is a hand "
                               "of 4 seats)"),
     (["--mistakes", "m.txt"], "mistakes='m.txt': allowed a file ending in .parquet, .csv or "

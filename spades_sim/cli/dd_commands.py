@@ -20,6 +20,7 @@ from ..analysis.double_dummy import (
 )
 from ..analysis.review import review_file, review_text
 from ..cards import format_card
+from ..referee.audit import check_list_count
 from ..referee.handlog import LogError, log_lines
 from .errors import InputError, user_errors
 from .options import (
@@ -169,8 +170,7 @@ def review_command(log_file: str, rules_name: str | None, rule_overrides: tuple[
         spades-sim review hands.jsonl --out totals.csv
     """
     with user_errors():
-        if list_count < 0:
-            raise InputError(f"list={list_count}: allowed a whole number 0 or more")
+        check_list_count(list_count)
         rules = log_rules(rules_name, rule_overrides)
         if mistakes_path is not None:
             if mistakes_path == export.STDOUT:

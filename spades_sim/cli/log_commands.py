@@ -8,7 +8,7 @@ import click
 from ..analysis import export
 from ..analysis.formatting import audit_text, scored_text
 from ..referee import score_file, scored_frame
-from ..referee.audit import audit_file, check_csv_path
+from ..referee.audit import audit_file, check_csv_path, check_list_count
 from .errors import InputError, user_errors
 from .options import WHOLE, log_rule_options, log_rules, output_options, rules_files
 from .output import check_outputs, deliver, status
@@ -66,8 +66,7 @@ def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[s
         spades-sim audit hands.jsonl --list 10 --out instances.csv
     """
     with user_errors():
-        if list_count < 0:
-            raise InputError(f"list={list_count}: allowed a whole number 0 or more")
+        check_list_count(list_count)
         rules = log_rules(rules_name, rule_overrides)
         if out is not None:
             check_csv_path(out)

@@ -239,6 +239,9 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
         spades-sim calibrate partnership-standard --out-dir my-tables --hands 200000
     """
     with user_errors():
+        if every_family and families:  # else the names given would be dropped unread
+            raise InputError(f"family={shown(families[0])!r}: allowed FAMILY... or --all, "
+                             "not both")
         names = list(_calibrate.FAMILY_PRESETS) if every_family else list(families)
         if not names:
             raise InputError("family: allowed one or more of "

@@ -23,6 +23,7 @@ import io
 import math
 import tomllib
 import zipfile
+import zlib
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -101,9 +102,10 @@ def load_family(name: str, folder: str | Path | None = None) -> dict[str, np.nda
             raise CalibrationError(f"family={name!r}: allowed " + ", ".join(shipped_families()))
         data = entry.read_bytes()
     try:
-        with np.load(io.BytesIO(data)) as arrays:
+        # allow_pickle=False: a table file holds numbers only, never objects to unpickle.
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
             return {key: arrays[key] for key in arrays.files}
-    except (OSError, ValueError, zipfile.BadZipFile) as error:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error, KeyError) as error:
         raise CalibrationError(f"family={name!r}: allowed a file of calibration tables, as "
                                f"calibrate writes ({_first_line(error)})") from None
 

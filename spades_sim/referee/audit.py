@@ -113,6 +113,17 @@ class AuditError(ValueError):
     """
 
 
+MAX_LISTED = 100_000
+"""The most lines a listing prints (audit's instances, review's mistakes): every size a user
+types has an upper bound."""
+
+
+def check_list_count(count: int) -> None:
+    """Refuse a ``--list`` count below 0 or above :data:`MAX_LISTED`."""
+    if not 0 <= count <= MAX_LISTED:
+        raise AuditError(f"list={count}: allowed a whole number 0 to {MAX_LISTED:,}")
+
+
 # --- what the seat to play knew --------------------------------------------------------------
 
 
@@ -872,6 +883,7 @@ __all__ = [
     "CHECKS",
     "CSV_FIELDS",
     "PATTERNS",
+    "MAX_LISTED",
     "AuditError",
     "AuditResult",
     "Instance",
@@ -880,6 +892,7 @@ __all__ = [
     "audit_file",
     "audit_hand",
     "check_csv_path",
+    "check_list_count",
     "check_seats",
     "nil_not_covered",
     "nil_took_duckable",
