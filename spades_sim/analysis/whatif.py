@@ -118,7 +118,12 @@ def bid_name(code: int) -> str:
 
 
 def parse_bids(text: str, seats: int) -> dict[int, int]:
-    """``SEAT:BID,…`` as {seat: bid code}, e.g. ``"1:4,2:nil"``."""
+    """``SEAT:BID,…`` as {seat: bid code}, e.g. ``"1:4,2:nil"``; a text given that says nothing
+    (blanks, a line break) is refused, not read as "no bids known"."""
+    refusal = WhatIfError(f"bids={shown(text)!r}: allowed SEAT:BID,… with seats 0 to "
+                          f"{seats - 1} once each and BID a number, nil or blind, e.g. 1:4,2:nil")
+    if text and (not text.isprintable() or not text.strip()):
+        raise refusal
     bids: dict[int, int] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         seat, sep, bid = part.partition(":")
@@ -127,9 +132,7 @@ def parse_bids(text: str, seats: int) -> dict[int, int]:
         except ValueError:
             seat_number, code = -1, -1
         if not sep or not 0 <= seat_number < seats or code < 0 or seat_number in bids:
-            raise WhatIfError(f"bids={shown(text)!r}: allowed SEAT:BID,… with seats 0 to "
-                              f"{seats - 1} once each and BID a number, nil or blind, e.g. "
-                              "1:4,2:nil")
+            raise refusal
         bids[seat_number] = code
     return bids
 

@@ -11,7 +11,7 @@ from ..analysis.formatting import params_text
 from ..analysis.listings import params_table, presets_table, strategies_table
 from ..kernel.strategies import STRATEGIES, get_strategy
 from .errors import user_errors
-from .options import output_options
+from .options import PathType, output_options
 from .output import check_outputs, deliver
 
 
@@ -59,7 +59,7 @@ def rules_show(name: str) -> None:
 
 
 @rules.command(name="validate")
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", type=PathType(dir_okay=False))
 def rules_validate(path: str) -> None:
     """Check a rules TOML file; print its name if it is valid.
 

@@ -25,6 +25,7 @@ from ..referee.handlog import LogError, log_lines
 from .errors import InputError, user_errors
 from .options import (
     WHOLE,
+    PathType,
     log_rule_options,
     log_rules,
     output_options,
@@ -38,7 +39,7 @@ from .output import check_outputs, deliver, rules_label, status
 @click.command(name="dd")
 @click.option("--hands", "hand_texts", multiple=True, metavar="CARDS",
               help="The cards of one seat, e.g. --hands 'AS KS QS …'; once per seat, seat 0 first.")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--log", "log_path", type=PathType(dir_okay=False), default=None,
               help="Instead of --hands: a position of this hand log (JSONL).")
 @click.option("--line", "line_number", type=WHOLE, default=None,
               help="The log's line holding the hand (from 1). [default: 1]")
@@ -137,14 +138,14 @@ def dd_command(hand_texts: tuple[str, ...], log_path: str | None, line_number: i
 
 
 @click.command(name="review")
-@click.argument("log_file", type=click.Path(dir_okay=False))
+@click.argument("log_file", type=PathType(dir_okay=False))
 @log_rule_options("Review")
 @click.option("--strategies", "strategy_text", default=None, metavar="NAME,NAME,…",
               help="Label the seats by these strategy names, one per seat. [default: the log's "
                    "strategies field, else unknown]")
 @click.option("--list", "list_count", type=WHOLE, default=20, show_default=True, metavar="N",
               help="How many plays that lost value to list; 0 for none.")
-@click.option("--mistakes", "mistakes_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--mistakes", "mistakes_path", type=PathType(dir_okay=False), default=None,
               metavar="FILE", help="Write every play that lost value: .parquet, .csv or .json.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @output_options(out="Write the per-seat and per-strategy totals: .parquet, .csv or .json "

@@ -9,13 +9,13 @@ from ..analysis import export
 from ..analysis.formatting import audit_text, scored_text
 from ..referee import score_file, scored_frame
 from ..referee.audit import audit_file, check_csv_path, check_list_count
-from .errors import InputError, user_errors
-from .options import WHOLE, log_rule_options, log_rules, output_options, rules_files
+from .errors import user_errors
+from .options import WHOLE, PathType, log_rule_options, log_rules, output_options, rules_files
 from .output import check_outputs, deliver, status
 
 
 @click.command()
-@click.argument("log_file", type=click.Path(dir_okay=False))
+@click.argument("log_file", type=PathType(dir_okay=False))
 @log_rule_options("Score")
 @output_options()
 def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...], fmt: str,
@@ -41,7 +41,7 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
 
 
 @click.command(name="audit")
-@click.argument("log_file", type=click.Path(dir_okay=False))
+@click.argument("log_file", type=PathType(dir_okay=False))
 @log_rule_options("Replay")
 @click.option("--seat", "seats", type=WHOLE, multiple=True, metavar="N",
               help="Audit only this seat's plays (repeatable). [default: every seat]")

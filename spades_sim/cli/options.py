@@ -50,6 +50,27 @@ class Number(click.ParamType):
 
 
 WHOLE = Number("integer", whole_number, "a whole number in digits 0-9")
+
+
+class PathType(click.Path):
+    """A path option or argument: a NUL, which no file name can hold, or a byte that is not
+    UTF-8 ends in one ``field=value: allowed …`` line before click looks the path up (where
+    it raised)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            field = "path" if param is None else (
+                param.opts[0].lstrip("-") if isinstance(param, click.Option)
+                else str(param.name).removesuffix("_file"))
+            if "\x00" in value:
+                raise InputError(f"{field}={shown(value)!r}: allowed a path without NUL "
+                                 "characters")
+            try:  # a byte that is not UTF-8 arrives as a lone surrogate, which no message prints
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InputError(f"{field}={shown(value.encode('utf-8', 'replace').decode())!r}: "
+                                 "allowed a path in UTF-8") from None
+        return super().convert(value, param, ctx)
 DECIMAL = Number("float", decimal_number, "a number in digits 0-9, e.g. 100 or 2.5")
 
 
@@ -116,11 +137,11 @@ def output_options(figure: str | None = None, *, named: bool = False,
              "strategies and version) or CSV, every value, interval and count.")]
     if out is not None:
         options.append(click.option(
-            "--out", type=click.Path(dir_okay=False, allow_dash=out_dash), default=None,
+            "--out", type=PathType(dir_okay=False, allow_dash=out_dash), default=None,
             metavar=out_metavar, help=out))
     if figure is not None:
         options += [
-            click.option("--figure", "figure_path", type=click.Path(dir_okay=False),
+            click.option("--figure", "figure_path", type=PathType(dir_okay=False),
                          default=None if named else figure, show_default=not named,
                          help="The figure (.png or .svg)."
                               + (f" [default: {figure}]" if named else "")),

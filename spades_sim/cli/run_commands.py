@@ -24,6 +24,7 @@ from ..run.store import RunStore, check_save, resume_manifest
 from .errors import InputError, user_errors
 from .options import (
     WHOLE,
+    PathType,
     economics_options,
     output_options,
     parse_economics,
@@ -60,15 +61,15 @@ RECORDS_OUT = ("Write the records (one row per seat-hand, or per game): .parquet
 @run_options(max_hands="counted unfinished")
 @strategy_options
 @output_options(out=RECORDS_OUT)
-@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--log", "log_path", type=PathType(dir_okay=False), default=None,
               help="Write hand logs (JSONL) of the deals chosen by --log-deals.")
 @click.option("--log-deals", default="0:10", show_default=True, metavar="START:STOP",
               help="Which hands (or games, with --games) --log writes.")
 @economics_options
-@click.option("--save", "save_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--save", "save_dir", type=PathType(file_okay=False), default=None,
               metavar="DIR", help="Save the run block by block in DIR (a manifest and Parquet "
                                   "shards of totals), so that --resume DIR can finish it.")
-@click.option("--resume", "resume_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--resume", "resume_dir", type=PathType(file_okay=False), default=None,
               metavar="DIR", help="Finish the run saved in DIR; run options given as well must "
                                   "match it.")
 @click.option("--backend", default="local", show_default=True, metavar="local|dask",
@@ -207,7 +208,7 @@ def _resume(ctx: click.Context, resume_dir: str, rules_name: str | None,
 @click.command()
 @click.argument("families", nargs=-1, metavar="FAMILY...")
 @click.option("--all", "every_family", is_flag=True, help="Every family the presets use.")
-@click.option("--out-dir", type=click.Path(file_okay=False), required=True, metavar="DIR",
+@click.option("--out-dir", type=PathType(file_okay=False), required=True, metavar="DIR",
               help="Existing folder for FAMILY.npz and tables.toml (data/calibration for the "
                    "shipped tables).")
 @run_options(seed="Seed of round 0.", seed_default=1, threads=False)
@@ -283,9 +284,9 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
 
 
 @click.command(name="report")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--config", "config_path", type=PathType(dir_okay=False), default=None,
               metavar="STUDY.TOML", help="The study to run. [default: the default study]")
-@click.option("--out-dir", default="reports", show_default=True, type=click.Path(file_okay=False),
+@click.option("--out-dir", default="reports", show_default=True, type=PathType(file_okay=False),
               help="The report is written to OUT_DIR/<study name>/index.html.")
 @run_options(seed=None, quiet=False)
 @variant_option
