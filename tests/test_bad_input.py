@@ -642,10 +642,30 @@ def _key_value_cases() -> list:
     return cases
 
 
+def _sprt_cases() -> list:
+    """compare-strategies --sprt: two Elo numbers, H0 below H1, error rates of a test."""
+    compare = ["compare-strategies", "expert", "basic"]
+    return [
+        ([*compare, "--sprt", "5"], {}, "sprt='5': allowed ELO0,ELO1, two numbers"),
+        ([*compare, "--sprt", "0,5,10"], {}, "sprt='0,5,10': allowed ELO0,ELO1"),
+        ([*compare, "--sprt", "0, 5"], {}, "sprt='0, 5': allowed ELO0,ELO1"),
+        ([*compare, "--sprt", "a,b"], {}, "sprt='a,b': allowed ELO0,ELO1"),
+        ([*compare, "--sprt", "10,0"], {}, "sprt=10,0: allowed ELO0,ELO1 with ELO0 < ELO1"),
+        ([*compare, "--sprt", "0,5000"], {}, "sprt=0,5000: allowed ELO0,ELO1 with each Elo"),
+        ([*compare, "--sprt", "0,5", "--alpha", "0.7"], {},
+         "alpha=0.7: allowed a probability between 0 and 0.5"),
+        ([*compare, "--sprt", "0,5", "--beta", "0"], {},
+         "beta=0: allowed a probability between 0 and 0.5"),
+        ([*compare, "--alpha", "0.1"], {}, "alpha=0.1, beta=0.05: allowed only with --sprt"),
+        (["compare-strategies", "examples/high_low_bot.py:HighLowBot", "random", "--sprt",
+          "0,5"], {}, "sprt='0,5': allowed only when A and B are both strategies of the kernel"),
+    ]
+
+
 CASES = (_output_cases() + _whole_cases() + _range_cases() + _toml_cases() + _log_cases() + _text_cases()
          + _tune_cases() + _economics_cases() + _log_deals_cases() + _hand_cases()
          + _dd_cases() + _other_cases() + _name_cases() + _before_work_cases()
-         + _key_value_cases())
+         + _key_value_cases() + _sprt_cases())
 
 
 def _case_id(args: list[str], files: dict[str, bytes]) -> str:

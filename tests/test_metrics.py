@@ -29,7 +29,7 @@ from spades_sim.analysis.metrics import (
     placed_second,
     side_count,
 )
-from spades_sim.intervals import paired_interval, ratio_difference, wilson_interval
+from spades_sim.intervals import paired_interval, ratio_difference, wilson_bounds, wilson_interval
 from spades_sim.run.catalogue import Sums, pick, select
 
 Z = 1.959963984540054  # two-sided 95% normal quantile
@@ -467,10 +467,34 @@ def test_sums_estimate_by_interval_kind() -> None:
     # 3 − 0.5·4 = 1 and 2 − 0.5·6 = −1, so the half-width is Z·sqrt(2/1/2) / 5.
     sums = Sums()
     sums.add(np.array([3.0, 2.0]), np.array([4.0, 6.0]))
-    value, low, high = sums.estimate("ratio")
+    value, low, high = sums.estimate("ratio", share=False)
     half = Z * math.sqrt(2 / 1 / 2) / 5
     assert (value, low, high) == pytest.approx((0.5, 0.5 - half, 0.5 + half), rel=EXACT)
+    # A rate: Wilson's bounds on the trials the clusters are worth, p(1 − p) / variance.
+    assert sums.estimate("ratio") == pytest.approx(
+        (0.5, *wilson_bounds(0.5, 0.25 / (half / Z) ** 2)), rel=EXACT)
+    # A non-negative mean: the delta method's interval on the log scale.
+    factor = math.exp(half / 0.5)
+    assert sums.estimate("ratio", share=False, nonnegative=True) == pytest.approx(
+        (0.5, 0.5 / factor, 0.5 * factor), rel=EXACT)
     assert all(math.isnan(v) for v in Sums().estimate("ratio"))
+
+
+def test_no_interval_leaves_its_metrics_range() -> None:
+    """Two blind nils in 1,584 seat-hands of 40 games (``simulate --games 40 --seed 1``) took
+    the delta method's interval below 0; a rate's interval stays within [0, 1] and a mean of
+    non-negative counts above 0, however few the events."""
+    rare = Sums()
+    rare.add(np.array([1.0, 1.0] + [0.0] * 38), np.full(40, 40.0))
+    value, low, high = rare.estimate("ratio")
+    assert value == 2 / 1600 and 0 < low < value < high < 1
+    assert rare.estimate("ratio", share=False)[1] < 0  # what the delta method alone gives
+    value, low, high = rare.estimate("ratio", share=False, nonnegative=True)
+    assert 0 < low < value < high
+    every = Sums()
+    every.add(np.array([40.0, 39.0] + [40.0] * 38), np.full(40, 40.0))
+    value, low, high = every.estimate("ratio")
+    assert 0 < low < value < high < 1
 
 
 def wilson_coverage(n: int, p: float, trials: int, seed: int) -> float:

@@ -19,6 +19,7 @@ from ..analysis.compare import (
     compare_agents,
     compare_strategies,
     plot_comparison,
+    sprt_strategies,
 )
 from ..analysis.formatting import (
     comparison_text,
@@ -26,12 +27,14 @@ from ..analysis.formatting import (
     nil_text,
     rules_economics_text,
     side_by_side_text,
+    sprt_text,
     tune_text,
     what_if_text,
     win_share_text,
 )
 from ..analysis.metrics import Payouts
 from ..analysis.nil import FEATURES, check_feature, nil_by_feature, plot_nil_by_feature
+from ..analysis.sprt import SprtResult, parse_sprt
 from ..analysis.tune import parse_param_range, plot_tuning, tune
 from ..analysis.variants import (
     BAG_RULES,
@@ -107,12 +110,20 @@ from .output import (
 @click.option("--time-limit", type=DECIMAL, default=None, metavar="SECONDS",
               help="With a bot: the seconds one decision may take; a bot over it stops the "
                    "comparison. [default: none]")
+@click.option("--sprt", "sprt_text_given", default=None, metavar="ELO0,ELO1",
+              help="Stop when a sequential test on the pairs accepts H0 (A is ELO0 Elo stronger) "
+                   "or H1 (ELO1); --games is then the most deal sequences played.")
+@click.option("--alpha", type=DECIMAL, default=0.05, show_default=True,
+              help="With --sprt: the chance of accepting H1 when H0 holds.")
+@click.option("--beta", type=DECIMAL, default=0.05, show_default=True,
+              help="With --sprt: the chance of accepting H0 when H1 holds.")
 @output_options("compare-A-vs-B.png", named=True)
 @economics_options
 def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str | None,
                                rule_overrides: tuple[str, ...], games: int, seed: int | None,
                                param_overrides: tuple[str, ...], threads: int | None,
-                               max_hands: int, time_limit: float | None, fmt: str,
+                               max_hands: int, time_limit: float | None,
+                               sprt_text_given: str | None, alpha: float, beta: float, fmt: str,
                                out: str | None, figure_path: str | None, svg: bool,
                                no_figure: bool, buy_in: float | None, rake: str | None,
                                quiet: bool) -> None:
@@ -123,6 +134,10 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     interval is than an unpaired one on the same games (or, when every pair came out the
     same, how the pairs came out).
 
+    With --sprt ELO0,ELO1 the pairs are played in blocks of 50 until a sequential probability
+    ratio test on the pair outcomes (won both, split, lost both) accepts H0 or H1, at most
+    --games of them; the log-likelihood ratio, its bounds and the verdict are printed.
+
     A or B may be a bot of your own, path/to/bot.py:NAME or package.module:NAME (an agent,
     its class or a function making one; docs/agents.md). The comparison then runs on the
     Python table, through the referee, one decision at a time.
@@ -132,6 +147,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     \b
         spades-sim compare-strategies conservative basic --games 4000 --seed 21
         spades-sim compare-strategies expert basic --buy-in 100 --rake 15%
+        spades-sim compare-strategies expert basic --sprt 0,20 --games 20000 --seed 5
         spades-sim compare-strategies examples/high_low_bot.py:HighLowBot uniform --games 200
     """
     at_table = is_bot_spec(strategy_a) or is_bot_spec(strategy_b)
@@ -145,6 +161,14 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         if at_table and threads is not None:
             raise InputError(f"threads={threads}: allowed only when A and B are both strategies "
                              "of the kernel (the Python table plays on one core)")
+        sprt, tested = None, SprtResult(parse_sprt("0,1"))
+        if sprt_text_given is not None:
+            sprt = parse_sprt(sprt_text_given, alpha, beta)
+            if at_table:
+                raise InputError(f"sprt={shown(sprt_text_given)!r}: allowed only when A and B are "
+                                 "both strategies of the kernel")
+        elif (alpha, beta) != (0.05, 0.05):
+            raise InputError(f"alpha={alpha:g}, beta={beta:g}: allowed only with --sprt")
         if time_limit is not None and not at_table:
             raise InputError(f"time-limit={time_limit:g}: allowed only when A or B is a bot "
                              "(FILE.py:NAME or module:NAME)")
@@ -159,8 +183,12 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         else:
             pair = seat_strategies([strategy_a, strategy_b], 2, param_overrides, side_count=2)
             with progress(2 * games, "games", quiet) as advance:
-                result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
-                                            max_hands, on_block=advance)
+                if sprt is None:
+                    result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
+                                                max_hands, on_block=advance)
+                else:
+                    result, tested = sprt_strategies(rules, pair[0], pair[1], sprt, games, seed,
+                                                     threads, max_hands, on_block=advance)
     stopped = " (interrupted)" if result.interrupted and not result.fault else (
         " (stopped)" if result.fault else "")
     title = (f"rules {rules_label(rules, rule_overrides)}, {result.a.name} (A) vs "
@@ -171,6 +199,11 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         _exit_stopped(result)
     text = [title, comparison_text(result.summary()), win_share_text(result)]
     extra = {}
+    sprt_facts: dict[str, object] = {}
+    if sprt is not None:
+        text.append(sprt_text(tested))
+        sprt_facts["sprt"] = tested.as_dict()
+        extra["sprt"] = tested.frame()
     break_even = None
     if money is not None:
         extra["economics"] = result.economics(*money)
@@ -183,7 +216,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         [side for side in contenders if isinstance(side, Strategy)], pairs=result.pairs,
         **({"bots": bots} if bots else {}),
         interrupted=result.interrupted, win_share_paired_interval=list(result.paired_interval),
-        win_share_unpaired_interval=list(result.unpaired_interval))
+        win_share_unpaired_interval=list(result.unpaired_interval), **sprt_facts)
     deliver(outputs, "\n".join(text), result.summary(), meta,
             lambda path: plot_comparison(result, path, break_even), extra=extra)
     if result.interrupted or result.fault:
