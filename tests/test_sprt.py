@@ -114,7 +114,7 @@ def test_the_command_prints_and_exports_the_test() -> None:
     text = invoke(args)
     assert_ok(text)
     assert "SPRT: H0 Elo 0 against H1 Elo 50 (of A's pair score), alpha 0.05, beta 0.05" in text.output
-    assert "in bounds [-2.944, 2.944]: H1 accepted" in text.output
+    assert "in bounds [-2.944, 2.944]: H1 accepted: A's Elo over B is 50 or more" in text.output
     data = invoke([*args, "--format", "json"])
     assert_ok(data)
     sprt = json.loads(data.output)["metadata"]["sprt"]

@@ -195,9 +195,9 @@ class SprtResult:
     def verdict_text(self) -> str:
         """The verdict in words."""
         if self.verdict == "H1":
-            return f"H1 accepted: A is at least {self.test.elo1:g} Elo stronger than B"
+            return f"H1 accepted: A's Elo over B is {self.test.elo1:g} or more"
         if self.verdict == "H0":
-            return f"H0 accepted: A is at most {self.test.elo0:g} Elo stronger than B"
+            return f"H0 accepted: A's Elo over B is {self.test.elo0:g} or less"
         return "no verdict within the pairs allowed"
 
     def as_dict(self) -> dict[str, object]:

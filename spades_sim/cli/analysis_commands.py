@@ -201,7 +201,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     extra = {}
     sprt_facts: dict[str, object] = {}
     if sprt is not None:
-        text.append(sprt_text(tested))
+        text.append(sprt_text(tested, result))
         sprt_facts["sprt"] = tested.as_dict()
         extra["sprt"] = tested.frame()
     break_even = None
