@@ -62,6 +62,7 @@ from ..kernel.strategies import (
     Strategy,
     get_strategy,
     seat_strategies,
+    strategy_label,
 )
 from ..outputs import shown
 from ..rules import RuleSet
@@ -151,7 +152,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         spades-sim compare-strategies examples/high_low_bot.py:HighLowBot uniform --games 200
     """
     at_table = is_bot_spec(strategy_a) or is_bot_spec(strategy_b)
-    labels = [name.rpartition(":")[2] for name in (strategy_a, strategy_b)]
+    labels = [strategy_label(name) for name in (strategy_a, strategy_b)]
     figure_path = figure_path or f"compare-{labels[0]}-vs-{labels[1]}.png"
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
@@ -273,7 +274,7 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
     \b
         spades-sim tune basic --param bid_offset=-1:1:0.25 --against basic --games 1000
     """
-    figure_path = figure_path or f"tune-{strategy_name}.png"
+    figure_path = figure_path or f"tune-{strategy_label(strategy_name)}.png"
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
         ranges = [parse_param_range(text) for text in param_ranges]
