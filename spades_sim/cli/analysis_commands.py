@@ -32,6 +32,7 @@ from ..analysis.formatting import (
     what_if_text,
     win_share_text,
 )
+from ..analysis.league import BOOTSTRAP, league_text, play_league, plot_league
 from ..analysis.metrics import Payouts
 from ..analysis.nil import FEATURES, check_feature, nil_by_feature, plot_nil_by_feature
 from ..analysis.sprt import SprtResult, parse_sprt
@@ -222,6 +223,74 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
             lambda path: plot_comparison(result, path, break_even), extra=extra)
     if result.interrupted or result.fault:
         _exit_stopped(result)
+
+
+@click.command(name="league")
+@click.argument("contenders", nargs=-1, required=True, metavar="STRATEGY...")
+@rule_options
+@click.option("--games", type=WHOLE, default=1000, show_default=True,
+              help="Deal sequences per match, the same for every match; each is played twice, "
+                   "seats swapped.")
+@click.option("--anchor", default=None, metavar="NAME",
+              help="The contender rated 0. [default: expert-v1 when it plays, else the first]")
+@click.option("--bootstrap", type=WHOLE, default=BOOTSTRAP, show_default=True,
+              help="Bootstrap replicates over the deal sequences, for the rating intervals.")
+@run_options(max_hands="counted as half a win")
+@click.option("--time-limit", type=DECIMAL, default=None, metavar="SECONDS",
+              help="With a bot: the seconds one decision may take. [default: none]")
+@output_options("league.png", out="Write the per-match table (pairs by outcome, win share) to "
+                "a .parquet, .csv or .json file, or - for CSV on stdout.")
+def league_command(contenders: tuple[str, ...], rules_name: str | None,
+                   rule_overrides: tuple[str, ...], games: int, anchor: str | None,
+                   bootstrap: int, seed: int | None, threads: int | None, max_hands: int,
+                   time_limit: float | None, fmt: str, out: str | None, figure_path: str | None,
+                   svg: bool, no_figure: bool, quiet: bool) -> None:
+    """A duplicate round robin: every pair of contenders on the same deal sequences.
+
+    Contenders are strategy names, strategy files (NAME.toml) and bots (FILE.py:NAME or
+    module:NAME, played at the Python table). Prints Bradley-Terry ratings on the Elo scale
+    (the anchor at 0) with bootstrap 95% intervals over the deal sequences and the likelihood
+    that each is stronger than the next one down, then every match: pairs won both, split and
+    lost both, and the win share with its paired 95% interval. --format csv prints the rating
+    table; --out writes the per-match one.
+
+    Example:
+
+    \b
+        spades-sim league expert expert-v1 basic conservative --games 1000 --seed 3
+        spades-sim league expert mine.toml examples/high_low_bot.py:HighLowBot --games 100
+    """
+    at_table = any(is_bot_spec(name) for name in contenders)
+    with user_errors():
+        rules = resolve_rules(rules_name, rule_overrides)
+        if at_table and threads is not None:
+            raise InputError(f"threads={threads}: allowed only when every contender is a "
+                             "strategy of the kernel (the Python table plays on one core)")
+        if time_limit is not None and not at_table:
+            raise InputError(f"time-limit={time_limit:g}: allowed only when a contender is a bot "
+                             "(FILE.py:NAME or module:NAME)")
+        outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
+                                reads={"rules": rules_files(rules_name)})
+        if at_table:
+            check_duplicate(rules, games, max_hands, time_limit)
+        matches = len(contenders) * (len(contenders) - 1) // 2
+        with progress(2 * games * matches, "games", quiet) as advance:
+            league = play_league(rules, contenders, games, seed, anchor, bootstrap, threads,
+                                 max_hands, time_limit, on_block=advance)
+    title = (f"rules {rules_label(rules, rule_overrides)}, league of {len(league.names)}, seed "
+             f"{league.seed}: {games:,} deal sequences x 2 a match, ratings anchored at "
+             f"{league.anchor} = 0, {bootstrap:,} bootstrap replicates")
+    if league.interrupted:
+        echo(title + " (interrupted: no ratings)")
+        sys.exit(130)
+    pairs, ratings = league.pair_table(), league.rating_table()
+    kernel = [c for c in league.contenders if isinstance(c, Strategy)]
+    bots = [c.name for c in league.contenders if not isinstance(c, Strategy)]
+    meta = export.metadata("league", league.seed, [rules], kernel,
+                           **({"bots": bots} if bots else {}), pairs=games, anchor=league.anchor,
+                           bootstrap=bootstrap)
+    deliver(outputs, "\n".join([title, league_text(league)]), ratings, meta,
+            lambda path: plot_league(league, path), data=pairs, extra={"pairs": pairs})
 
 
 def _compare_at_table(rules: RuleSet, sides: tuple[LoadedAgent, LoadedAgent], games: int,
