@@ -704,6 +704,30 @@ def _strategy_file_cases() -> list:
     return cases
 
 
+def _league_cases() -> list:
+    """league: two or more contenders, each once, an anchor among them, a two-sided table."""
+    return [
+        (["league", "expert"], {}, "strategies=1: allowed two or more contenders for a league"),
+        (["league", "expert", "basic", "expert"], {},
+         "strategy='expert': allowed each contender once"),
+        (["league", "expert", "basic", "--anchor", "random"], {},
+         "anchor='random': allowed one of the contenders: expert, basic"),
+        (["league", "expert", "basic", "--bootstrap", "0"], {},
+         "bootstrap=0: allowed 1 to 100,000 replicates"),
+        (["league", "expert", "grandmaster"], {}, "strategy='grandmaster': allowed random"),
+        (["league", "expert", "basic", "--rules", "three-player"], {},
+         "allowed a two-sided table (partnership or two-player) for a league"),
+        (["league", "expert", "basic", "--time-limit", "1"], {},
+         "time-limit=1: allowed only when a contender is a bot"),
+        (["league", "expert", "examples/high_low_bot.py:HighLowBot", "--threads", "1"], {},
+         "threads=1: allowed only when every contender is a strategy of the kernel"),
+        (["league", "expert", "basic", "--games", "0"], {}, "games=0: allowed"),
+        (["report", "--config", "study.toml"],
+         {"study.toml": b'strategies = ["expert", "basic"]\nanchor = "random"\n'},
+         "anchor='random': allowed one of the study's strategies"),
+    ]
+
+
 def _sprt_cases() -> list:
     """compare-strategies --sprt: two Elo numbers, H0 below H1, error rates of a test."""
     compare = ["compare-strategies", "expert", "basic"]
@@ -727,7 +751,8 @@ def _sprt_cases() -> list:
 CASES = (_output_cases() + _whole_cases() + _range_cases() + _toml_cases() + _log_cases() + _text_cases()
          + _tune_cases() + _economics_cases() + _log_deals_cases() + _hand_cases()
          + _dd_cases() + _other_cases() + _name_cases() + _before_work_cases()
-         + _key_value_cases() + _sprt_cases() + _strategy_file_cases())
+         + _key_value_cases() + _sprt_cases() + _strategy_file_cases()
+         + _league_cases())
 
 
 def _case_id(args: list[str], files: dict[str, bytes]) -> str:

@@ -213,6 +213,33 @@ def check_league(names: Sequence[str], anchor: str | None) -> str:
     return anchor
 
 
+def prepare_league(rules: RuleSet, raw_contenders: Sequence[str | Strategy | LoadedAgent],
+                   games: int, anchor: str | None = None, bootstrap: int = BOOTSTRAP
+                   ) -> tuple[list[Strategy | LoadedAgent], list[str], str, dict[str, LoadedAgent]]:
+    """Every check of a league before it plays: a two-sided table, the size, the contenders
+    (loaded: strategies, strategy files, bots), each once, the anchor among them. Returns the
+    contenders, their names, the anchor's name and, when a bot plays, the agent each strategy
+    of the kernel plays as at the Python table."""
+    if rules.side_count != 2:
+        raise RunError(f"rules mode={str(rules.mode)!r}: allowed a two-sided table (partnership or"
+                       " two-player) for a league")
+    check_size("games", games)
+    if isinstance(bootstrap, bool) or not 1 <= bootstrap <= 100_000:
+        raise RunError(f"bootstrap={bootstrap}: allowed 1 to 100,000 replicates")
+    contenders = [_contender(raw) for raw in raw_contenders]
+    # A bot by its name after the colon (FILE.py:NAME), as compare-strategies names it.
+    names = [strategy_label(c.name) if isinstance(c, LoadedAgent) else c.name for c in contenders]
+    raw_names = [raw if isinstance(raw, str) else None for raw in raw_contenders]
+    if anchor is not None and anchor not in names and anchor in raw_names:
+        anchor = names[raw_names.index(anchor)]  # named as on the command line: mine.toml
+    chosen_anchor = check_league(names, anchor)
+    # A match with an agent is played at the Python table, where a strategy of the kernel plays
+    # as the agent of its name: refused now (before any match) when there is none.
+    at_table = {c.name: resolve_agent(c.name) for c in contenders if isinstance(c, Strategy)} \
+        if any(isinstance(c, LoadedAgent) for c in contenders) else {}
+    return contenders, names, chosen_anchor, at_table
+
+
 def play_league(raw_rules: str | RuleSet, raw_contenders: Sequence[str | Strategy | LoadedAgent],
                 games: int, seed: int | None = None, anchor: str | None = None,
                 bootstrap: int = BOOTSTRAP, threads: int | None = None,
@@ -225,20 +252,8 @@ def play_league(raw_rules: str | RuleSet, raw_contenders: Sequence[str | Strateg
     table). ``anchor`` names the contender rated 0. Ctrl-C stops after the matches finished.
     """
     rules = resolve_rules(raw_rules)
-    if rules.side_count != 2:
-        raise RunError(f"rules mode={str(rules.mode)!r}: allowed a two-sided table (partnership or"
-                       " two-player) for a league")
-    check_size("games", games)
-    if not 1 <= bootstrap <= 100_000:
-        raise RunError(f"bootstrap={bootstrap}: allowed 1 to 100,000 replicates")
-    contenders = [_contender(raw) for raw in raw_contenders]
-    # A bot by its name after the colon (FILE.py:NAME), as compare-strategies names it.
-    names = [strategy_label(c.name) if isinstance(c, LoadedAgent) else c.name for c in contenders]
-    chosen_anchor = check_league(names, anchor)
-    # A match with an agent is played at the Python table, where a strategy of the kernel plays
-    # as the agent of its name: refused now (before any match) when there is none.
-    at_table = {c.name: resolve_agent(c.name) for c in contenders if isinstance(c, Strategy)} \
-        if any(isinstance(c, LoadedAgent) for c in contenders) else {}
+    contenders, names, chosen_anchor, at_table = prepare_league(rules, raw_contenders, games,
+                                                                anchor, bootstrap)
     seed = resolve_seed(seed)
     matches: list[Match] = []
     interrupted = False
@@ -332,5 +347,5 @@ def _plot_matrix(ax: Axes, league: League, order: list[str]) -> None:
     ax.set_title("win share (%) of the row against the column", fontsize=8)
 
 
-__all__ = ["BOOTSTRAP", "DEFAULT_ANCHOR", "League", "Match", "check_league", "fit_ratings",
+__all__ = ["BOOTSTRAP", "DEFAULT_ANCHOR", "League", "Match", "check_league", "fit_ratings", "prepare_league",
            "league_text", "match_totals", "play_league", "plot_league", "rate"]

@@ -32,7 +32,7 @@ from ..analysis.formatting import (
     what_if_text,
     win_share_text,
 )
-from ..analysis.league import BOOTSTRAP, league_text, play_league, plot_league
+from ..analysis.league import BOOTSTRAP, league_text, play_league, plot_league, prepare_league
 from ..analysis.metrics import Payouts
 from ..analysis.nil import FEATURES, check_feature, nil_by_feature, plot_nil_by_feature
 from ..analysis.sprt import SprtResult, parse_sprt
@@ -273,9 +273,11 @@ def league_command(contenders: tuple[str, ...], rules_name: str | None,
                                 reads={"rules": rules_files(rules_name)})
         if at_table:
             check_duplicate(rules, games, max_hands, time_limit)
-        matches = len(contenders) * (len(contenders) - 1) // 2
+        players, _, _, _ = prepare_league(rules, contenders, games, anchor, bootstrap)
+        seed = resolve_seed(seed)
+        matches = len(players) * (len(players) - 1) // 2
         with progress(2 * games * matches, "games", quiet) as advance:
-            league = play_league(rules, contenders, games, seed, anchor, bootstrap, threads,
+            league = play_league(rules, players, games, seed, anchor, bootstrap, threads,
                                  max_hands, time_limit, on_block=advance)
     title = (f"rules {rules_label(rules, rule_overrides)}, league of {len(league.names)}, seed "
              f"{league.seed}: {games:,} deal sequences x 2 a match, ratings anchored at "
