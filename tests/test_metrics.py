@@ -249,20 +249,25 @@ def test_game_metric_intervals_by_hand() -> None:
     table = game_metrics(partnership_games())
     # hands per game: 10, 12, 8, 20, 10 around 12 -> squares 4+0+16+64+4 = 88, sample variance
     # 88/4 = 22, so 12 ± Z·sqrt(22/5).
+    # Hands are never negative: the interval is the normal one on the log scale.
     half = Z * math.sqrt(22 / 5)
     row = pick(table, "hands_per_game")
-    assert (row["low"], row["high"]) == pytest.approx((12 - half, 12 + half), rel=EXACT)
+    factor = math.exp(half / 12)
+    assert (row["low"], row["high"]) == pytest.approx((12 / factor, 12 * factor), rel=EXACT)
     # nil bids per seat-hand, games as clusters: y = 1, 1, 0, 3, 1 nil bids over x = 40, 48, 32,
     # 80, 40 seat-hands, ratio 0.025; residuals y − 0.025x = 0, −0.2, −0.8, 1, 0 square to 1.68;
-    # half-width Z·sqrt(1.68/4/5) / (240/5).
+    # delta-method half-width Z·sqrt(1.68/4/5) / (240/5). A rate takes Wilson's interval on the
+    # trials that variance is worth, p(1 − p)/se².
     half = Z * math.sqrt(1.68 / 4 / 5) / 48
     row = pick(table, "nil_bid_rate")
-    assert (row["low"], row["high"]) == pytest.approx((0.025 - half, 0.025 + half), rel=1e-9)
+    assert (row["low"], row["high"]) == pytest.approx(
+        wilson_bounds(0.025, 0.025 * 0.975 / (half / Z) ** 2), rel=1e-9)
     # Contracts made, games as clusters: made 15, 20, 13, 27, 16 of 19, 23, 16, 37, 19.
     half = cluster_half_width([15, 20, 13, 27, 16], [19, 23, 16, 37, 19])
     row = pick(table, "make_rate")
-    assert (row["low"], row["high"]) == pytest.approx((91 / 114 - half, 91 / 114 + half),
-                                                      rel=1e-9)
+    made = 91 / 114
+    assert (row["low"], row["high"]) == pytest.approx(
+        wilson_bounds(made, made * (1 - made) / (half / Z) ** 2), rel=1e-9)
     assert row["interval"] == "ratio"
     # A proportion of games takes the Wilson interval of the counts.
     row = pick(table, "win_rate", 0)
@@ -361,7 +366,8 @@ def test_hand_metrics_pooled() -> None:
     # Nils per hand: 1 made of 1, none, 1 made of 2; ratio 2/3, residuals 1/3, 0, −1/3.
     half = Z * math.sqrt((2 / 9) / 2 / 3) / 1
     row = pick(table, "nil_success")
-    assert (row["low"], row["high"]) == pytest.approx((2 / 3 - half, 2 / 3 + half), rel=1e-9)
+    assert (row["low"], row["high"]) == pytest.approx(
+        wilson_bounds(2 / 3, (2 / 9) / (half / Z) ** 2), rel=1e-9)
     # No blind nil was made: an interval without width would claim too much, so the bounds
     # are Wilson's for 0 of 1.
     row = pick(table, "blind_success")
