@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from clirun import assert_ok, invoke
+from clirun import assert_ok, invoke, stop_after
 from test_sprt import outcomes_at
 
 from spades_sim.analysis.compare import compare_strategies
@@ -119,3 +119,10 @@ def test_a_bot_plays_at_the_python_table() -> None:
                      "--quiet", "--no-figure", "--bootstrap", "50"])
     assert_ok(result)
     assert "HighLowBot" in result.output and "uniform" in result.output
+
+
+def test_ctrl_c_stops_the_league_without_ratings() -> None:
+    """Ratings need every match: a league stopped part-way says so and rates nothing."""
+    league = play_league("standard", ["expert", "basic", "random"], 3000, seed=1,
+                         on_block=stop_after(1))
+    assert league.interrupted and league.ratings.size == 0
