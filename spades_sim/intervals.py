@@ -1,5 +1,6 @@
-"""95% confidence intervals: of a proportion (Wilson), a mean, a ratio over independent clusters,
-and of paired differences. Which one a metric takes is the catalogue's business
+"""95% confidence intervals: of a proportion (Wilson), a mean, a ratio over independent clusters
+(a rate kept within [0, 1], a non-negative ratio above 0), and of paired differences. Which one
+a metric takes is the catalogue's business
 (:mod:`spades_sim.run.catalogue`)."""
 
 from __future__ import annotations
@@ -22,14 +23,23 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     """
     if trials == 0:
         return math.nan, math.nan
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    low, high = wilson_bounds(successes / trials, trials, z)
     # At 0 or all successes the bound is exactly 0 or 1 (rounding would leave it a hair off).
-    low = 0.0 if successes == 0 else max(centre - half, 0.0)
-    high = 1.0 if successes == trials else min(centre + half, 1.0)
-    return low, high
+    return (0.0 if successes == 0 else low), (1.0 if successes == trials else high)
+
+
+def wilson_bounds(share: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score bounds of an observed ``share`` of ``trials`` trials, which need not be
+    a whole number (an effective number of trials, see :func:`rate_interval`): every p with
+    (share − p)² ≤ z² p(1 − p) / trials. Always within [0, 1].
+
+    >>> [round(x, 4) for x in wilson_bounds(0.8, 10)]
+    [0.4902, 0.9433]
+    """
+    denominator = 1 + z * z / trials
+    centre = (share + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
 def mean_interval(total: float, total_sq: float, n: int, z: float = Z95) -> tuple[float, float, float]:
@@ -61,6 +71,54 @@ def ratio_interval(sum_y: float, sum_x: float, sum_yy: float, sum_xx: float, sum
     residual_sq = max(sum_yy - 2 * ratio * sum_xy + ratio * ratio * sum_xx, 0.0) / (n - 1)
     half = z * math.sqrt(residual_sq / n) / (sum_x / n)
     return ratio, ratio - half, ratio + half
+
+
+def rate_interval(sum_y: float, sum_x: float, sum_yy: float, sum_xx: float, sum_xy: float,
+                  n: int, z: float = Z95) -> tuple[float, float, float]:
+    """A rate Σy/Σx (each unit's y a share of its x trials) over n independent clusters, with a
+    95% interval inside [0, 1] however few events there are: the Wilson interval on the
+    effective number of trials.
+
+    The delta method's variance v of the ratio (:func:`ratio_interval`) against the binomial
+    variance p(1 − p)/Σx of as many independent trials is the design effect of the clustering;
+    Σx divided by it is the number of independent trials the clusters are worth,
+    p(1 − p)/v, and the interval is Wilson's on that many trials: every p with
+    (rate − p)² ≤ z² p(1 − p)/trials. At none or all of the trials a success the delta method
+    has no variance to go on and the trials count as independent.
+
+    >>> [round(v, 4) for v in rate_interval(1.0, 4.0, 1.0, 4.0, 1.0, 4)]
+    [0.25, 0.0368, 0.7439]
+    """
+    if sum_x == 0:
+        return math.nan, math.nan, math.nan
+    rate = sum_y / sum_x
+    if n < 2:
+        return rate, math.nan, math.nan
+    trials = sum_x
+    if 0 < rate < 1:
+        _, low, high = ratio_interval(sum_y, sum_x, sum_yy, sum_xx, sum_xy, n, z)
+        variance = ((high - low) / (2 * z)) ** 2
+        if variance > 0:
+            trials = rate * (1 - rate) / variance
+    low, high = wilson_bounds(rate, trials, z)
+    return rate, (0.0 if rate == 0 else low), (1.0 if rate == 1 else high)
+
+
+def positive_ratio_interval(sum_y: float, sum_x: float, sum_yy: float, sum_xx: float,
+                            sum_xy: float, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """A ratio of non-negative sums over n independent clusters (bags per side-hand, penalty
+    points per game), with its delta-method 95% interval taken on the log scale so that it
+    stays above 0: ratio ÷ e^(z·se/ratio) to ratio × e^(z·se/ratio), se the delta method's
+    standard error. A ratio of 0 has the interval [0, 0] (no unit had any).
+
+    >>> [round(v, 3) for v in positive_ratio_interval(3.0, 4.0, 9.0, 4.0, 3.0, 4)]
+    [0.75, 0.106, 5.324]
+    """
+    ratio, low, high = ratio_interval(sum_y, sum_x, sum_yy, sum_xx, sum_xy, n, z)
+    if math.isnan(low) or ratio <= 0:
+        return ratio, low, high
+    factor = math.exp((high - low) / 2 / ratio)
+    return ratio, ratio / factor, ratio * factor
 
 
 def paired_interval(differences: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
@@ -100,5 +158,5 @@ def ratio_difference(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, de
     return difference, difference - half, difference + half
 
 
-__all__ = ["Z95", "mean_interval", "paired_interval", "ratio_difference", "ratio_interval",
-           "wilson_interval"]
+__all__ = ["Z95", "mean_interval", "paired_interval", "positive_ratio_interval", "rate_interval",
+           "ratio_difference", "ratio_interval", "wilson_bounds", "wilson_interval"]

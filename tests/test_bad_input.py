@@ -648,10 +648,117 @@ def _key_value_cases() -> list:
     return cases
 
 
+GOOD_STRATEGY = 'name = "mine"\nbase = "expert"\n'
+"""The start of a good strategy file; each bad one below changes or adds one thing."""
+BAD_STRATEGY_FILES = [
+    ("", "name: allowed a strategy file that sets it (s.toml does not)"),
+    ('name = "mine"\n', "base: allowed a strategy file that sets it"),
+    ('base = "expert"\n', "name: allowed a strategy file that sets it"),
+    ("name = \n", "strategy='s.toml': allowed valid TOML"),
+    (GOOD_STRATEGY + 'colour = "red"\n',
+     "unknown key 'colour' in s.toml: allowed name, description, base, params"),
+    ('name = ""\nbase = "expert"\n', "name='': allowed printable text of 1 to 80 characters"),
+    ('name = "a\\nb"\nbase = "expert"\n', "name='a\\nb': allowed printable text"),
+    ("name = 5\nbase = \"expert\"\n", "name=5: allowed printable text of 1 to 80"),
+    ('name = "expert"\nbase = "expert"\n', "name='expert': allowed a name of its own"),
+    ('name = "x.toml"\nbase = "expert"\n', "name='x.toml': allowed a name of its own"),
+    ('name = "mine"\nbase = "grandmaster"\n',
+     "base='grandmaster': allowed a named strategy: random, basic, expert"),
+    ('name = "mine"\nbase = "mine.toml"\n', "base='mine.toml': allowed a named strategy"),
+    (GOOD_STRATEGY + "params = 3\n", "params=3: allowed a table of parameter = number"),
+    (GOOD_STRATEGY + "[params]\nnil_bonus = 500\n", "param nil_bonus=500: allowed -200 to 200"),
+    (GOOD_STRATEGY + '[params]\nnil_bonus = "high"\n', "param nil_bonus='high': allowed -200"),
+    (GOOD_STRATEGY + "[params]\nluck = 1\n", "param luck=1: allowed a parameter bid_offset"),
+    (GOOD_STRATEGY + "[params]\nnil_threshold = 0.5\n",
+     "param nil_threshold=0.5: allowed only with the basic or expert-v1 policies"),
+    (GOOD_STRATEGY + f'description = "{"x" * 600}"\n',
+     "description='xxx"),
+    (GOOD_STRATEGY + "description = 5\n", "description=5: allowed text"),
+]
+"""Bad strategy files (``s.toml``) and the start of what each is refused with."""
+STRATEGY_PLACES = [
+    ["simulate", "--games", "5", "--strategy", "s.toml"],
+    ["compare-strategies", "s.toml", "basic", "--games", "5"],
+    ["compare-strategies", "basic", "s.toml", "--games", "5", "--sprt", "0,10"],
+    ["tune", "basic", "--param", "bid_offset=0:1:0.5", "--against", "s.toml", "--games", "5"],
+    ["tune", "s.toml", "--param", "bid_offset=0:1:0.5", "--games", "5"],
+    ["hand", "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--strategy", "s.toml", "--deals", "5"],
+    ["strategies", "show", "s.toml"],
+    ["bids", "s.toml", "--hands", "10"],
+    ["nil", "--strategy", "s.toml", "--hands", "10"],
+]
+"""Commands that take a strategy, with a strategy file ``s.toml`` in it."""
+
+
+def _strategy_file_cases() -> list:
+    """A bad strategy file wherever a strategy is taken: refused in one line naming the field."""
+    cases = []
+    for index, (text, expected) in enumerate(BAD_STRATEGY_FILES):
+        cases.append((STRATEGY_PLACES[index % len(STRATEGY_PLACES)], {"s.toml": text.encode()},
+                      expected))
+    for place in STRATEGY_PLACES:
+        cases.append((place, {}, "strategy='s.toml': allowed a readable strategy file (No such "
+                      "file or directory)"))
+    cases += [
+        (STRATEGY_PLACES[0], {"s.toml": b"\xff\xfe"}, "strategy='s.toml': allowed a UTF-8 TOML"),
+        (STRATEGY_PLACES[1], {"s.toml": "\ufeff".encode() + GOOD_STRATEGY.encode()},
+         "strategy='s.toml': allowed a UTF-8 TOML file without a byte-order mark"),
+        (["report", "--config", "study.toml"],
+         {"study.toml": b'strategies = ["expert", "s.toml"]\n', "s.toml": b'name = "mine"\n'},
+         "base: allowed a strategy file that sets it"),
+    ]
+    return cases
+
+
+def _league_cases() -> list:
+    """league: two or more contenders, each once, an anchor among them, a two-sided table."""
+    return [
+        (["league", "expert"], {}, "strategies=1: allowed two or more contenders for a league"),
+        (["league", "expert", "basic", "expert"], {},
+         "strategy='expert': allowed each contender once"),
+        (["league", "expert", "basic", "--anchor", "random"], {},
+         "anchor='random': allowed one of the contenders: expert, basic"),
+        (["league", "expert", "basic", "--bootstrap", "0"], {},
+         "bootstrap=0: allowed 1 to 100,000 replicates"),
+        (["league", "expert", "grandmaster"], {}, "strategy='grandmaster': allowed random"),
+        (["league", "expert", "basic", "--rules", "three-player"], {},
+         "allowed a two-sided table (partnership or two-player) for a league"),
+        (["league", "expert", "basic", "--time-limit", "1"], {},
+         "time-limit=1: allowed only when a contender is a bot"),
+        (["league", "expert", "examples/high_low_bot.py:HighLowBot", "--threads", "1"], {},
+         "threads=1: allowed only when every contender is a strategy of the kernel"),
+        (["league", "expert", "basic", "--games", "0"], {}, "games=0: allowed"),
+        (["report", "--config", "study.toml"],
+         {"study.toml": b'strategies = ["expert", "basic"]\nanchor = "random"\n'},
+         "anchor='random': allowed one of the study's strategies"),
+    ]
+
+
+def _sprt_cases() -> list:
+    """compare-strategies --sprt: two Elo numbers, H0 below H1, error rates of a test."""
+    compare = ["compare-strategies", "expert", "basic"]
+    return [
+        ([*compare, "--sprt", "5"], {}, "sprt='5': allowed ELO0,ELO1, two numbers"),
+        ([*compare, "--sprt", "0,5,10"], {}, "sprt='0,5,10': allowed ELO0,ELO1"),
+        ([*compare, "--sprt", "0, 5"], {}, "sprt='0, 5': allowed ELO0,ELO1"),
+        ([*compare, "--sprt", "a,b"], {}, "sprt='a,b': allowed ELO0,ELO1"),
+        ([*compare, "--sprt", "10,0"], {}, "sprt=10,0: allowed ELO0,ELO1 with ELO0 < ELO1"),
+        ([*compare, "--sprt", "0,5000"], {}, "sprt=0,5000: allowed ELO0,ELO1 with each Elo"),
+        ([*compare, "--sprt", "0,5", "--alpha", "0.7"], {},
+         "alpha=0.7: allowed a probability between 0 and 0.5"),
+        ([*compare, "--sprt", "0,5", "--beta", "0"], {},
+         "beta=0: allowed a probability between 0 and 0.5"),
+        ([*compare, "--alpha", "0.1"], {}, "alpha=0.1, beta=0.05: allowed only with --sprt"),
+        (["compare-strategies", "examples/high_low_bot.py:HighLowBot", "random", "--sprt",
+          "0,5"], {}, "sprt='0,5': allowed only when A and B are both strategies of the kernel"),
+    ]
+
+
 CASES = (_output_cases() + _whole_cases() + _range_cases() + _toml_cases() + _log_cases() + _text_cases()
          + _tune_cases() + _economics_cases() + _log_deals_cases() + _hand_cases()
          + _dd_cases() + _other_cases() + _name_cases() + _before_work_cases()
-         + _key_value_cases())
+         + _key_value_cases() + _sprt_cases() + _strategy_file_cases()
+         + _league_cases())
 
 
 def _case_id(args: list[str], files: dict[str, bytes]) -> str:

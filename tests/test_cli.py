@@ -374,7 +374,7 @@ BAD_SIMULATE = [
                          "for stdout"),
     (["--strategy", "nosuch"],
      "strategy='nosuch': allowed random, basic, expert, conservative, aggressive, nil-happy, "
-     "bag-averse, expert-v1"),
+     "bag-averse, expert-v1, or a strategy file NAME.toml"),
     (["--strategy", "basic", "--strategy", "random", "--strategy", "basic"],
      "strategies=3: allowed one (all seats), two (seats take turns: one per side in partnership)"
      " or 4 (one per seat)"),

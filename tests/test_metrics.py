@@ -29,7 +29,7 @@ from spades_sim.analysis.metrics import (
     placed_second,
     side_count,
 )
-from spades_sim.intervals import paired_interval, ratio_difference, wilson_interval
+from spades_sim.intervals import paired_interval, ratio_difference, wilson_bounds, wilson_interval
 from spades_sim.run.catalogue import Sums, pick, select
 
 Z = 1.959963984540054  # two-sided 95% normal quantile
@@ -249,20 +249,25 @@ def test_game_metric_intervals_by_hand() -> None:
     table = game_metrics(partnership_games())
     # hands per game: 10, 12, 8, 20, 10 around 12 -> squares 4+0+16+64+4 = 88, sample variance
     # 88/4 = 22, so 12 ± Z·sqrt(22/5).
+    # Hands are never negative: the interval is the normal one on the log scale.
     half = Z * math.sqrt(22 / 5)
     row = pick(table, "hands_per_game")
-    assert (row["low"], row["high"]) == pytest.approx((12 - half, 12 + half), rel=EXACT)
+    factor = math.exp(half / 12)
+    assert (row["low"], row["high"]) == pytest.approx((12 / factor, 12 * factor), rel=EXACT)
     # nil bids per seat-hand, games as clusters: y = 1, 1, 0, 3, 1 nil bids over x = 40, 48, 32,
     # 80, 40 seat-hands, ratio 0.025; residuals y − 0.025x = 0, −0.2, −0.8, 1, 0 square to 1.68;
-    # half-width Z·sqrt(1.68/4/5) / (240/5).
+    # delta-method half-width Z·sqrt(1.68/4/5) / (240/5). A rate takes Wilson's interval on the
+    # trials that variance is worth, p(1 − p)/se².
     half = Z * math.sqrt(1.68 / 4 / 5) / 48
     row = pick(table, "nil_bid_rate")
-    assert (row["low"], row["high"]) == pytest.approx((0.025 - half, 0.025 + half), rel=1e-9)
+    assert (row["low"], row["high"]) == pytest.approx(
+        wilson_bounds(0.025, 0.025 * 0.975 / (half / Z) ** 2), rel=1e-9)
     # Contracts made, games as clusters: made 15, 20, 13, 27, 16 of 19, 23, 16, 37, 19.
     half = cluster_half_width([15, 20, 13, 27, 16], [19, 23, 16, 37, 19])
     row = pick(table, "make_rate")
-    assert (row["low"], row["high"]) == pytest.approx((91 / 114 - half, 91 / 114 + half),
-                                                      rel=1e-9)
+    made = 91 / 114
+    assert (row["low"], row["high"]) == pytest.approx(
+        wilson_bounds(made, made * (1 - made) / (half / Z) ** 2), rel=1e-9)
     assert row["interval"] == "ratio"
     # A proportion of games takes the Wilson interval of the counts.
     row = pick(table, "win_rate", 0)
@@ -361,7 +366,8 @@ def test_hand_metrics_pooled() -> None:
     # Nils per hand: 1 made of 1, none, 1 made of 2; ratio 2/3, residuals 1/3, 0, −1/3.
     half = Z * math.sqrt((2 / 9) / 2 / 3) / 1
     row = pick(table, "nil_success")
-    assert (row["low"], row["high"]) == pytest.approx((2 / 3 - half, 2 / 3 + half), rel=1e-9)
+    assert (row["low"], row["high"]) == pytest.approx(
+        wilson_bounds(2 / 3, (2 / 9) / (half / Z) ** 2), rel=1e-9)
     # No blind nil was made: an interval without width would claim too much, so the bounds
     # are Wilson's for 0 of 1.
     row = pick(table, "blind_success")
@@ -467,10 +473,34 @@ def test_sums_estimate_by_interval_kind() -> None:
     # 3 − 0.5·4 = 1 and 2 − 0.5·6 = −1, so the half-width is Z·sqrt(2/1/2) / 5.
     sums = Sums()
     sums.add(np.array([3.0, 2.0]), np.array([4.0, 6.0]))
-    value, low, high = sums.estimate("ratio")
+    value, low, high = sums.estimate("ratio", share=False)
     half = Z * math.sqrt(2 / 1 / 2) / 5
     assert (value, low, high) == pytest.approx((0.5, 0.5 - half, 0.5 + half), rel=EXACT)
+    # A rate: Wilson's bounds on the trials the clusters are worth, p(1 − p) / variance.
+    assert sums.estimate("ratio") == pytest.approx(
+        (0.5, *wilson_bounds(0.5, 0.25 / (half / Z) ** 2)), rel=EXACT)
+    # A non-negative mean: the delta method's interval on the log scale.
+    factor = math.exp(half / 0.5)
+    assert sums.estimate("ratio", share=False, nonnegative=True) == pytest.approx(
+        (0.5, 0.5 / factor, 0.5 * factor), rel=EXACT)
     assert all(math.isnan(v) for v in Sums().estimate("ratio"))
+
+
+def test_no_interval_leaves_its_metrics_range() -> None:
+    """Two blind nils in 1,584 seat-hands of 40 games (``simulate --games 40 --seed 1``) took
+    the delta method's interval below 0; a rate's interval stays within [0, 1] and a mean of
+    non-negative counts above 0, however few the events."""
+    rare = Sums()
+    rare.add(np.array([1.0, 1.0] + [0.0] * 38), np.full(40, 40.0))
+    value, low, high = rare.estimate("ratio")
+    assert value == 2 / 1600 and 0 < low < value < high < 1
+    assert rare.estimate("ratio", share=False)[1] < 0  # what the delta method alone gives
+    value, low, high = rare.estimate("ratio", share=False, nonnegative=True)
+    assert 0 < low < value < high
+    every = Sums()
+    every.add(np.array([40.0, 39.0] + [40.0] * 38), np.full(40, 40.0))
+    value, low, high = every.estimate("ratio")
+    assert 0 < low < value < high < 1
 
 
 def wilson_coverage(n: int, p: float, trials: int, seed: int) -> float:

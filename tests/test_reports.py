@@ -19,6 +19,7 @@ from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim.analysis.bids import bid_profiles
 from spades_sim.analysis.compare import compare_strategies
+from spades_sim.analysis.league import play_league
 from spades_sim.analysis.metrics import compare_game_frames, economics
 from spades_sim.analysis.report import DEFAULT_STUDY, Study, StudyError, load_study, run_study
 from spades_sim.analysis.variants import (
@@ -233,6 +234,7 @@ hands = 2000
 rules = ["standard", "classic"]
 bag_rules = ["10:100", "5:50"]
 strategies = ["expert", "basic", "conservative"]
+anchor = "basic"
 buy_in = 50
 rake = 0.1
 """
@@ -244,14 +246,15 @@ def test_report_writes_an_offline_page_with_every_figure_and_table(tmp_path: Pat
     result = invoke(["report", "--config", str(config), "--out-dir", str(tmp_path)])
     assert_ok(result)
     folder = tmp_path / "small"
-    assert result.output.splitlines()[-1] == f"wrote {folder / 'index.html'} (13 files)"
+    assert result.output.splitlines()[-1] == f"wrote {folder / 'index.html'} (15 files)"
     assert result.stdout == ""  # a report prints status lines only, on stderr
     page = (folder / "index.html").read_text()
     assert "<h1>A small study</h1>" in page
     # Offline: nothing is fetched from elsewhere; every image is a file in the folder.
     assert not re.search(r"(src|href)=\"(https?:|//)", page)
     images = re.findall(r'<img src="([^"]+)"', page)
-    assert images == ["rules.png", "bags.png", "strategies.png", "bids.png", "nil.png"]
+    assert images == ["rules.png", "bags.png", "league.png", "strategies.png", "bids.png",
+                      "nil.png"]
     for name in images:
         assert (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     for heading in ("Rule variants", "Bag rules", "Strategies", "Bidding", "Nil"):
@@ -266,14 +269,21 @@ def test_report_writes_an_offline_page_with_every_figure_and_table(tmp_path: Pat
     row = matches[(matches["strategy"] == "expert") & (matches["opponent"] == "conservative")]
     assert row["win_share"].item() == pytest.approx(float(pair.share.mean()))
     assert row["profit"].item() == pytest.approx(pair.economics(50, 0.10)["profit"][0])
+    # The strategies section is a league: its ratings are the library's, anchored at basic.
+    ratings = pd.read_csv(folder / "ratings.csv")
+    league = play_league("standard", ["expert", "basic", "conservative"], 40, seed=2,
+                         anchor="basic")
+    pd.testing.assert_frame_equal(ratings, league.rating_table(), check_dtype=False)
+    assert ratings.set_index("name").loc["basic", "elo"] == 0
+    assert "Ratings (Elo, Bradley–Terry)" in page
     money = pd.read_csv(folder / "economics.csv")
     # Buy-in 50, rake 10%: a winner gets 2 × 45 = 90, break-even 50/90.
     assert money["break_even"].tolist() == pytest.approx([50 / 90] * 3)
     assert "the break-even win rate is 55.56%" in page
     # Every table links its data, and every linked file is beside the page.
     links = re.findall(r'<a href="([^"]+)"', page)
-    assert {"rules.csv", "bags.csv", "strategies.csv", "economics.csv", "bids.csv", "nil.csv",
-            "study.toml"} == set(links)
+    assert {"rules.csv", "bags.csv", "ratings.csv", "strategies.csv", "economics.csv", "bids.csv",
+            "nil.csv", "study.toml"} == set(links)
     assert all((folder / name).is_file() for name in links)
     # The study beside the page is the study that ran.
     assert load_study(folder / "study.toml") == load_study(config)
@@ -335,7 +345,7 @@ def test_report_escapes_every_text_a_study_sets(tmp_path: Path) -> None:
     page = pages[0].read_text(encoding="utf-8")
     parser = _Tags()
     parser.feed(page)
-    figures = ["rules.png", "bags.png", "strategies.png", "bids.png", "nil.png"]
+    figures = ["rules.png", "bags.png", "league.png", "strategies.png", "bids.png", "nil.png"]
     assert [dict(attrs)["src"] for tag, attrs in parser.tags if tag == "img"] == figures
     assert "script" not in {tag for tag, _ in parser.tags}
     assert not [name for _, attrs in parser.tags for name, _ in attrs if name.startswith("on")]

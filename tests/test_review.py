@@ -45,7 +45,7 @@ from clirun import assert_ok, assert_one_line_error, invoke
 from refereeplay import auto_finish, log_of, play, write_lines
 
 from spades_sim.analysis.review import UNKNOWN, ReviewError, review_file
-from spades_sim.intervals import ratio_interval
+from spades_sim.intervals import positive_ratio_interval, rate_interval
 from spades_sim.referee import Hand, HandLog, LogError, score_file
 from spades_sim.referee.replay import logged_hands
 from spades_sim.rules import RuleSet
@@ -107,8 +107,11 @@ def test_totals_per_seat_and_strategy(log):
                                     ("nils_lost", [0, 1, 0], None),
                                     ("lost_share", [1, 1, 0], [13, 13, 13])):
         x = plays or [1, 1, 1]
-        expected = ratio_interval(sum(per_hand), sum(x), sum(y * y for y in per_hand),
-                                  sum(v * v for v in x), sum(a * b for a, b in zip(per_hand, x)), 3)
+        # Counts per seat-hand stay above 0 (log scale), the share of plays within [0, 1].
+        interval = rate_interval if column == "lost_share" else positive_ratio_interval
+        expected = interval(sum(per_hand), sum(x), sum(y * y for y in per_hand),
+                            sum(v * v for v in x), sum(a * b for a, b in zip(per_hand, x)), 3)
+        assert 0 <= expected[1] <= expected[2]
         assert seat1[column] == pytest.approx(expected[0])
         assert seat1[f"{column}_low"] == pytest.approx(expected[1])
         assert seat1[f"{column}_high"] == pytest.approx(expected[2])

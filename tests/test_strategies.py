@@ -139,7 +139,8 @@ def test_strategies_show_prints_the_parameters_its_policies_read() -> None:
 
 def test_strategies_show_unknown_name() -> None:
     assert_one_line_error(invoke(["strategies", "show", "expertish"]),
-                          "strategy='expertish': allowed " + ", ".join(STRATEGIES))
+                          "strategy='expertish': allowed " + ", ".join(STRATEGIES)
+                          + ", or a strategy file NAME.toml")
 
 
 def test_simulate_with_param_override_names_it() -> None:

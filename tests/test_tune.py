@@ -83,7 +83,7 @@ def test_tune_command(tmp_path: Path) -> None:
     (["--param", "bid_offset=0:1:1", "--figure", "t.pdf"],
      "figure='t.pdf': allowed a file ending in .png or .svg"),
     (["--param", "bid_offset=0:1:1", "--against", "nobody"],
-     "strategy='nobody': allowed " + ", ".join(STRATEGIES)),
+     "strategy='nobody': allowed " + ", ".join(STRATEGIES) + ", or a strategy file NAME.toml"),
 ])
 def test_tune_command_bad_input(args: list[str], message: str) -> None:
     assert_one_line_error(invoke(["tune", "basic", "--quiet", *args]), message)

@@ -26,10 +26,19 @@ from ..kernel.strategies import Strategy, get_strategy
 from ..rules import RuleSet, resolve_rules
 from ..run.catalogue import Metric, Units, frame_units, metric
 from ..run.records import log_game_frame
-from ..run.simulate import DEFAULT_MAX_HANDS, Run, RunError, resolve_seed, simulate_games
+from ..run.simulate import (
+    DEFAULT_MAX_HANDS,
+    Run,
+    RunError,
+    check_size,
+    resolve_seed,
+    simulate_game_range,
+    simulate_games,
+)
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .formatting import PERCENT_UNITS, value_text
 from .metrics import Payouts, check_buy_in
+from .sprt import Sprt, SprtResult, run_sprt
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -138,6 +147,18 @@ COMPARED = ("win_share", "points", "nil_bid_rate", "nil_success", "bags", "penal
 """The catalogue metrics a duplicate comparison reports, by key."""
 
 
+def _check_two_sided(rules: RuleSet) -> None:
+    if rules.side_count != 2:
+        raise RunError(f"rules mode={str(rules.mode)!r}: allowed a two-sided table (partnership or"
+                       " two-player) for a duplicate comparison")
+
+
+def pair_shares(units: list[Units]) -> np.ndarray:
+    """A's score in each pair (a win 1, an unfinished game ½, the mean of the two games) from
+    the units of the two runs: A on side 0, then on side 1."""
+    return _pooled(units, metric("win_share"), (0, 1))[0] / 2
+
+
 def _pooled(units: list[Units], metric: Metric, a_sides: tuple[int, int]
             ) -> tuple[np.ndarray, np.ndarray]:
     """Per pair: the numerator and denominator of ``metric`` for the strategy that sat on side
@@ -156,9 +177,7 @@ def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Str
     runs report progress game by game (2 × ``games`` in all).
     """
     rules = resolve_rules(raw_rules)
-    if rules.side_count != 2:
-        raise RunError(f"rules mode={str(rules.mode)!r}: allowed a two-sided table (partnership or"
-                       " two-player) for a duplicate comparison")
+    _check_two_sided(rules)
     first, second = get_strategy(a), get_strategy(b)
     seed = resolve_seed(seed)  # one seed for both runs: the same deals
     runs: list[Run] = []
@@ -172,6 +191,49 @@ def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Str
     frames = [run.records().iloc[:pairs] for run in runs] if pairs else []
     interrupted = any(run.interrupted for run in runs)
     return _compared(rules, first, second, seed, frames, interrupted)
+
+
+SPRT_BLOCK = 50
+"""Pairs a sequential test plays between two looks at its LLR."""
+
+
+def sprt_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Strategy, test: Sprt,
+                    games: int, seed: int | None = None, threads: int | None = None,
+                    max_hands: int = DEFAULT_MAX_HANDS, block: int = SPRT_BLOCK,
+                    on_block: Callable[[int], None] | None = None
+                    ) -> tuple[Comparison, SprtResult]:
+    """:func:`compare_strategies` that stops when a sequential test on the pairs accepts one of
+    its hypotheses (:mod:`spades_sim.analysis.sprt`), ``games`` deal sequences at most.
+
+    Pairs are played ``block`` at a time, deal sequences 0, 1, 2 … of the seed in order (the
+    same as those of :func:`compare_strategies`), and the LLR is looked at after each block.
+    The comparison covers every pair played; Ctrl-C keeps the blocks finished.
+    """
+    rules = resolve_rules(raw_rules)
+    _check_two_sided(rules)
+    first, second = get_strategy(a), get_strategy(b)
+    check_size("games", games)
+    seed = resolve_seed(seed)
+    frames: list[list[pd.DataFrame]] = [[], []]
+    interrupted = False
+
+    def play_block(start: int, count: int) -> np.ndarray | None:
+        nonlocal interrupted
+        played = []
+        for order in ([first, second], [second, first]):
+            run = simulate_game_range(rules, order, start, count, seed, threads, max_hands,
+                                      on_block)
+            if run.interrupted:
+                interrupted = True
+                return None
+            played.append(run.records())
+        for kept, frame in zip(frames, played, strict=True):
+            kept.append(frame)
+        return pair_shares([frame_units(frame) for frame in played])
+
+    result = run_sprt(test, play_block, games, block)
+    joined = [pd.concat(kept, ignore_index=True) for kept in frames] if frames[0] else []
+    return _compared(rules, first, second, seed, joined, interrupted), result
 
 
 def compare_agents(raw_rules: str | RuleSet, a: str | LoadedAgent, b: str | LoadedAgent,
@@ -211,7 +273,7 @@ def _compared(rules: RuleSet, first: Strategy | LoadedAgent, second: Strategy | 
     # A sat on side 0 in the first run and on side 1 in the second; B the other way round.
     units = [frame_units(frame) for frame in frames]
     rows = [_pair_row(metric(key, "games"), units) for key in COMPARED]
-    share = _pooled(units, metric("win_share"), (0, 1))[0] / 2
+    share = pair_shares(units)
     # Two frames here (pairs > 0), so the sum is an array, never sum's start value 0.
     unfinished = cast(np.ndarray,
                       sum((frame["winner"].to_numpy() < 0).astype(np.float64) for frame in frames))

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import pandas as pd
 
 from ..referee.audit import ANY, seats_label
+from .sprt import score_elo
 
 if TYPE_CHECKING:
     from ..kernel.strategies import Strategy
     from ..referee.audit import AuditResult
     from ..referee.replay import ScoredHand
     from .metrics import Payouts
+    from .sprt import SprtResult
 
 PERCENT_UNITS = ("rate", "share")
 """Units whose values are shares, written as percentages."""
@@ -53,6 +55,8 @@ class DuplicateResult(Protocol):
     def unpaired_interval(self) -> tuple[float, float]: ...
     @property
     def pairs_alike(self) -> Enum | None: ...
+    @property
+    def share(self) -> Any: ...
 
 
 class TuningResult(Protocol):
@@ -198,6 +202,23 @@ def win_share_text(comparison: DuplicateResult) -> str:
     return (f"A's win share: paired interval [{100 * paired[0]:.2f}%, {100 * paired[1]:.2f}%]"
             f" is {narrower} the unpaired [{100 * unpaired[0]:.2f}%, "
             f"{100 * unpaired[1]:.2f}%] on the same games")
+
+
+def sprt_text(result: SprtResult, comparison: DuplicateResult) -> str:
+    """The lines of a sequential test: its hypotheses, the pairs by outcome with the Elo of A's
+    mean pair score and its paired interval, the LLR against its bounds and the verdict."""
+    test, counts = result.test, result.counts
+    elo = [score_elo(float(comparison.share.mean())),
+           *(score_elo(min(max(bound, 0.0), 1.0)) for bound in comparison.paired_interval)]
+    lower, upper = test.bounds
+    unfinished = (f", won one (other unfinished) {counts[3]:,}, lost one {counts[1]:,}"
+                  if counts[1] or counts[3] else "")
+    return "\n".join([
+        f"SPRT: H0 Elo {test.elo0:g} against H1 Elo {test.elo1:g} (of A's pair score), "
+        f"alpha {test.alpha:g}, beta {test.beta:g}",
+        f"pairs {result.pairs:,}: won both {counts[4]:,}, split {counts[2]:,}, "
+        f"lost both {counts[0]:,}{unfinished}; Elo {elo[0]:+.1f} [{elo[1]:+.1f}, {elo[2]:+.1f}]",
+        f"LLR {result.llr:.3f} in bounds [{lower:.3f}, {upper:.3f}]: {result.verdict_text}"])
 
 
 def tune_text(result: TuningResult) -> str:

@@ -28,17 +28,17 @@ import tomli_w
 
 from .. import __version__
 from ..inputs import loads_toml, read_text
-from ..kernel.strategies import StrategyError, get_strategy
+from ..kernel.strategies import StrategyError, get_strategy, is_strategy_file
 from ..kernel.warmup import expecting
 from ..names import name_fault
 from ..outputs import check_apart, check_name, check_new_folders, shown, write_text
 from ..rules import RulesError, RuleSet, is_rules_path, preset_names, resolve_rules, unknown_key
 from ..run.simulate import check_threads, simulate_hands
 from .bids import bid_profiles, plot_bid_profiles
-from .compare import compare_strategies
 from .export import write_csv
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .formatting import PERCENT_UNITS, interval_text, table_rows, value_text
+from .league import play_league, plot_league
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, feature_title, nil_by_feature, plot_nil_by_feature
 from .variants import (
@@ -78,6 +78,9 @@ class Study:
     strategies: tuple[str, ...] = ("expert", "expert-v1", "bag-averse", "basic", "conservative",
                                    "aggressive", "nil-happy")
     """Played against each other in duplicate, and profiled for bidding."""
+    anchor: str = ""
+    """The strategy rated 0 in the strategies section's league (empty: ``expert-v1`` when it
+    plays, else the first strategy)."""
     strategy: str = "expert"
     """Side 0 in the rules and bag sections, every seat in the nil section, and the opponent in
     the bidding section."""
@@ -127,6 +130,10 @@ class Study:
                         None)
         if repeated is not None:
             raise StudyError(f"strategies={shown(repr(repeated))}: allowed each strategy once")
+        if not isinstance(self.anchor, str) or (self.anchor and
+                                                 self.anchor not in self.strategies):
+            raise StudyError(f"anchor={shown(repr(self.anchor))}: allowed one of the study's "
+                             "strategies (empty: expert-v1 when it plays, else the first)")
         if self.nil_feature not in FEATURES:
             raise StudyError(f"nil_feature={self.nil_feature!r}: allowed " + ", ".join(FEATURES))
         try:
@@ -265,6 +272,10 @@ def study_toml(study: Study) -> str:
         value = getattr(study, name)
         if name == "rules":
             value = [str(Path(rules).resolve()) if _is_file(rules) else rules for rules in value]
+        elif name == "strategies":  # a strategy file too, so the study runs from any folder
+            value = [str(Path(s).resolve()) if is_strategy_file(s) else s for s in value]
+        elif name in ("anchor", "strategy", "opponent") and is_strategy_file(value):
+            value = str(Path(value).resolve())
         values[name] = list(value) if isinstance(value, tuple) else value
     return ("# The study of this report; run it again with:\n"
             f"#   spades-sim report --config {STUDY_FILE}\n" + tomli_w.dumps(values))
@@ -480,43 +491,69 @@ def _sides_text(study: Study) -> str:
 
 
 def _strategies_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
+    """The strategies as a league (:func:`spades_sim.analysis.league.play_league`): every pair
+    in duplicate on the same deal sequences, their ratings, and the table economics."""
     rules = study.baseline()
     if rules.side_count != 2:
         return Section("Strategies", f"Not played: {rules.name} is not a two-sided table.")
-    names = list(study.strategies)
+    anchor = get_strategy(study.anchor).name if study.anchor else None
+    league = play_league(rules, list(study.strategies), study.pairs, study.seed, anchor,
+                         threads=threads)
+    if league.interrupted:
+        return None
+    names = league.names
     payouts = Payouts(study.buy_in, parse_rake(study.rake), rules.seat_count, 2)
     matches = []
-    for a, b in itertools.combinations(names, 2):
-        result = compare_strategies(rules, a, b, study.pairs, study.seed, threads)
-        if result.interrupted:
-            return None
+    for match in league.matches:
+        result = match.comparison
         low, high = result.paired_interval
         money = result.economics(study.buy_in, payouts.rake)
         for (me, you), share, (lo, hi), row in (
-                ((a, b), float(result.share.mean()), (low, high), money.iloc[0]),
-                ((b, a), 1 - float(result.share.mean()), (1 - high, 1 - low), money.iloc[1])):
+                ((match.a, match.b), float(result.share.mean()), (low, high), money.iloc[0]),
+                ((match.b, match.a), 1 - float(result.share.mean()), (1 - high, 1 - low),
+                 money.iloc[1])):
             matches.append({"strategy": me, "opponent": you, "win_share": share, "low": lo,
                             "high": hi, "profit": row["profit"], "profit_low": row["low"],
                             "profit_high": row["high"], "pairs": result.pairs})
     table = pd.DataFrame(matches)
     field_table = _field(table, names, payouts)
+    ratings = league.rating_table()
     figure = writer.figure("strategies", lambda path: _plot_round_robin(table, field_table, names,
                                                                          rules.name, path))
+    league_figure = writer.figure("league", lambda path: plot_league(league, path))
     writer.data("strategies", table)
+    writer.data("ratings", ratings)
     writer.data("economics", field_table)
     grid = _round_robin_html(table, names)
     money_html = _economics_html(field_table)
     return Section(
         "Strategies",
-        f"Every pair of strategies in duplicate under {rules.name} rules: {study.pairs:,} deal "
-        "sequences, each played twice with the seats swapped. The win share counts a win 1 and "
-        "an unfinished game ½; intervals are paired. Table economics: buy-in "
+        f"Every pair of strategies in duplicate under {rules.name} rules (a league): "
+        f"{study.pairs:,} deal sequences, the same for every pair, each played twice with the "
+        "seats swapped. The win share counts a win 1 and an unfinished game ½; intervals are "
+        "paired. The ratings are Bradley–Terry ratings on the Elo scale with "
+        f"{league.anchor} at 0, their 95% intervals from a bootstrap over the deal sequences, "
+        "and the likelihood of superiority is the bootstrap's chance that a strategy is "
+        "stronger than the next one down. Table economics: buy-in "
         f"{study.buy_in:g} per player, rake {100 * payouts.rake:g}% of it (paid on entry, not in "
         f"the pool), so a winning player gets {payouts.first:g}: the break-even win rate is "
         f"{100 * payouts.break_even():.2f}%.",
-        [figure], [("Win share of the row strategy against the column strategy", grid,
-                    "strategies.csv"),
-                   ("Against the field, with table economics", money_html, "economics.csv")])
+        [league_figure, figure],
+        [("Ratings (Elo, Bradley–Terry)", _ratings_html(ratings, league.anchor), "ratings.csv"),
+         ("Win share of the row strategy against the column strategy", grid, "strategies.csv"),
+         ("Against the field, with table economics", money_html, "economics.csv")])
+
+
+def _ratings_html(ratings: pd.DataFrame, anchor: str) -> _Markup:
+    rows = []
+    for row in table_rows(ratings):
+        interval = "anchor" if row.name == anchor else f"[{row.low:+.1f}, {row.high:+.1f}]"
+        los = "–" if math.isnan(row.los_next) else f"{100 * row.los_next:.1f}%"
+        rows.append(_row(f"{row.rank}. {row.name}", [
+            _fill("<td>{}</td>", f"{row.elo:+.1f}"), _fill("<td>{}</td>", interval),
+            _fill("<td>{}</td>", los)]))
+    return _table(["strategy", "Elo", "95% interval", "likelihood of superiority over the next"],
+                  rows)
 
 
 def _field(table: pd.DataFrame, names: list[str], payouts: Payouts) -> pd.DataFrame:

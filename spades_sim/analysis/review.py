@@ -22,7 +22,8 @@ them all; else one that keeps the points, then the tricks). Totals per seat and 
 strategy (the log's ``strategies`` field, or names given, else ``unknown``): mistakes,
 tricks lost and points lost per seat-hand, nils lost, and the share of plays that lost
 value, each with its 95% interval, the hands of the log being the independent units
-(:func:`spades_sim.intervals.ratio_interval`; a strategy at two seats of one hand counts
+(:func:`spades_sim.intervals.positive_ratio_interval`, for the share of plays
+:func:`spades_sim.intervals.rate_interval`; a strategy at two seats of one hand counts
 that hand once).
 """
 
@@ -38,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..cards import card_rank, format_card
-from ..intervals import ratio_interval
+from ..intervals import positive_ratio_interval, rate_interval
 from ..kernel.double_dummy import DoubleDummy, Position, PositionError, table_bits_for
 from ..names import name_fault
 from ..outputs import shown
@@ -189,8 +190,11 @@ class ReviewResult:
                 x = count
             if column == "mistakes":
                 row["total_mistakes"] = int(y.sum())
-            value, low, high = ratio_interval(float(y.sum()), float(x.sum()), float((y * y).sum()),
-                                              float((x * x).sum()), float((x * y).sum()), len(chosen))
+            # Counts per seat-hand are never negative and the lost share is a rate: their
+            # intervals stay above 0 (and within [0, 1]) however few the mistakes.
+            interval = rate_interval if column == "lost_share" else positive_ratio_interval
+            value, low, high = interval(float(y.sum()), float(x.sum()), float((y * y).sum()),
+                                        float((x * x).sum()), float((x * y).sum()), len(chosen))
             if len(chosen) == 1 and x.sum():  # one hand: the value, no interval
                 value = float(y.sum() / x.sum())
             row.update({column: value, f"{column}_low": low, f"{column}_high": high})

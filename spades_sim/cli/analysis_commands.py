@@ -19,6 +19,7 @@ from ..analysis.compare import (
     compare_agents,
     compare_strategies,
     plot_comparison,
+    sprt_strategies,
 )
 from ..analysis.formatting import (
     comparison_text,
@@ -26,12 +27,15 @@ from ..analysis.formatting import (
     nil_text,
     rules_economics_text,
     side_by_side_text,
+    sprt_text,
     tune_text,
     what_if_text,
     win_share_text,
 )
+from ..analysis.league import BOOTSTRAP, league_text, play_league, plot_league, prepare_league
 from ..analysis.metrics import Payouts
 from ..analysis.nil import FEATURES, check_feature, nil_by_feature, plot_nil_by_feature
+from ..analysis.sprt import SprtResult, parse_sprt
 from ..analysis.tune import parse_param_range, plot_tuning, tune
 from ..analysis.variants import (
     BAG_RULES,
@@ -59,6 +63,7 @@ from ..kernel.strategies import (
     Strategy,
     get_strategy,
     seat_strategies,
+    strategy_label,
 )
 from ..outputs import shown
 from ..rules import RuleSet
@@ -107,12 +112,20 @@ from .output import (
 @click.option("--time-limit", type=DECIMAL, default=None, metavar="SECONDS",
               help="With a bot: the seconds one decision may take; a bot over it stops the "
                    "comparison. [default: none]")
+@click.option("--sprt", "sprt_text_given", default=None, metavar="ELO0,ELO1",
+              help="Stop when a sequential test on the pairs accepts H0 (A is ELO0 Elo stronger) "
+                   "or H1 (ELO1); --games is then the most deal sequences played.")
+@click.option("--alpha", type=DECIMAL, default=0.05, show_default=True,
+              help="With --sprt: the chance of accepting H1 when H0 holds.")
+@click.option("--beta", type=DECIMAL, default=0.05, show_default=True,
+              help="With --sprt: the chance of accepting H0 when H1 holds.")
 @output_options("compare-A-vs-B.png", named=True)
 @economics_options
 def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str | None,
                                rule_overrides: tuple[str, ...], games: int, seed: int | None,
                                param_overrides: tuple[str, ...], threads: int | None,
-                               max_hands: int, time_limit: float | None, fmt: str,
+                               max_hands: int, time_limit: float | None,
+                               sprt_text_given: str | None, alpha: float, beta: float, fmt: str,
                                out: str | None, figure_path: str | None, svg: bool,
                                no_figure: bool, buy_in: float | None, rake: str | None,
                                quiet: bool) -> None:
@@ -123,6 +136,10 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     interval is than an unpaired one on the same games (or, when every pair came out the
     same, how the pairs came out).
 
+    With --sprt ELO0,ELO1 the pairs are played in blocks of 50 until a sequential probability
+    ratio test on the pair outcomes (won both, split, lost both) accepts H0 or H1, at most
+    --games of them; the log-likelihood ratio, its bounds and the verdict are printed.
+
     A or B may be a bot of your own, path/to/bot.py:NAME or package.module:NAME (an agent,
     its class or a function making one; docs/agents.md). The comparison then runs on the
     Python table, through the referee, one decision at a time.
@@ -132,10 +149,11 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
     \b
         spades-sim compare-strategies conservative basic --games 4000 --seed 21
         spades-sim compare-strategies expert basic --buy-in 100 --rake 15%
+        spades-sim compare-strategies expert basic --sprt 0,20 --games 20000 --seed 5
         spades-sim compare-strategies examples/high_low_bot.py:HighLowBot uniform --games 200
     """
     at_table = is_bot_spec(strategy_a) or is_bot_spec(strategy_b)
-    labels = [name.rpartition(":")[2] for name in (strategy_a, strategy_b)]
+    labels = [strategy_label(name) for name in (strategy_a, strategy_b)]
     figure_path = figure_path or f"compare-{labels[0]}-vs-{labels[1]}.png"
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
@@ -145,6 +163,14 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         if at_table and threads is not None:
             raise InputError(f"threads={threads}: allowed only when A and B are both strategies "
                              "of the kernel (the Python table plays on one core)")
+        sprt, tested = None, SprtResult(parse_sprt("0,1"))
+        if sprt_text_given is not None:
+            sprt = parse_sprt(sprt_text_given, alpha, beta)
+            if at_table:
+                raise InputError(f"sprt={shown(sprt_text_given)!r}: allowed only when A and B are "
+                                 "both strategies of the kernel")
+        elif (alpha, beta) != (0.05, 0.05):
+            raise InputError(f"alpha={alpha:g}, beta={beta:g}: allowed only with --sprt")
         if time_limit is not None and not at_table:
             raise InputError(f"time-limit={time_limit:g}: allowed only when A or B is a bot "
                              "(FILE.py:NAME or module:NAME)")
@@ -159,8 +185,12 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         else:
             pair = seat_strategies([strategy_a, strategy_b], 2, param_overrides, side_count=2)
             with progress(2 * games, "games", quiet) as advance:
-                result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
-                                            max_hands, on_block=advance)
+                if sprt is None:
+                    result = compare_strategies(rules, pair[0], pair[1], games, seed, threads,
+                                                max_hands, on_block=advance)
+                else:
+                    result, tested = sprt_strategies(rules, pair[0], pair[1], sprt, games, seed,
+                                                     threads, max_hands, on_block=advance)
     stopped = " (interrupted)" if result.interrupted and not result.fault else (
         " (stopped)" if result.fault else "")
     title = (f"rules {rules_label(rules, rule_overrides)}, {result.a.name} (A) vs "
@@ -171,6 +201,11 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         _exit_stopped(result)
     text = [title, comparison_text(result.summary()), win_share_text(result)]
     extra = {}
+    sprt_facts: dict[str, object] = {}
+    if sprt is not None:
+        text.append(sprt_text(tested, result))
+        sprt_facts["sprt"] = tested.as_dict()
+        extra["sprt"] = tested.frame()
     break_even = None
     if money is not None:
         extra["economics"] = result.economics(*money)
@@ -183,11 +218,81 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         [side for side in contenders if isinstance(side, Strategy)], pairs=result.pairs,
         **({"bots": bots} if bots else {}),
         interrupted=result.interrupted, win_share_paired_interval=list(result.paired_interval),
-        win_share_unpaired_interval=list(result.unpaired_interval))
+        win_share_unpaired_interval=list(result.unpaired_interval), **sprt_facts)
     deliver(outputs, "\n".join(text), result.summary(), meta,
             lambda path: plot_comparison(result, path, break_even), extra=extra)
     if result.interrupted or result.fault:
         _exit_stopped(result)
+
+
+@click.command(name="league")
+@click.argument("contenders", nargs=-1, required=True, metavar="STRATEGY...")
+@rule_options
+@click.option("--games", type=WHOLE, default=1000, show_default=True,
+              help="Deal sequences per match, the same for every match; each is played twice, "
+                   "seats swapped.")
+@click.option("--anchor", default=None, metavar="NAME",
+              help="The contender rated 0. [default: expert-v1 when it plays, else the first]")
+@click.option("--bootstrap", type=WHOLE, default=BOOTSTRAP, show_default=True,
+              help="Bootstrap replicates over the deal sequences, for the rating intervals.")
+@run_options(max_hands="counted as half a win")
+@click.option("--time-limit", type=DECIMAL, default=None, metavar="SECONDS",
+              help="With a bot: the seconds one decision may take. [default: none]")
+@output_options("league.png", out="Write the per-match table (pairs by outcome, win share) to "
+                "a .parquet, .csv or .json file, or - for CSV on stdout.")
+def league_command(contenders: tuple[str, ...], rules_name: str | None,
+                   rule_overrides: tuple[str, ...], games: int, anchor: str | None,
+                   bootstrap: int, seed: int | None, threads: int | None, max_hands: int,
+                   time_limit: float | None, fmt: str, out: str | None, figure_path: str | None,
+                   svg: bool, no_figure: bool, quiet: bool) -> None:
+    """A duplicate round robin: every pair of contenders on the same deal sequences.
+
+    Contenders are strategy names, strategy files (NAME.toml) and bots (FILE.py:NAME or
+    module:NAME, played at the Python table). Prints Bradley-Terry ratings on the Elo scale
+    (the anchor at 0) with bootstrap 95% intervals over the deal sequences and the likelihood
+    that each is stronger than the next one down, then every match: pairs won both, split and
+    lost both, and the win share with its paired 95% interval. --format csv prints the rating
+    table; --out writes the per-match one.
+
+    Example:
+
+    \b
+        spades-sim league expert expert-v1 basic conservative --games 1000 --seed 3
+        spades-sim league expert mine.toml examples/high_low_bot.py:HighLowBot --games 100
+    """
+    at_table = any(is_bot_spec(name) for name in contenders)
+    with user_errors():
+        rules = resolve_rules(rules_name, rule_overrides)
+        if at_table and threads is not None:
+            raise InputError(f"threads={threads}: allowed only when every contender is a "
+                             "strategy of the kernel (the Python table plays on one core)")
+        if time_limit is not None and not at_table:
+            raise InputError(f"time-limit={time_limit:g}: allowed only when a contender is a bot "
+                             "(FILE.py:NAME or module:NAME)")
+        outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
+                                reads={"rules": rules_files(rules_name)})
+        if at_table:
+            check_duplicate(rules, games, max_hands, time_limit)
+        players, _, _, _ = prepare_league(rules, contenders, games, anchor, bootstrap)
+        seed = resolve_seed(seed)
+        matches = len(players) * (len(players) - 1) // 2
+        with progress(2 * games * matches, "games", quiet) as advance:
+            league = play_league(rules, players, games, seed, anchor, bootstrap, threads,
+                                 max_hands, time_limit, on_block=advance)
+    title = (f"rules {rules_label(rules, rule_overrides)}, league of {len(league.names)}, seed "
+             f"{league.seed}: {games:,} deal sequences x 2 a match, ratings anchored at "
+             f"{league.anchor} = 0, {bootstrap:,} bootstrap replicates")
+    if league.interrupted:
+        echo(title + " (interrupted: no ratings)")
+        sys.exit(130)
+    pairs, ratings = league.pair_table(), league.rating_table()
+    kernel = [c for c in league.contenders if isinstance(c, Strategy)]
+    bots = [c.name for c in league.contenders if not isinstance(c, Strategy)]
+    meta = export.metadata("league", league.seed, [rules], kernel,
+                           **({"bots": bots} if bots else {}), pairs=games, anchor=league.anchor,
+                           bootstrap=bootstrap)
+    deliver(outputs, "\n".join([title, league_text(league)]), ratings, meta,
+            lambda path: plot_league(league, path), data=pairs, extra={"pairs": pairs})
 
 
 def _compare_at_table(rules: RuleSet, sides: tuple[LoadedAgent, LoadedAgent], games: int,
@@ -240,7 +345,7 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
     \b
         spades-sim tune basic --param bid_offset=-1:1:0.25 --against basic --games 1000
     """
-    figure_path = figure_path or f"tune-{strategy_name}.png"
+    figure_path = figure_path or f"tune-{strategy_label(strategy_name)}.png"
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
         ranges = [parse_param_range(text) for text in param_ranges]

@@ -20,6 +20,7 @@ from .analysis_commands import (
     compare_rules_command,
     compare_strategies_command,
     hand_command,
+    league_command,
     nil_command,
     tune_command,
 )
@@ -53,5 +54,5 @@ def cli() -> None:
 for _command in (simulate, score, audit_command, calibrate, rules, strategies,
                  compare_strategies_command, tune_command, nil_command, compare_rules_command,
                  bags_command, bids_command, report_command, hand_command, dd_command,
-                 review_command):
+                 review_command, league_command):
     cli.add_command(_command)

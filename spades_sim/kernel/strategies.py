@@ -1,21 +1,28 @@
 """Strategies: a bidding policy, a card-play policy and their parameters, by name.
 
-A :class:`Strategy` is plain data. :func:`pack_strategies` turns the strategy of
-each seat into the arrays the kernel reads (policy ids and one parameter vector
-per seat), so changing a parameter never recompiles anything.
+A strategy is named (:data:`STRATEGIES`) or read from a strategy file, TOML naming a base
+strategy and the parameters it changes (:func:`load_strategy`). A :class:`Strategy` is plain
+data. :func:`pack_strategies` turns the strategy of each seat into the arrays the kernel reads
+(policy ids and one parameter vector per seat), so changing a parameter never recompiles
+anything.
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
+import tomli_w
 
+from ..inputs import loads_toml, read_text
+from ..names import NAME_MOST, name_fault
 from ..numbers import decimal_number, is_digits
-from ..outputs import shown
+from ..outputs import shown, write_text
 from ..rules import RuleSet
 from . import calibration, drivers
 from . import expert_bid as _expert_bid
@@ -222,13 +229,158 @@ DEFAULT_STRATEGY = "expert"
 
 
 def get_strategy(name: str | Strategy) -> Strategy:
-    """Look a strategy up by name (a Strategy passes through)."""
+    """Look a strategy up by name, or read it from a strategy file when the name ends in
+    ``.toml`` (:mod:`spades_sim.strategy_files`); a Strategy passes through."""
     if isinstance(name, Strategy):
         return name
+    if is_strategy_file(name):
+        return load_strategy(name)
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise StrategyError(f"strategy={shown(name)!r}: allowed " + ", ".join(STRATEGIES)) from None
+        raise StrategyError(f"strategy={shown(name)!r}: allowed " + ", ".join(STRATEGIES)
+                            + ", or a strategy file NAME.toml") from None
+
+
+# ---------------------------------------------------------------- strategy files
+# A strategy file names a strategy, describes it, and says which named strategy it starts from
+# and which parameters it changes:
+#
+#     name = "nil-lover"
+#     description = "expert with a smaller risk premium on nil"
+#     base = "expert"
+#
+#     [params]
+#     nil_bonus = -10
+#     blind_nil_margin = 0.1
+#
+# The strategy plays the base's bidding and card-play policies with the base's parameters, the
+# file's ``params`` changing some of them (each checked against its range, and against the
+# policies that read it). A value ending in ``.toml`` where a strategy is taken (``--strategy``,
+# ``compare-strategies``, ``tune --against``, ``hand``, ``league``, a study's strategies, the
+# library's get_strategy) is read as such a file, relative
+# to the working folder. A bad file is refused in one line naming the field.
+
+FIELDS = ("name", "description", "base", "params")
+"""The fields of a strategy file, in the order :func:`dumps_strategy` writes them."""
+
+DESCRIPTION_MOST = 500
+"""The longest description, in characters (the named strategies' are at most 320)."""
+
+
+def is_strategy_file(text: str) -> bool:
+    """Whether a strategy value names a file rather than a named strategy: it ends in ``.toml``.
+
+    >>> is_strategy_file("mine.toml"), is_strategy_file("expert")
+    (True, False)
+    """
+    return text.endswith(".toml")
+
+
+def _refused(field: str, value: Any, allowed: str) -> StrategyError:
+    return StrategyError(f"{field}={shown(repr(value))}: allowed {allowed}")
+
+
+def loads_strategy(text: str, source: str = "<string>") -> Strategy:
+    """The strategy of a strategy file's TOML text (a one-line :class:`StrategyError` naming
+    the field otherwise).
+
+    >>> mine = loads_strategy('name = "mine"\\nbase = "expert"\\n[params]\\nnil_bonus = -10')
+    >>> mine.name, mine.bidding, mine.param("nil_bonus"), mine.param("set_slack")
+    ('mine', 'expert', -10.0, 4.0)
+    """
+    try:
+        raw = loads_toml(text, lambda allowed: _refused("strategy", source, allowed))
+    except tomllib.TOMLDecodeError as error:
+        raise _refused("strategy", source, f"valid TOML ({error})") from None
+    unknown = next((key for key in raw if key not in FIELDS), None)
+    if unknown is not None:
+        # The value is not echoed: a file given as a strategy may be any file.
+        raise StrategyError(f"unknown key {shown(repr(unknown))} in {shown(source)}: allowed "
+                            + ", ".join(FIELDS))
+    for required in ("name", "base"):
+        if required not in raw:
+            raise StrategyError(f"{required}: allowed a strategy file that sets it ({shown(source)} "
+                                "does not)")
+    name, base = raw["name"], raw["base"]
+    fault = name_fault(name) if isinstance(name, str) else (
+        f"printable text of 1 to {NAME_MOST} characters on one line")
+    if fault is not None:
+        raise _refused("name", name, fault)
+    if name in STRATEGIES or is_strategy_file(name):
+        raise _refused("name", name, "a name of its own, not a named strategy's nor ending in "
+                       ".toml")
+    if not isinstance(base, str) or base not in STRATEGIES:
+        raise _refused("base", base, "a named strategy: " + ", ".join(STRATEGIES))
+    description = raw.get("description", "")
+    if not isinstance(description, str) or (
+            description and name_fault(description, DESCRIPTION_MOST) is not None):
+        raise _refused("description", description, name_fault(str(description), DESCRIPTION_MOST)
+                       or "text")
+    params = raw.get("params", {})
+    if not isinstance(params, dict):
+        raise _refused("params", params, "a table of parameter = number, e.g. [params] "
+                       "nil_bonus = -10")
+    start = STRATEGIES[base]
+    # Strategy checks each parameter: a known name, a number within its range, read by the
+    # base's policies; its message names the parameter.
+    return Strategy(name, start.bidding, start.play, {**start.params, **params},
+                    description or f"{base} with {_changes(params)}")
+
+
+def strategy_label(text: str) -> str:
+    """How a strategy value reads in a file name: a strategy file by its stem, a bot by the
+    name after its colon, a named strategy as it is.
+
+    >>> strategy_label("mine/nil-lover.toml"), strategy_label("bots/x.py:MyBot")
+    ('nil-lover', 'MyBot')
+    """
+    return Path(text).stem if is_strategy_file(text) else text.rpartition(":")[2]
+
+
+def _changes(params: dict[str, Any]) -> str:
+    return ", ".join(f"{key}={value!r}" for key, value in params.items()) or "its parameters"
+
+
+def load_strategy(path: str | Path) -> Strategy:
+    """Read a strategy file: a regular UTF-8 file of at most
+    :data:`~spades_sim.inputs.MAX_TEXT_BYTES` (:func:`spades_sim.inputs.read_text`)."""
+    source = str(path)
+    try:
+        text = read_text(path, lambda allowed: _refused("strategy", source, allowed))
+    except OSError as error:
+        raise _refused("strategy", source, f"a readable strategy file ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise _refused("strategy", source, "a UTF-8 TOML file") from None
+    if text.startswith("\ufeff"):
+        raise _refused("strategy", source, "a UTF-8 TOML file without a byte-order mark")
+    return loads_strategy(text, source)
+
+
+def dumps_strategy(strategy: Strategy, base: str) -> str:
+    """The strategy file of ``strategy``, played from the named strategy ``base`` (with the
+    same policies): every parameter it sets, so the file says it in full.
+
+    >>> text = dumps_strategy(STRATEGIES["nil-happy"].variant({"nil_bonus": -5}), "expert")
+    >>> loads_strategy(text).params == STRATEGIES["nil-happy"].variant({"nil_bonus": -5}).params
+    True
+    """
+    start = STRATEGIES[base]
+    if (start.bidding, start.play) != (strategy.bidding, strategy.play):
+        raise _refused("base", base, f"a strategy with the policies of {strategy.name} "
+                       f"(bidding {strategy.bidding}, card play {strategy.play})")
+    name = strategy.name if name_fault(strategy.name) is None and strategy.name not in STRATEGIES \
+        else f"{base}-tuned"
+    data: dict[str, Any] = {"name": name, "description": strategy.description, "base": base,
+                            "params": dict(strategy.params)}
+    text: str = tomli_w.dumps(data)  # tomli_w ships no type hints
+    return text
+
+
+def save_strategy(strategy: Strategy, base: str, path: str | Path) -> None:
+    """Write :func:`dumps_strategy` to ``path``, whole or not at all."""
+    write_text(path, dumps_strategy(strategy, base), "save")
+
 
 
 def parse_param_override(raw_override: str) -> tuple[int, str, float]:

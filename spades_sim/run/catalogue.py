@@ -17,8 +17,11 @@ inside one unit is not: the sides of one hand share its tricks, the hands of one
 score and its bags, the blind nils of one game the score that called for them. So every
 figure is a ratio over the units as independent clusters, with the delta-method interval
 (:func:`spades_sim.intervals.ratio_interval`; for a mean per unit it is the usual normal
-interval) — except a proportion of the units themselves (the win rate, the share of games
-unfinished or decided by a penalty), which takes the Wilson interval.
+interval), kept within its metric's range: a rate takes the Wilson interval on the trials the
+clusters are worth (:func:`spades_sim.intervals.rate_interval`), a mean of non-negative counts
+the delta method's on the log scale (:func:`spades_sim.intervals.positive_ratio_interval`) —
+and a proportion of the units themselves (the win rate, the share of games unfinished or
+decided by a penalty) takes the Wilson interval.
 
 >>> [m.key for m in CATALOGUE][:4]
 ['win_rate', 'win_share', 'unfinished_rate', 'hands_per_game']
@@ -35,7 +38,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 import pandas as pd
 
-from ..intervals import ratio_interval, wilson_interval
+from ..intervals import positive_ratio_interval, rate_interval, ratio_interval, wilson_interval
 from ..kernel.drivers import (
     HAND_RECORD_COLUMNS,
     HAND_UNIT_COLUMNS,
@@ -68,6 +71,9 @@ class Metric:
     shown: str = "pooled"
     """How a run's summary shows it: ``pooled`` over the sides, per side (``each``), ``both``,
     or ``none`` (asked for by key only)."""
+    nonnegative: bool = False
+    """Whether every unit's numerator is 0 or more (bags, penalty points), so the interval stays
+    above 0. A rate is within [0, 1] anyway."""
 
     @property
     def percent(self) -> bool:
@@ -77,7 +83,14 @@ class Metric:
 
 def _m(key, label, unit, numerator, denominator, per, runs=RUN_KINDS, interval="ratio",
        shown="pooled") -> Metric:
-    return Metric(key, label, unit, numerator, denominator, per, runs, interval, shown)
+    return Metric(key, label, unit, numerator, denominator, per, runs, interval, shown,
+                  nonnegative=unit != "rate" and key in _NONNEGATIVE)
+
+
+_NONNEGATIVE = {"hands_per_game", "mean_bid", "bid_error", "bags", "penalty_points",
+                "penalty_per_game"}
+"""The metrics other than rates whose numerators are never negative (points and contract
+minus tricks can be)."""
 
 
 HANDS, GAMES = ("hands",), ("games",)
@@ -365,21 +378,25 @@ class Sums:
         for spec in fields(self):
             setattr(self, spec.name, getattr(self, spec.name) + getattr(other, spec.name))
 
-    def estimate(self, interval: str, share: bool = True) -> tuple[float, float, float]:
+    def estimate(self, interval: str, share: bool = True,
+                 nonnegative: bool = False) -> tuple[float, float, float]:
         """(value, low, high) with the 95% interval of kind ``interval`` (NaNs without a
-        denominator); ``share``: the value is a share of trials (a rate)."""
+        denominator); ``share``: the value is a share of trials (a rate), and its interval
+        stays within [0, 1]; ``nonnegative``: no unit's numerator is below 0, and the
+        interval stays above 0."""
         if not self.x:
             return math.nan, math.nan, math.nan
         value = self.y / self.x
         if interval == "proportion":
             low, high = wilson_interval(round(self.y), round(self.x))
             return value, low, high
-        if share and self.y in (0.0, self.x) and self.x == round(self.x):
-            # None or all of the trials: the delta method's interval has no width, which
-            # claims too much; the Wilson interval of the trials is the honest bound here.
-            low, high = wilson_interval(round(self.y), round(self.x))
-            return value, low, high
-        _, low, high = ratio_interval(self.y, self.x, self.yy, self.xx, self.xy, self.units)
+        sums = (self.y, self.x, self.yy, self.xx, self.xy, self.units)
+        if share:
+            _, low, high = rate_interval(*sums)
+        elif nonnegative:
+            _, low, high = positive_ratio_interval(*sums)
+        else:
+            _, low, high = ratio_interval(*sums)
         return value, low, high
 
 
@@ -394,7 +411,7 @@ TABLE_COLUMNS = ["key", "side", "metric", "unit", "value", "low", "high", "n", "
 def row(metric: Metric, sums: Sums, side: int | None = None, sides: int = 2,
         seats: int = 4) -> dict[str, object]:
     """One row of a metrics table (:data:`TABLE_COLUMNS`)."""
-    value, low, high = sums.estimate(metric.interval, metric.percent)
+    value, low, high = sums.estimate(metric.interval, metric.percent, metric.nonnegative)
     label = metric.label if side is None else f"{side_label(side, sides, seats)} {metric.label}"
     return {"key": metric.key, "side": side, "metric": label, "unit": metric.unit,
             "value": value, "low": low, "high": high, "n": round(sums.x), "per": metric.per,

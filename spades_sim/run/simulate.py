@@ -134,6 +134,20 @@ def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
     return play_run(run, target, BLOCK_GAMES, max_hands, on_block, store)
 
 
+def simulate_game_range(raw_rules: str | RuleSet, raw_strategies, start: int, count: int,
+                        seed: int, threads: int | None = None, max_hands: int = DEFAULT_MAX_HANDS,
+                        on_block: Callable[[int], None] | None = None) -> Run:
+    """Play games ``start`` … ``start + count - 1`` of the game run with this seed, keeping
+    their records: the same games, dealt the same, as those of :func:`simulate_games` with
+    ``n > start + count - 1``. A sequential test plays its pairs this way, block after block."""
+    table, seed = _prepare(raw_rules, raw_strategies, "games", start + count, seed, threads)
+    _check_count("max_hands", max_hands, MAX_HANDS_CAP)
+    run = _new_run("games", table, seed, start + count, keep_records=True)
+    starts = list(range(start, start + count, BLOCK_GAMES))
+    return play_run(run, backends.backend("local", None, True), BLOCK_GAMES, max_hands, on_block,
+                    None, starts)
+
+
 def check_log_range(kind: str, deals: range, played: int | None = None) -> None:
     """Refuse a range of hands (or games) to log that is empty, starts below 0, ends beyond the
     largest run, or holds more than :data:`MAX_LOGGED` of them; with ``played`` (the run's
@@ -166,5 +180,5 @@ def trace_games(raw_rules: str | RuleSet, raw_strategies, game_ids: Sequence[int
 
 __all__ = ["BLOCK_GAMES", "BLOCK_HANDS", "DEFAULT_MAX_HANDS", "MAX_COUNT", "MAX_HANDS_CAP",
            "MAX_LOGGED", "Run", "RunError", "check_log_range", "check_size", "check_threads",
-           "resolve_seed", "resume", "seat_strategies", "set_threads", "simulate_games", "simulate_hands",
-           "trace_games", "trace_hands"]
+           "resolve_seed", "resume", "seat_strategies", "set_threads", "simulate_game_range",
+           "simulate_games", "simulate_hands", "trace_games", "trace_hands"]
