@@ -115,6 +115,8 @@ BASES: dict[str, list[str]] = {
     "hand": [CARDS, "--deals", "1", "--seed", "1", "--quiet", "--no-figure"],
     "dd": [word for hand in SUIT_HANDS for word in ("--hands", hand)],
     "review": ["hands.jsonl", "--quiet"],
+    "league": ["basic", "random", "--games", "1", "--max-hands", "3", "--bootstrap", "10",
+               "--seed", "1", "--quiet", "--no-figure"],
 }
 """A small valid command line of each command (positional arguments first); every example
 changes one value of it."""
@@ -180,6 +182,8 @@ EXAMPLES: dict[str, list[str]] = {
     "hand_texts": SUIT_HANDS[:1],
     "bids_text_": ["4,4,4,1"],
     "strategy_text": ["basic,basic,random,random"],
+    "contenders": ["basic", "random"], "anchor": ["basic", "random"],
+    "sprt_text_given": ["0,20", "-10,10"],
     **OUTPUT_EXAMPLES,
     "log_file": ["hands.jsonl"], "path": ["house.toml"], "config_path": ["study.toml"],
     "resume_dir": ["run"], "dd:log_path": ["hands.jsonl"],
