@@ -476,8 +476,12 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
         int8 made (1) or set, int32 the hero side's points in the hand, int8 the game won,
         int8 the bid was allowed, int8 the bid the hero made; row a deal, column a candidate.
     finished : ndarray of bool, shape (n,)
-        Which rows were played: all of them, unless Ctrl-C stopped the run (which is not
-        raised then: every candidate of a finished row was played, so those rows stand).
+        Which rows were played: every candidate of a finished row was played, so those rows
+        stand even when Ctrl-C stopped the run.
+    interrupted : bool
+        Whether Ctrl-C stopped the run (it is not raised, so that the caller keeps the finished
+        rows, and must then stop). It may come after every row was played (while the last
+        chunks finished), so ``finished`` alone cannot tell.
     """
     _check_inputs(rules, strategies, seed)
     deals = np.ascontiguousarray(deals, dtype=np.uint64)
@@ -503,12 +507,13 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
         finished[lo:hi] = True
 
     _load_for(engine._what_if_chunk, arguments)
+    interrupted = False
     try:
         with interrupts_held() as check:
             run_chunks(deals.shape[0], CHUNK_DEALS, play, check)
     except KeyboardInterrupt:
-        pass  # every candidate of a finished row was played: the caller keeps those rows
-    return made, points, won, valid, hero_bid, finished
+        interrupted = True  # the caller keeps the finished rows and stops
+    return made, points, won, valid, hero_bid, finished, interrupted
 
 
 HAND_RECORD_COLUMNS = tuple(name for name, _ in UNIT_SEAT_TYPES + UNIT_SIDE_TYPES)
