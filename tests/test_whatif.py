@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import itertools
 import math
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
@@ -226,6 +230,81 @@ def test_ctrl_c_keeps_the_deals_finished_and_exits_130(monkeypatch, tmp_path: Pa
     assert lines[0].endswith("seed 4: 1,000 deals (interrupted after 48)")
     assert lines[2].startswith("strategy's choice") and "best bid: " in result.output
     assert "Traceback" not in result.output
+
+
+def test_ctrl_c_while_the_last_chunks_of_a_call_finish_still_stops_the_run(monkeypatch) -> None:
+    """Ctrl-C noted while the last chunks of a driver call were in flight: they finish every
+    deal of the call, and the run must still stop there (it used to go on to its end)."""
+    hand = "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"
+    per_call = deals_module.DEAL_BLOCK  # one driver call plays a deal block
+    run_chunks = drivers.run_chunks
+
+    def noted_in_the_last_chunk(count, chunk, play, check=lambda: None):
+        checked = []
+
+        def after_each() -> None:  # the real check, and Ctrl-C once the last chunk is played
+            check()
+            checked.append(1)
+            if len(checked) == math.ceil(count / chunk):
+                raise KeyboardInterrupt
+
+        run_chunks(count, chunk, play, after_each)
+
+    monkeypatch.setattr(drivers, "run_chunks", noted_in_the_last_chunk)
+    cut = what_if(STANDARD, hand, score=(100, 300), deals=4 * per_call, seed=4, threads=1)
+    monkeypatch.undo()
+    whole = what_if(STANDARD, hand, score=(100, 300), deals=per_call, seed=4, threads=1)
+    assert cut.interrupted
+    assert (cut.table["deals"] == per_call).all()
+    seen = whole.table[whole.table["bid"] != BLIND_LABEL].reset_index(drop=True)  # 2nd pass
+    numbers = ["bid", "made", "points", "win", "win_change", "change_low", "change_high"]
+    pd.testing.assert_frame_equal(cut.table[numbers], seen[numbers])
+
+
+STOP_WITHIN = 2.0
+"""Seconds from SIGINT to the table of a what-if: one on an idle machine, two on a busy one
+(docs/guarantees.md, "Interrupts"); a test machine may be busy."""
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_sigint_seconds_into_a_real_long_what_if_stops_it_at_once(tmp_path: Path) -> None:
+    """SIGINT to a real what-if of 200,000 deals a few seconds after its kernel started: it
+    prints the table of the deals it finished within STOP_WITHIN seconds and exits 130."""
+    hand = "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"
+    command = [sys.executable, "-m", "spades_sim", "hand", hand, "--score", "us=100,them=300",
+               "--seed", "734893", "--quiet", "--no-figure", "--threads", "2", "--deals"]
+    # How long this machine takes to start and print a what-if of one chunk: the long run is
+    # interrupted three seconds after that, with its kernel surely running.
+    start = time.monotonic()
+    started = subprocess.run([*command, str(drivers.CHUNK_DEALS)], capture_output=True,
+                             text=True, cwd=tmp_path, check=True)
+    assert started.stdout
+    startup = time.monotonic() - start
+    process = subprocess.Popen([*command, "200000"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                               preexec_fn=_default_sigint)
+    time.sleep(startup + 3)
+    process.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    assert process.stdout is not None
+    header = process.stdout.readline()
+    stopped = time.monotonic() - sent
+    # The rest through the same buffered reader (communicate() would miss what readline()
+    # has buffered); what the run writes to stderr is a line or two.
+    rest = process.stdout.read()
+    assert process.stderr is not None
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 130, err
+    assert "Traceback" not in err
+    assert stopped < STOP_WITHIN, f"{stopped:.2f} s from SIGINT to the table"
+    assert header.startswith("rules standard, seat 0 of dealer 3, score 100/300")
+    played = int(header.split("(interrupted after ")[1].rstrip(")\n").replace(",", ""))
+    assert 0 < played < 200_000
+    rows = rest.splitlines()[1:]
+    assert rows and rows[0].startswith("strategy's choice") and "best bid: " in rest, rest
 
 
 def test_hand_command_prints_the_table_and_writes_figure_and_data(tmp_path: Path) -> None:
