@@ -8,7 +8,8 @@ to the totals.
 The runs take turns among ``--kinds``: a hand run (``simulate --hands``, half of them saved with
 ``--save``), a game run (``simulate --games``, likewise), a what-if (``hand``, the position of
 issue 41), a long what-if (``hand-long``: a position whose games go on for many hands, still
-playing its first pass minutes in), a duplicate comparison (``compare``), a grid search
+playing its first pass minutes in), a what-if whose double-dummy view is being solved
+(``hand-dd``), a duplicate comparison (``compare``), a grid search
 (``tune``) and the default ``report``. Each gets SIGINT after a random delay of ``--earliest``
 to ``--latest`` seconds (early ones land while the libraries load or strategies are packed,
 late ones, 4 to 10 s in, while the kernel runs) and must stop within ``--within`` seconds:
@@ -43,6 +44,9 @@ RUNS = {
     # Both sides far from the goal and deep in bags: every deal plays a long game per bid.
     "hand-long": ["hand", HAND, "--score", "us=-150,them=-120", "--bags", "us=8,them=9",
                   "--deals", "500000", "--seed", "3", "--quiet"],
+    # A short what-if, then the double-dummy solve of its deals, which SIGINT at 4 to 10 s cuts.
+    "hand-dd": ["hand", HAND, "--score", "us=100,them=300", "--deals", "256", "--dd", "--seed",
+                "2", "--quiet"],
     # Sized so that SIGINT at 4 to 10 s lands in either of the two runs of a comparison, and in
     # one of the first settings of the grid.
     "compare": ["compare-strategies", "expert", "basic", "--games", "60000", "--seed", "5",
@@ -51,7 +55,7 @@ RUNS = {
              "--games", "8000", "--seed", "5", "--quiet", "--no-figure"],
     "report": ["report"],
 }
-FIGURE_AFTER = ("hand", "hand-long")
+FIGURE_AFTER = ("hand", "hand-long", "hand-dd")
 """The kinds that draw a figure after printing their results."""
 HUNG_AFTER = 60.0
 """Seconds after its SIGINT a run is killed and counted as hung."""
@@ -85,8 +89,12 @@ def _problems(kind: str, returncode: int | None, out: str, err: str) -> list[str
     elif kind.startswith("hand") and kind != "hands":
         played = re.search(r"deals \(interrupted after ([\d,]+)\)$", lines[0])
         table = [line for line in lines[2:] if line.startswith(("strategy's choice", "nil"))]
-        if not played or len(table) != 2 or "best bid: " not in out:
+        if len(table) != 2 or "best bid: " not in out:
             problems.append("no table of the deals finished")
+        elif kind == "hand-dd" and "double-dummy view: not solved (interrupted)" not in lines:
+            problems.append("the double-dummy view not marked interrupted")
+        elif kind != "hand-dd" and not played:
+            problems.append("header not marked interrupted")
     elif kind == "compare":
         pairs = re.search(r": ([\d,]+) deal sequences x 2 \(interrupted\)$", lines[0])
         if not pairs or (pairs[1] != "0") != any(line.startswith("win share") for line in lines):

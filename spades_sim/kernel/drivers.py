@@ -209,27 +209,43 @@ def _load_for(kernel, arguments: Callable[[int, int], tuple]) -> None:
 
 
 def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
-               check: Callable[[], None] = lambda: None) -> None:
+               check: Callable[[], None] = lambda: None, workers: int | None = None,
+               finish_running: bool = True) -> None:
     """Call ``play(lo, hi)`` on ranges of at most ``chunk`` items that cover ``0 … count - 1``,
-    on :func:`threads` threads, calling ``check`` after each.
+    on ``workers`` threads (default: :func:`threads`), calling ``check`` after each, and every
+    :data:`CHECK_EVERY` seconds while one runs.
 
     ``play`` must write only rows ``lo … hi - 1`` of its outputs. When ``check`` raises (Ctrl-C)
-    or a chunk does, no further chunk starts, the running ones finish, and the exception goes on.
+    or a chunk does, no further chunk starts and the exception goes on once the running chunks
+    finish; without ``finish_running``, at once, the running chunks finishing on their threads
+    (for chunks that may run for seconds: their outputs must be dropped, and the process exits
+    only when they end).
     """
     ranges = [(lo, min(count, lo + chunk)) for lo in range(0, count, chunk)]
-    workers = min(threads(), len(ranges))
+    workers = min(workers or threads(), len(ranges))
     if workers <= 1:
         for lo, hi in ranges:
             play(lo, hi)
             check()
         return
     pool = ThreadPoolExecutor(workers, thread_name_prefix="spades-sim")
+    done = False
     try:
         for future in [pool.submit(play, lo, hi) for lo, hi in ranges]:
-            future.result()
+            while True:
+                try:
+                    future.result(timeout=CHECK_EVERY)
+                    break
+                except TimeoutError:
+                    check()
             check()
+        done = True
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=done or finish_running, cancel_futures=True)
+
+
+CHECK_EVERY = 0.02
+"""Seconds between checks for Ctrl-C while :func:`run_chunks` waits for a chunk."""
 
 
 def _check_inputs(rules, strategies, seed: int) -> None:
