@@ -373,11 +373,13 @@ def play_games(*, rules, strategies, seed: int, start: int, count: int, max_hand
     return games
 
 
-def _consecutive_runs(ids: np.ndarray) -> list[tuple[int, int]]:
-    """``(lo, hi)`` row ranges of ``ids`` whose values go up by one."""
+def _consecutive_runs(ids: np.ndarray, most: int) -> list[tuple[int, int]]:
+    """``(lo, hi)`` row ranges of ``ids`` whose values go up by one, of at most ``most`` rows
+    (a kernel call each, Ctrl-C taken between them)."""
     breaks = np.flatnonzero(np.diff(ids) != 1) + 1
     edges = [0, *breaks.tolist(), ids.size]
-    return [(lo, hi) for lo, hi in itertools.pairwise(edges) if hi > lo]
+    return [(start, min(start + most, hi)) for lo, hi in itertools.pairwise(edges)
+            for start in range(lo, hi, most)]
 
 
 def trace_hands(*, rules, strategies, seed: int, deals):
@@ -407,7 +409,7 @@ def trace_hands(*, rules, strategies, seed: int, deals):
     load_kernel(engine._hands_chunk, rules, strategies, seed, 0, 0, 0, s, out, hand_trace, True,
                 whole_hand, True)
     with interrupts_held() as check:
-        for lo, hi in _consecutive_runs(deals):
+        for lo, hi in _consecutive_runs(deals, CHUNK_HANDS):
             engine._hands_chunk(rules, strategies, seed, int(deals[lo]) - lo, lo, hi, s, out,
                                 hand_trace, True, whole_hand, True)
             check()
@@ -439,7 +441,7 @@ def trace_games(*, rules, strategies, seed: int, games, max_hands: int):
     _check_inputs(rules, strategies, seed)
     game_ids = _ids("games", games)
     _check_range("max_hands", max_hands)
-    runs = _consecutive_runs(game_ids)
+    runs = _consecutive_runs(game_ids, CHUNK_GAMES)
     with interrupts_held():
         game_records = engine._empty_game_records(game_ids.size, rules.side_count)
         s = engine._new_scratch(rules)
