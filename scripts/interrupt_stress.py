@@ -17,7 +17,7 @@ exit, or for a what-if print its table (it then draws its figure of the deals fi
 exits once that is written). A run still going a minute after its SIGINT is
 killed and counted as hung. It prints one line a run, then per kind the runs, their exit
 codes and the longest stop, and a last line counting the runs with a problem; its exit code is
-1 if there was any. A stress script, not a test: 200 late runs take about 40 minutes.
+1 if there was any. A stress script, not a test: 200 late runs take about half an hour.
 """
 
 from __future__ import annotations
