@@ -47,12 +47,12 @@ RUNS = {
     # A short what-if, then the double-dummy solve of its deals, which SIGINT at 4 to 10 s cuts.
     "hand-dd": ["hand", HAND, "--score", "us=100,them=300", "--deals", "256", "--dd", "--seed",
                 "2", "--quiet"],
-    # Sized so that SIGINT at 4 to 10 s lands in either of the two runs of a comparison, and in
-    # one of the first settings of the grid.
-    "compare": ["compare-strategies", "expert", "basic", "--games", "60000", "--seed", "5",
+    # Sized to be still running at 10 s on an idle machine: SIGINT lands in the first of the two
+    # runs of a comparison, and in one of the first settings of the grid (each a comparison).
+    "compare": ["compare-strategies", "expert", "basic", "--games", "200000", "--seed", "5",
                 "--quiet", "--no-figure"],
     "tune": ["tune", "basic", "--param", "bid_offset=-1:1:0.25", "--against", "basic",
-             "--games", "8000", "--seed", "5", "--quiet", "--no-figure"],
+             "--games", "40000", "--seed", "5", "--quiet", "--no-figure"],
     "report": ["report"],
 }
 FIGURE_AFTER = ("hand", "hand-long", "hand-dd")
@@ -132,6 +132,8 @@ def _one_run(kind: str, command: list[str], folder: str, delay: float
         reader.start()
     time.sleep(delay)
     sent = time.monotonic()
+    if process.poll() is not None:
+        err.append("finished before its SIGINT\n")
     process.send_signal(signal.SIGINT)
     try:
         process.wait(timeout=HUNG_AFTER)
