@@ -5,23 +5,26 @@
 >>> run.done
 1000
 
-The simulation names load the numba kernel on first use only, so that the
-plain-Python referee (``spades_sim.referee``) can be imported without it.
+Every public name is imported on first use: the simulation names load the numba kernel,
+and the plain-Python referee (``spades_sim.referee``) can be imported without it. The
+command line imports this package before it can take Ctrl-C quietly, so it imports nothing
+(a Ctrl-C then would end in a traceback).
 """
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-try:
-    __version__ = version("spades-sim")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0"
-
-from .cards import format_card, format_cards, parse_card, parse_cards
-from .rules import RulesError, RuleSet, load_preset, load_rules, preset_names
-
 _LAZY = {
+    # the base modules
+    "format_card": "cards",
+    "format_cards": "cards",
+    "parse_card": "cards",
+    "parse_cards": "cards",
+    "RulesError": "rules",
+    "RuleSet": "rules",
+    "load_preset": "rules",
+    "load_rules": "rules",
+    "preset_names": "rules",
     # the kernel tier: strategies and packing
     "STRATEGIES": "kernel.strategies",
     "Strategy": "kernel.strategies",
@@ -73,14 +76,27 @@ _LAZY = {
 }
 """Public names by module, imported on first use (the referee and rules load without numba)."""
 
-__all__ = ["RuleSet", "RulesError", "load_preset", "load_rules", "preset_names",
-           "format_card", "format_cards", "parse_card", "parse_cards", *_LAZY]
+__all__ = [*_LAZY]
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("spades-sim")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "0.0.0"
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module 'spades_sim' has no attribute {name!r}")
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    elif name == "__version__":
+        value = _version()
+    else:
+        raise AttributeError(f"module 'spades_sim' has no attribute {name!r}")
+    globals()[name] = value  # found once
+    return value
 
 
 def __dir__() -> list[str]:

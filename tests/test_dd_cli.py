@@ -125,6 +125,31 @@ def test_hand_dd_every_spade():
     assert row.split()[2:4] == ["100.0%", "100.0%"]
 
 
+def test_hand_dd_interrupted_prints_the_table_without_the_view(monkeypatch):
+    """Ctrl-C while the deals are solved: the what-if's table, the view marked not solved, exit
+    130; the solver itself stops at once, its deals in flight left to finish on their threads."""
+    from spades_sim.kernel import double_dummy, drivers
+
+    calls = []
+    plain = drivers.run_chunks
+
+    def run_chunks(count, chunk, play, check=lambda: None, workers=None, finish_running=True):
+        if play.__qualname__.startswith("solve_deals."):  # the what-if's chunks run as ever
+            calls.append((chunk, finish_running))
+            raise KeyboardInterrupt  # as the check raises it once Ctrl-C is noted
+        plain(count, chunk, play, check, workers, finish_running)
+
+    monkeypatch.setattr(drivers, "run_chunks", run_chunks)
+    result = invoke(["hand", SUITS[0], "--deals", "3", "--seed", "1", "--quiet", "--no-figure",
+                     "--dd"])
+    assert result.exit_code == 130, result.output
+    lines = result.output.splitlines()
+    assert lines[0].endswith("seed 1: 3 deals")  # the what-if itself finished
+    assert lines[-1] == "double-dummy view: not solved (interrupted)"
+    assert "best bid: " in result.output and "double-dummy tricks" not in result.output
+    assert calls == [(double_dummy.SOLVE_CHUNK, False)]
+
+
 def test_hand_dd_matches_the_solver():
     """The view's tricks are the solver's on the what-if's own deals (deal i of the seed)."""
     from spades_sim.analysis.whatif import what_if, what_if_double_dummy

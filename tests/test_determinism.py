@@ -128,6 +128,20 @@ def test_trace_hands_of_chosen_deals() -> None:
                                       err_msg=name)
 
 
+def test_trace_hands_in_kernel_calls_of_any_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay is cut into kernel calls of at most CHUNK_HANDS hands (Ctrl-C is taken between
+    them): the records and traces do not depend on it."""
+    deals = [*range(2_000), 2_500, *range(2_600, 3_000)]
+    whole, whole_trace, _ = trace_hands("standard", "basic", deals, SEED)
+    monkeypatch.setattr(drivers, "CHUNK_HANDS", 700)
+    cut, cut_trace, _ = trace_hands("standard", "basic", deals, SEED)
+    for name in whole._fields:
+        np.testing.assert_array_equal(getattr(cut, name), getattr(whole, name), err_msg=name)
+    for name in whole_trace._fields:
+        np.testing.assert_array_equal(getattr(cut_trace, name), getattr(whole_trace, name),
+                                      err_msg=name)
+
+
 def test_trace_games_equals_simulate_games() -> None:
     run = simulate_games("standard", "basic", 200, seed=SEED, keep_records=True)
     games, out, _, _ = trace_games("standard", "basic", range(200), SEED)

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pandas as pd
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke, stop_after
 
+from spades_sim.kernel import drivers
 from spades_sim.run.catalogue import Totals
 from spades_sim.run.simulate import RunError, resume, simulate_games, simulate_hands
 from spades_sim.run.store import MANIFEST, RunStore, StoreError
@@ -115,6 +117,34 @@ def test_ctrl_c_in_the_middle_of_a_run_keeps_its_blocks_and_exits_130(tmp_path: 
     side_hands = next(row for row in rows if row.startswith("bags per side-hand")).split()[-1]
     assert int(side_hands.replace(",", "")) == 2 * hands  # the header counts what the totals hold
     assert len(RunStore(folder).blocks()) == hands // 65_536
+
+
+@pytest.mark.parametrize("finish_running", [True, False])
+def test_run_chunks_takes_ctrl_c_while_a_long_chunk_runs(finish_running: bool) -> None:
+    """Ctrl-C noted while a long chunk runs is acted on within CHECK_EVERY, not when the chunk
+    ends: no chunk starts after it, and without finish_running the call does not wait for the
+    running ones either."""
+    release = threading.Event()
+    started: list[int] = []
+    noted_at: list[float] = []
+
+    def play(lo: int, hi: int) -> None:
+        started.append(lo)
+        release.wait(10)  # a chunk that runs until it is released
+
+    def check() -> None:
+        if not noted_at:  # Ctrl-C, noted: checked while the first chunks still run
+            noted_at.append(time.monotonic())
+            assert not release.is_set()
+        raise KeyboardInterrupt
+
+    threading.Timer(1.0, release.set).start()  # the long chunks end after a second
+    with pytest.raises(KeyboardInterrupt):
+        drivers.run_chunks(10, 1, play, check, workers=2, finish_running=finish_running)
+    left = time.monotonic()
+    assert sorted(started) == [0, 1]
+    assert left - noted_at[0] < 0.5 if not finish_running else release.is_set()
+    release.set()
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+import pty
+import signal
+import subprocess
+import sys
+import threading
+import time
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
@@ -228,6 +235,98 @@ def test_ctrl_c_keeps_the_deals_finished_and_exits_130(monkeypatch, tmp_path: Pa
     assert lines[0].endswith("seed 4: 1,000 deals (interrupted after 48)")
     assert lines[2].startswith("strategy's choice") and "best bid: " in result.output
     assert "Traceback" not in result.output
+
+
+def test_ctrl_c_while_the_last_chunks_of_a_call_finish_still_stops_the_run(monkeypatch) -> None:
+    """Ctrl-C noted while the last chunks of a driver call were in flight: they finish every
+    deal of the call, and the run must still stop there (it used to go on to its end)."""
+    hand = "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"
+    per_call = deals_module.DEAL_BLOCK  # one driver call plays a deal block
+    run_chunks = drivers.run_chunks
+
+    def noted_in_the_last_chunk(count, chunk, play, check=lambda: None):
+        checked = []
+
+        def after_each() -> None:  # the real check, and Ctrl-C once the last chunk is played
+            check()
+            checked.append(1)
+            if len(checked) == math.ceil(count / chunk):
+                raise KeyboardInterrupt
+
+        run_chunks(count, chunk, play, after_each)
+
+    monkeypatch.setattr(drivers, "run_chunks", noted_in_the_last_chunk)
+    cut = what_if(STANDARD, hand, score=(100, 300), deals=4 * per_call, seed=4, threads=1)
+    monkeypatch.undo()
+    whole = what_if(STANDARD, hand, score=(100, 300), deals=per_call, seed=4, threads=1)
+    assert cut.interrupted
+    assert (cut.table["deals"] == per_call).all()
+    seen = whole.table[whole.table["bid"] != BLIND_LABEL].reset_index(drop=True)  # 2nd pass
+    numbers = ["bid", "made", "points", "win", "win_change", "change_low", "change_high"]
+    pd.testing.assert_frame_equal(cut.table[numbers], seen[numbers])
+
+
+STOP_WITHIN = 2.0
+"""Seconds from SIGINT to the table of a what-if: one on an idle machine, two on a busy one
+(docs/guarantees.md, "Interrupts"); a test machine may be busy."""
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _drain(terminal: int, seen: list[bytes]) -> None:
+    """Read a pseudo-terminal to its end (so that the run never blocks writing to it)."""
+    while True:
+        try:
+            data = os.read(terminal, 4096)
+        except OSError:  # the run closed its end
+            return
+        if not data:
+            return
+        seen.append(data)
+
+
+def test_sigint_seconds_into_a_real_long_what_if_stops_it_at_once(tmp_path: Path) -> None:
+    """SIGINT to a real what-if of 200,000 deals two seconds after its progress bar first
+    moved (its kernel running): it prints the table of the deals it finished within
+    STOP_WITHIN seconds and exits 130."""
+    hand = "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"
+    command = [sys.executable, "-m", "spades_sim", "hand", hand, "--score", "us=100,them=300",
+               "--seed", "734893", "--no-figure", "--threads", "2", "--deals", "200000"]
+    # stderr on a terminal, so that the run draws its progress bar: its rate shows from its
+    # second block of deals on.
+    terminal, its_end = pty.openpty()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=its_end, text=True,
+                               cwd=tmp_path, preexec_fn=_default_sigint)
+    os.close(its_end)
+    seen: list[bytes] = []
+    reader = threading.Thread(target=_drain, args=(terminal, seen), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 120
+    while b"/s" not in b"".join(seen) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert b"/s" in b"".join(seen), "the progress bar never moved"
+    time.sleep(2)
+    process.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    assert process.stdout is not None
+    header = process.stdout.readline()
+    stopped = time.monotonic() - sent
+    # The rest through the same buffered reader (communicate() would miss what readline()
+    # has buffered).
+    rest = process.stdout.read()
+    assert process.wait(timeout=60) == 130
+    reader.join(timeout=10)
+    os.close(terminal)
+    err = b"".join(seen).decode(errors="replace")
+    assert "Traceback" not in err
+    assert stopped < STOP_WITHIN, f"{stopped:.2f} s from SIGINT to the table"
+    assert header.startswith("rules standard, seat 0 of dealer 3, score 100/300")
+    played = int(header.split("(interrupted after ")[1].rstrip(")\n").replace(",", ""))
+    assert 0 < played < 200_000
+    rows = rest.splitlines()[1:]
+    assert rows and rows[0].startswith("strategy's choice") and "best bid: " in rest, rest
 
 
 def test_hand_command_prints_the_table_and_writes_figure_and_data(tmp_path: Path) -> None:

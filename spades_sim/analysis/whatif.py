@@ -331,14 +331,14 @@ def _blocks(setting: _Setting, dealer_of_deals: Dealer, candidates: list[int],
         parts, cut = [], False
         for first in range(start, stop, deal_block):
             dealt = dealer_of_deals.deal(min(deal_block, stop - first), setting.seed, first)
-            *values, finished = what_if_deals(
+            *values, finished, interrupted = what_if_deals(
                 rules=packed, strategies=strat, seed=deal_block_seed(setting.seed,
                                                                      first // deal_block),
                 deals=dealt, dealer=setting.dealer, hand_index=setting.hand_index,
                 hero=setting.hero, forced_bids=setting.forced, candidates=candidates,
                 score=setting.score, bag_total=setting.bags, max_hands=setting.max_hands)
             parts.append([value[finished] for value in values])
-            if not finished.all():  # Ctrl-C: the driver kept the rows it finished
+            if interrupted:  # Ctrl-C: the driver kept the rows it finished, maybe all of them
                 cut = True
                 break
         rows = [np.concatenate(column) for column in zip(*parts)]

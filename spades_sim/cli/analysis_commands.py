@@ -653,7 +653,12 @@ def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: 
         with progress(deals * deal_passes(rules), "deals", quiet) as advance:
             result = what_if(rules, cards, seat, strategies, score, bags, known, dealer,
                              hand_index, deals, seed, threads, constraints, on_block=advance)
-        view = what_if_double_dummy(result, threads) if double_dummy else None
+        view, stopped = None, False
+        if double_dummy and not result.interrupted:  # Ctrl-C is acted on: no solving after it
+            try:
+                view = what_if_double_dummy(result, threads)
+            except KeyboardInterrupt:  # the table stands; the view is left out
+                stopped = True
     names = " vs ".join(dict.fromkeys(s.name for s in strategies))
     title = (f"rules {rules_label(rules, rule_overrides)}, seat {seat} of dealer "
              f"{result.dealer}, score {'/'.join(map(str, result.score))}, bags "
@@ -673,7 +678,10 @@ def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: 
         text += "\n" + double_dummy_text(result, view)
         meta["double_dummy_mean"] = list(view.mean)
         extra = {"double_dummy": view.table}
+    elif double_dummy:
+        text += "\ndouble-dummy view: not solved (interrupted)"
+        meta["double_dummy_interrupted"] = True
     deliver(outputs, text, result.table, meta, lambda path: plot_what_if(result, title, path),
             extra=extra)
-    if result.interrupted:
+    if result.interrupted or stopped:
         sys.exit(130)

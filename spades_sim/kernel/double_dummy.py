@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -31,6 +30,7 @@ import numpy as np
 
 from ..cards import CARD_COUNT, CLUBS, cards_of, format_card, format_cards
 from ..rules import RuleSet, resolve_rules
+from . import drivers
 from .dd_search import (
     CFG_CONTEXT,
     CFG_FIELDS,
@@ -91,8 +91,9 @@ search fills the default pattern pool (which then starts over) many times: revie
 self-play hands of ``expert`` with a nil bid took 746 s with the default tables, 291 s at 22
 bits, 236 s at 23 and 221 s at 24 (the same answers; the slowest hand 474 s, 150, 107, 95)."""
 
-SOLVE_CHUNK = 8
-"""Deals a thread of :func:`solve_deals` takes at a time."""
+SOLVE_CHUNK = 1
+"""Deals a thread of :func:`solve_deals` takes at a time: one (a deal takes a tenth of a
+second on average, and up to seconds), so that on one thread Ctrl-C waits for one deal."""
 
 _NIL_CONTEXT = 8     # contexts: tricks of side s = s, nil of seat s = 8 + s, score questions 16 on
 _SCORE_CONTEXT = 16
@@ -760,7 +761,9 @@ def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]
 
     ``hands``: (m, seats) card-id masks; ``leaders``: (m,) the seat leading trick 1;
     ``sides``: (m,) or one side. Returns int64 (m,): ``tricks(Position.deal(hands[i],
-    leaders[i]), sides[i])``. The answers do not depend on the number of threads.
+    leaders[i]), sides[i])``. The answers do not depend on the number of threads. Ctrl-C raises
+    KeyboardInterrupt at once on two or more threads (the deals being solved finish on their
+    threads, unused: one can take seconds), after the deal being solved on one.
     """
     rules = _rules_of(rules)
     layout = _layout(rules)
@@ -785,32 +788,31 @@ def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]
         deals[i] = [layout.slots(hand) for hand in row]
     threads = max(1, min(threads or os.cpu_count() or 1, m or 1))
     out = np.zeros(m, np.int64)
-    # small chunks taken in turn, not one equal share a thread: deals differ in cost by a
-    # thousand times, so equal shares leave a thread idle while another has the slow ones
-    chunks = np.array_split(np.arange(m), max(1, -(-m // SOLVE_CHUNK)))
     partner_side = np.array(layout.side_of, np.int64)
     solvers = threading.local()  # one solver (its tables) per thread
 
-    def solve(chunk: np.ndarray) -> None:
-        if not len(chunk):
-            return
+    def arguments(lo: int, hi: int, result: np.ndarray) -> tuple:
         solver = getattr(solvers, "solver", None)
         if solver is None:
             solver = solvers.solver = DoubleDummy(rules)
-        lo, hi = int(chunk[0]), int(chunk[-1]) + 1
+        return (deals[lo:hi], leader_array[lo:hi].copy(), side_array[lo:hi].copy(),
+                layout.cfg.copy(), partner_side, layout.suit_masks, layout.suit_low,
+                layout.slot_suit, *solver._tables()[3:], *solver._no_score()[:4],
+                solver._moves, solver._key_rows, result)
+
+    def solve(lo: int, hi: int) -> None:
         result = np.zeros(hi - lo, np.int64)
-        _solve_many(deals[lo:hi], leader_array[lo:hi].copy(), side_array[lo:hi].copy(),
-                    layout.cfg.copy(), partner_side, layout.suit_masks, layout.suit_low,
-                    layout.slot_suit, *solver._tables()[3:],
-                    *solver._no_score()[:4], solver._moves, solver._key_rows, result)
+        _solve_many(*arguments(lo, hi, result))
         out[lo:hi] = result
 
-    if threads == 1:
-        for chunk in chunks:
-            solve(chunk)
-    else:
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(solve, chunks))
+    # Compiled, or loaded from the cache, before Ctrl-C is held; then small chunks taken in
+    # turn, not one equal share a thread (deals differ in cost by a thousand times, so equal
+    # shares leave a thread idle while another has the slow ones), Ctrl-C taken between them.
+    drivers.load_kernel(_solve_many, *arguments(0, 0, np.zeros(0, np.int64)))
+    with drivers.interrupts_held() as check:
+        # A deal can take seconds: on Ctrl-C the deals in flight are left to finish on their
+        # threads, their answers dropped, and the caller goes on at once.
+        drivers.run_chunks(m, SOLVE_CHUNK, solve, check, workers=threads, finish_running=False)
     return out
 
 

@@ -215,27 +215,43 @@ def _load_for(kernel, arguments: Callable[[int, int], tuple]) -> None:
 
 
 def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
-               check: Callable[[], None] = lambda: None) -> None:
+               check: Callable[[], None] = lambda: None, workers: int | None = None,
+               finish_running: bool = True) -> None:
     """Call ``play(lo, hi)`` on ranges of at most ``chunk`` items that cover ``0 … count - 1``,
-    on :func:`threads` threads, calling ``check`` after each.
+    on ``workers`` threads (default: :func:`threads`), calling ``check`` after each, and every
+    :data:`CHECK_EVERY` seconds while one runs.
 
     ``play`` must write only rows ``lo … hi - 1`` of its outputs. When ``check`` raises (Ctrl-C)
-    or a chunk does, no further chunk starts, the running ones finish, and the exception goes on.
+    or a chunk does, no further chunk starts and the exception goes on once the running chunks
+    finish; without ``finish_running``, at once, the running chunks finishing on their threads
+    (for chunks that may run for seconds: their outputs must be dropped, and the process exits
+    only when they end).
     """
     ranges = [(lo, min(count, lo + chunk)) for lo in range(0, count, chunk)]
-    workers = min(threads(), len(ranges))
+    workers = min(workers or threads(), len(ranges))
     if workers <= 1:
         for lo, hi in ranges:
             play(lo, hi)
             check()
         return
     pool = ThreadPoolExecutor(workers, thread_name_prefix="spades-sim")
+    done = False
     try:
         for future in [pool.submit(play, lo, hi) for lo, hi in ranges]:
-            future.result()
+            while True:
+                try:
+                    future.result(timeout=CHECK_EVERY)
+                    break
+                except TimeoutError:
+                    check()
             check()
+        done = True
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=done or finish_running, cancel_futures=True)
+
+
+CHECK_EVERY = 0.02
+"""Seconds between checks for Ctrl-C while :func:`run_chunks` waits for a chunk."""
 
 
 def _check_inputs(rules, strategies, seed: int) -> None:
@@ -363,11 +379,13 @@ def play_games(*, rules, strategies, seed: int, start: int, count: int, max_hand
     return games
 
 
-def _consecutive_runs(ids: np.ndarray) -> list[tuple[int, int]]:
-    """``(lo, hi)`` row ranges of ``ids`` whose values go up by one."""
+def _consecutive_runs(ids: np.ndarray, most: int) -> list[tuple[int, int]]:
+    """``(lo, hi)`` row ranges of ``ids`` whose values go up by one, of at most ``most`` rows
+    (a kernel call each, Ctrl-C taken between them)."""
     breaks = np.flatnonzero(np.diff(ids) != 1) + 1
     edges = [0, *breaks.tolist(), ids.size]
-    return [(lo, hi) for lo, hi in itertools.pairwise(edges) if hi > lo]
+    return [(start, min(start + most, hi)) for lo, hi in itertools.pairwise(edges)
+            for start in range(lo, hi, most)]
 
 
 def trace_hands(*, rules, strategies, seed: int, deals):
@@ -397,7 +415,7 @@ def trace_hands(*, rules, strategies, seed: int, deals):
     load_kernel(engine._hands_chunk, rules, strategies, seed, 0, 0, 0, s, out, hand_trace, True,
                 whole_hand, True)
     with interrupts_held() as check:
-        for lo, hi in _consecutive_runs(deals):
+        for lo, hi in _consecutive_runs(deals, CHUNK_HANDS):
             engine._hands_chunk(rules, strategies, seed, int(deals[lo]) - lo, lo, hi, s, out,
                                 hand_trace, True, whole_hand, True)
             check()
@@ -429,7 +447,7 @@ def trace_games(*, rules, strategies, seed: int, games, max_hands: int):
     _check_inputs(rules, strategies, seed)
     game_ids = _ids("games", games)
     _check_range("max_hands", max_hands)
-    runs = _consecutive_runs(game_ids)
+    runs = _consecutive_runs(game_ids, CHUNK_GAMES)
     with interrupts_held():
         game_records = engine._empty_game_records(game_ids.size, rules.side_count)
         s = engine._new_scratch(rules)
@@ -482,8 +500,12 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
         int8 made (1) or set, int32 the hero side's points in the hand, int8 the game won,
         int8 the bid was allowed, int8 the bid the hero made; row a deal, column a candidate.
     finished : ndarray of bool, shape (n,)
-        Which rows were played: all of them, unless Ctrl-C stopped the run (which is not
-        raised then: every candidate of a finished row was played, so those rows stand).
+        Which rows were played: every candidate of a finished row was played, so those rows
+        stand even when Ctrl-C stopped the run.
+    interrupted : bool
+        Whether Ctrl-C stopped the run (it is not raised, so that the caller keeps the finished
+        rows, and must then stop). It may come after every row was played (while the last
+        chunks finished), so ``finished`` alone cannot tell.
     """
     _check_inputs(rules, strategies, seed)
     deals = np.ascontiguousarray(deals, dtype=np.uint64)
@@ -509,12 +531,13 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
         finished[lo:hi] = True
 
     _load_for(engine._what_if_chunk, arguments)
+    interrupted = False
     try:
         with interrupts_held() as check:
             run_chunks(deals.shape[0], CHUNK_DEALS, play, check)
     except KeyboardInterrupt:
-        pass  # every candidate of a finished row was played: the caller keeps those rows
-    return made, points, won, valid, hero_bid, finished
+        interrupted = True  # the caller keeps the finished rows and stops
+    return made, points, won, valid, hero_bid, finished, interrupted
 
 
 HAND_RECORD_COLUMNS = tuple(name for name, _ in UNIT_SEAT_TYPES + UNIT_SIDE_TYPES)
