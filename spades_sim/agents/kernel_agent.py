@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..kernel import decide
+from ..kernel import decide, drivers
 from ..kernel.engine import _new_scratch
 from ..kernel.packing import PackedRules, PackedStrategies, pack_rules
 from ..kernel.strategies import Strategy, StrategyError, get_strategy, pack_strategies
@@ -86,6 +86,9 @@ class KernelAgent:
             table = self._tables[rules] = _Table(packed, strategies, scratch,
                                                  tuple(slot), card,
                                                  np.zeros(decide.OBS_SIZE, np.int64))
+            # Compiled (a first time: tens of seconds, with the kernel's notice) or loaded
+            # from the cache before the first decision, Ctrl-C taken at once meanwhile.
+            drivers.load_kernel(decide._decide, packed, strategies, scratch, table.obs)
         return table
 
     def _decide(self, decision: str, observation: Observation) -> int:

@@ -15,9 +15,12 @@ below), fills a scratch from it and calls the decision asked for. jit-compiled; 
 checked.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
+from .bits import _RUNTIME_ZERO
 from .expert_bid import _bid_expert, _horizon, _next_bag_cost, _wants_blind_expert
 from .params import P_BAG_WEIGHT, POLICY_EXPERT
 from .policy import (
@@ -136,22 +139,46 @@ def _prepare_play(rules, strat, s, seat, hand_index):
                    s.costs)
 
 
+class _Trick(NamedTuple):
+    """The trick in progress, as the seat about to play sees it."""
+
+    position: int
+    """The seat's place in the trick, 0 for the leader."""
+    led_suit: int
+    """The suit led (-1 for the leader), and the card winning the trick so far: its slot, seat
+    and suit (-1 for the leader)."""
+    win_slot: int
+    win_seat: int
+    win_suit: int
+    played: np.uint64
+    """Every card played this hand, this trick's included."""
+
+
 @njit(cache=True, inline='always')
-def _decide_card(rules, strat, s, seat, legal, position, led_suit, win_slot, win_seat,
-                 win_suit, played):
+def _decide_card(rules, strat, s, seat, legal, trick):
     """The card (slot) ``seat`` plays from the ``legal`` mask of its cards
-    ``s.remaining[seat]``, ``position``-th in the trick; ``led_suit``, ``win_slot``,
-    ``win_seat`` and ``win_suit`` describe the trick so far (-1 for the leader), ``played``
-    every card played this hand. Draws from ``s.rng[seat]``."""
+    ``s.remaining[seat]`` into ``trick`` (a :class:`_Trick`). Draws from ``s.rng[seat]``."""
     n = rules.seat_count
     slot, s.rng[seat] = _choose_card(
         strat.play_policy[seat], strat.params[seat], seat, rules.partner[seat], legal,
-        s.remaining[seat], position, led_suit, win_slot, win_seat, win_suit,
-        played | s.known[seat], s.shown_out, s.bids, s.tricks, n,
+        s.remaining[seat], trick.position, trick.led_suit, trick.win_slot, trick.win_seat,
+        trick.win_suit, trick.played | s.known[seat], s.shown_out, s.bids, s.tricks, n,
         _bag_room(rules, s.bag_total[seat % rules.side_count]), s.costs[seat, COST_OWN_SIDE],
         s.costs[seat, COST_OPPONENTS], 10.0 + rules.failed_per_bid, rules.suit_masks,
         rules.suit_low, rules.trump_suit, s.rng[seat])
     return slot
+
+
+@njit(cache=True, _nrt=False)
+def _card_players(rules, strat, s):
+    """Compiles the card players the policies call (those not compiled into the hand: the
+    expert's, expert-v1's and basic's) for the argument types the hand passes them, as the
+    hand passes them (through :func:`_decide_card`): a first run's warm-up compiles this
+    (``warmup.callee_groups``) rather than typing their arguments out again. Plays nothing
+    worth reading (a lead from seat 0's cards)."""
+    zero = _RUNTIME_ZERO[0]  # not a literal: the hand's numbers are read, typed int64
+    return _decide_card(rules, strat, s, zero, s.remaining[0],
+                        _Trick(zero, zero - 1, zero - 1, zero - 1, zero - 1, np.uint64(0)))
 
 
 # --- one decision asked from Python ---
@@ -266,7 +293,7 @@ def _decide(rules, strat, s, obs):
         played = np.uint64(0)
         for i in range(obs[OBS_PLAYED]):
             played |= np.uint64(1) << np.uint64(obs[OBS_PLAYS + i])
-        move = _decide_card(rules, strat, s, seat, np.uint64(obs[OBS_LEGAL]), position,
-                            led_suit, win_slot, win_seat, win_suit, played)
+        move = _decide_card(rules, strat, s, seat, np.uint64(obs[OBS_LEGAL]),
+                            _Trick(position, led_suit, win_slot, win_seat, win_suit, played))
     return move, s.rng[seat]
 

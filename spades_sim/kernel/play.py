@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from .bits import _RUNTIME_ZERO
-from .decide import _decide_card, _prepare_play
+from .decide import _decide_card, _prepare_play, _Trick
 from .trick import _beats, _follow_mask, _lead_mask, _seat_after
 
 # First-lead codes (``PackedRules.first_lead_mode``).
@@ -71,8 +71,8 @@ def _play_tricks(rules, strat, dealer, hand_index, s):
                     legal = _lead_mask(hand, suit_masks, trump, free)
             else:
                 legal = _follow_mask(hand, led_suit, suit_masks)
-            slot = _decide_card(rules, strat, s, seat, legal, k, led_suit, win_slot, win_seat,
-                                win_suit, played)
+            slot = _decide_card(rules, strat, s, seat, legal,
+                                _Trick(k, led_suit, win_slot, win_seat, win_suit, played))
             bit = np.uint64(1) << np.uint64(slot)
             remaining[seat] = hand & ~bit
             played |= bit
