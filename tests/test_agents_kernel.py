@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from spades_sim.agents import AgentError, agent, play_games, play_hands
+from spades_sim.agents import AgentError, agent, play_duplicate, play_games, play_hands
 from spades_sim.agents.kernel_agent import KernelAgent
 from spades_sim.kernel.strategies import STRATEGIES, get_strategy
 from spades_sim.referee.handlog import HandLog
@@ -94,3 +94,17 @@ def test_every_named_strategy_is_an_agent_and_bad_parameters_are_refused():
         agent("expert", depth=3)
     with pytest.raises(AgentError, match="agent='basic': allowed its own parameters"):
         agent("basic", nil_bonus=5)
+
+
+@pytest.mark.parametrize("preset", ["standard", "head-to-head"])
+def test_one_agent_at_both_tables_of_a_duplicate(preset):
+    """In duplicate each deal is played at two tables in turn, here by one agent object on
+    every seat of both: each table starts the seats' streams afresh (the same seat, hand and
+    key as at the table before), so both make the kernel's moves."""
+    rules = load_preset(preset)
+    shared = agent("random")
+    run = play_duplicate(rules, shared, shared, 6, seed=4, kind="hands")
+    records, trace, packed = trace_hands(rules, "random", range(6), 4)
+    kernel = [_same(log) for log in trace_logs(rules.name, records, trace, packed)]
+    assert [_same(log) for log in run.a_first.logs] == kernel
+    assert [_same(log) for log in run.b_first.logs] == kernel

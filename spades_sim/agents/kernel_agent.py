@@ -48,6 +48,24 @@ class _Table:
     """The observation vector, reused from one decision to the next."""
 
 
+_PHASE = {decide.DECIDE_DRAW: 0, decide.DECIDE_BLIND: 1, decide.DECIDE_BID: 2,
+          decide.DECIDE_PASS: 3, decide.DECIDE_PLAY: 4}
+"""The decisions in the order a hand asks them."""
+
+
+def _progress(code: int, o: Observation) -> tuple[int, int]:
+    """How far into the hand a seat's decision is: of one seat in one hand, a later decision
+    compares greater (each card of the draw kept, blind nil, the bid, each card passed, each
+    card played)."""
+    if code == decide.DECIDE_DRAW:
+        return _PHASE[code], len(o.hand)
+    if code == decide.DECIDE_PASS:
+        return _PHASE[code], len(o.passed)
+    if code == decide.DECIDE_PLAY:
+        return _PHASE[code], len(o.tricks) * o.rules.seat_count + len(o.trick)
+    return _PHASE[code], 0
+
+
 def _signed(value: int) -> int:
     """A 64-bit unsigned number as the int64 with the same bits."""
     return value - _WORD if value >= _WORD >> 1 else value
@@ -69,7 +87,7 @@ class KernelAgent:
         """The name in logs and messages: the strategy's (``expert[bid_offset=0.5]`` when its
         parameters were changed)."""
         self._tables: dict[RuleSet, _Table] = {}
-        self._streams: dict[int, int] = {}
+        self._streams: dict[int, tuple[tuple[int, int], int]] = {}
         self._deal: tuple[int, int] | None = None
 
     def _table(self, rules: RuleSet) -> _Table:
@@ -127,7 +145,13 @@ class KernelAgent:
         for card in o.discards:
             known |= 1 << slot[card]
         v[decide.OBS_KNOWN] = known
-        v[decide.OBS_STREAM] = _signed(self._streams.get(o.random_key, o.random_key))
+        # The seat's stream as its earlier decisions in this hand left it; a decision no later
+        # in the hand than the last one seen starts the hand again (another table, in
+        # duplicate, playing the same deal with this agent).
+        progress = _progress(code, o)
+        last = self._streams.get(o.random_key)
+        state = last[1] if last is not None and last[0] < progress else o.random_key
+        v[decide.OBS_STREAM] = _signed(state)
         for seat in range(n):
             made = o.bids[seat]
             v[decide.OBS_BIDS + seat] = -1 if made is None else made
@@ -147,7 +171,7 @@ class KernelAgent:
                 played += 1
         v[decide.OBS_PLAYED] = played - decide.OBS_PLAYS
         move, stream = decide._decide(table.rules, table.strategies, table.scratch, v)
-        self._streams[o.random_key] = int(stream)
+        self._streams[o.random_key] = (progress, int(stream))
         if code in (decide.DECIDE_PASS, decide.DECIDE_PLAY):
             return table.card[int(move)]
         return int(move)
