@@ -15,7 +15,8 @@ first), because the 2-core development machine is noisy.
     python scripts/bench.py --openspiel   # spades-sim's random against OpenSpiel's, one core
                                           # (needs pyspiel: pip install ".[openspiel]")
     python scripts/bench.py --plain    # spades-sim's random against a plain kernel, one core
-    python scripts/bench.py --table    # hands/s of Python agents at the Python table, one core
+    python scripts/bench.py --table    # hands/s of Python agents at the Python table, one core,
+                                       # and the time of one expert decision from Python
 """
 
 from __future__ import annotations
@@ -240,21 +241,72 @@ def _print_plain(hands: int, repeats: int) -> None:
           f"{median:.2f} (timed in turn, {repeats} pairs: {low:.2f} to {high:.2f})")
 
 
+DECISION_AIM_US = 20
+"""The median time of one ``expert`` decision called from Python, in microseconds (aim)."""
+TABLE_EXPERT_AIM = 200
+"""Hands a second of four ``expert`` agents at the Python table on one core (aim)."""
+
+
+class _Recorder:
+    """An agent that passes every decision on to another and keeps the observations."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.seen, self.name = inner, [], inner.name
+
+    def _passed(self, method: str, observation):
+        self.seen.append((method, observation))
+        return getattr(self.inner, method)(observation)
+
+    def blind_nil(self, observation):
+        return self._passed("blind_nil", observation)
+
+    def bid(self, observation):
+        return self._passed("bid", observation)
+
+    def draw(self, observation):
+        return self._passed("draw", observation)
+
+    def pass_card(self, observation):
+        return self._passed("pass_card", observation)
+
+    def play(self, observation):
+        return self._passed("play", observation)
+
+
+def _decision_microseconds(hands: int) -> tuple[float, int]:
+    """The median time of one ``expert`` agent's decision (bids and cards) called from Python,
+    each observation of ``hands`` standard hands timed once; and how many were timed."""
+    from spades_sim.agents import agent, play_hands
+
+    recorder = _Recorder(agent("expert"))
+    play_hands("standard", [recorder] * 4, hands, seed=1)
+    expert = agent("expert")
+    times = []
+    for method, observation in recorder.seen:
+        decide = getattr(expert, method)
+        start = time.perf_counter_ns()
+        decide(observation)
+        times.append(time.perf_counter_ns() - start)
+    return statistics.median(times) / 1000, len(times)
+
+
 def _print_table(hands: int, repeats: int) -> None:
     """Hands a second at the Python table (``spades_sim.agents``), every move through the
-    referee, on one core: four uniform agents, and the example bot with three of them. Beside
-    the wall-clock rate, the rate per second of this process's CPU time, which other work on a
-    shared machine does not slow."""
+    referee, on one core: four uniform agents, the example bot with three of them, and four
+    ``expert`` agents (the kernel's own decisions, one at a time). Beside the wall-clock rate,
+    the rate per second of this process's CPU time, which other work on a shared machine does
+    not slow. Then the median time of one ``expert`` decision called from Python."""
     from pathlib import Path
 
-    from spades_sim.agents import RandomAgent, load_agent, play_hands
+    from spades_sim.agents import RandomAgent, agent, load_agent, play_hands
 
     bot = load_agent(f"{Path(__file__).resolve().parent.parent / 'examples' / 'high_low_bot.py'}"
                      ":HighLowBot").make()
     print(f"Python table, one core, {repeats} repeats of {hands:,} standard hands, medians")
     print(f"{'agents':<28} {'hands/s':>10} {'per CPU s':>10}")
     for label, seats in (("4 uniform agents", [RandomAgent()] * 4),
-                         ("high-low bot + 3 uniform", [bot] + [RandomAgent()] * 3)):
+                         ("high-low bot + 3 uniform", [bot] + [RandomAgent()] * 3),
+                         ("4 expert agents", [agent("expert")] * 4)):
         play_hands("standard", seats, min(hands, 200), seed=1)  # warm-up: the deal's kernel
         walls, cpus = [], []
         for _ in range(repeats):
@@ -264,6 +316,10 @@ def _print_table(hands: int, repeats: int) -> None:
             cpus.append(time.process_time() - cpu)
         print(f"{label:<28} {hands / statistics.median(walls):>10,.0f} "
               f"{hands / statistics.median(cpus):>10,.0f}")
+    print(f"(aim for 4 expert agents: at least {TABLE_EXPERT_AIM} hands/s)")
+    micro, count = _decision_microseconds(min(hands, 200))
+    print(f"one expert decision called from Python: median {micro:.1f} us over {count:,} "
+          f"decisions (aim: at most {DECISION_AIM_US} us)")
 
 
 def _dask_scaling(hands: int, repeats: int) -> None:

@@ -51,6 +51,9 @@ groups = warmup.callee_groups(table.packed_rules, table.packed_strategies)
 found = {d.__name__: {"ahead": str(sig), "cached": warmup.in_cache(d, sig),
                       "asked": [str(s) for s in d.signatures]}
          for group in groups.values() for d, sig in group}
+found.update({d.__name__: {"ahead": "through _card_players", "cached": all(
+    warmup.in_cache(d, s) for s in d.signatures), "asked": [str(s) for s in d.signatures],
+    "compiled": warmup.cached_count(d)} for d in warmup.CARD_PLAYERS})
 path = os.environ.get(path)
 if path:
     with open(path, "w") as file:

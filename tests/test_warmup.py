@@ -10,7 +10,7 @@ import sys
 import conftest
 import pytest
 
-from spades_sim.kernel import warmup
+from spades_sim.kernel import decide, warmup
 from spades_sim.run.blocks import prepare_table
 
 _TABLE = prepare_table("standard", "random")
@@ -48,9 +48,18 @@ def test_the_callees_compile_for_the_types_the_hand_passes_them(tmp_path):
     found = _first_run_signatures(tmp_path)
     ahead = {d.__name__: str(signature)
              for group in warmup.callee_groups(*PACKED).values() for d, signature in group}
-    assert {name: entry["ahead"] for name, entry in found.items()} == ahead
-    assert {name: entry["asked"] for name, entry in found.items()} \
-        == {name: [signature] for name, signature in ahead.items()}
+    # The card players are compiled ahead through decide._card_players, which calls them as
+    # the hand does: each is then compiled for one signature only, asked by both. The probe
+    # itself is never called by the hand (compiled ahead, here or in the helper process).
+    through = {d.__name__: "through _card_players" for d in warmup.CARD_PLAYERS}
+    probe = decide._card_players.__name__
+    assert {name: entry["ahead"] for name, entry in found.items()} == ahead | through
+    assert {name: entry["asked"] for name, entry in found.items()
+            if name in ahead and name != probe} \
+        == {name: [signature] for name, signature in ahead.items() if name != probe}
+    assert found[probe]["asked"] in ([], [ahead[probe]])
+    assert all(len(found[name]["asked"]) == 1 and found[name]["compiled"] == 1
+               for name in through)
     assert all(entry["cached"] for entry in found.values())
 
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+from ..kernel.strategies import STRATEGIES
+from .kernel_agent import kernel_agent
 from .protocol import Agent, AgentError
 from .random_agent import RandomAgent
 
@@ -14,12 +17,11 @@ PYTHON_AGENTS: dict[str, Callable[..., Agent]] = {
 """The built-in agents written in Python, by name: each a class (or factory) whose keyword
 arguments are the agent's parameters."""
 
-# The built-in strategies (random, basic, expert-v1, expert) are registered here as agents once
-# the kernel offers one decision at a time: each will call the kernel's own decision functions,
-# so that it makes exactly the kernel's moves. They are not copied into Python: until then
-# agent() names them as kernel strategies it cannot seat yet.
-KERNEL_AGENTS: dict[str, Callable[..., Agent]] = {}
-"""The built-in strategies as agents that call the kernel's decision functions, by name."""
+KERNEL_AGENTS: dict[str, Callable[..., Agent]] = {
+    name: partial(kernel_agent, name) for name in STRATEGIES}
+"""The built-in strategies (every named strategy) as agents that call the kernel's own
+decision functions (:class:`~spades_sim.agents.kernel_agent.KernelAgent`), by name; their
+keyword arguments are the strategy's parameters."""
 
 
 def agent_names() -> list[str]:
@@ -33,18 +35,14 @@ def agent(name: str, **params: Any) -> Agent:
     >>> agent("uniform", seed=3).seed
     3
 
-    :raises AgentError: an unknown name (a built-in strategy that is not yet an agent is named
-        as such), or parameters the agent does not take.
+    >>> agent("expert", set_slack=2).name
+    'expert[set_slack=2]'
+
+    :raises AgentError: an unknown name, or parameters the agent does not take.
     """
     maker = PYTHON_AGENTS.get(name) or KERNEL_AGENTS.get(name)
     if maker is None:
-        from ..kernel.strategies import STRATEGIES
-
-        allowed = ", ".join(agent_names())
-        if name in STRATEGIES:
-            allowed += (f" ({name} is a strategy of the kernel, which plays whole hands; it is "
-                        "not an agent yet)")
-        raise AgentError("agent", name, allowed)
+        raise AgentError("agent", name, ", ".join(agent_names()))
     try:
         return maker(**params)
     except TypeError as error:

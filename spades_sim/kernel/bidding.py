@@ -7,10 +7,7 @@ import numpy as np
 from numba import njit
 
 from .bits import _popcount
-from .expert_bid import _bid_expert, _wants_blind_expert
-from .params import POLICY_EXPERT
-from .policy import _blind_nil_allowed, _choose_bid, _pass_card, _wants_blind_nil
-from .scoring import _bag_room
+from .decide import _blind_allowed, _decide_bid, _decide_blind, _decide_pass
 from .scratch import BLIND_BID, FREE_BID
 
 # Forced-bid modes (``PackedRules.forced_mode``).
@@ -54,36 +51,20 @@ def _allowed_bids(rules, bids, seat, position, trumps_held):
     return allowed
 
 
-@njit(cache=True, inline='always')
-def _leading_other(score, side):
-    """The highest score of any side but ``side``: the one "behind" is measured against."""
-    best = -(2**62)
-    for other in range(score.shape[0]):
-        if other != side and score[other] > best:
-            best = score[other]
-    return best
-
-
 @njit(cache=True, _nrt=False)
 def _bid_round(rules, strat, dealer, hand_index, s):
     """One round of bids from the first bidder, clockwise; writes ``s.bids``, ``s.blind`` and
     ``s.bidders``."""
     n = rules.seat_count
-    bid_policy, params = strat.bid_policy, strat.params
     for seat in range(n):
         s.bids[seat] = -1
         s.blind[seat] = 0
     for k in range(n):
         seat = (dealer + rules.first_bid_offset + k) % n
         s.bidders[k] = seat
-        side = seat % rules.side_count
-        partner = rules.partner[seat]
-        partner_bid = s.bids[partner] if partner >= 0 else -1
         allowed = _allowed_bids(rules, s.bids, seat, k,
                                 _popcount(s.hands[seat] & rules.suit_masks[rules.trump_suit]))
-        leader = _leading_other(s.score, side)
-        blind_allowed = (allowed & 1) == 1 and _blind_nil_allowed(
-            rules.blind_mode, rules.blind_threshold, s.score[side], leader, hand_index)
+        blind_allowed = _blind_allowed(rules, s, seat, allowed, hand_index)
         forced = s.forced[seat]
         if forced != FREE_BID:
             # A what-if bid (spades_sim.analysis.whatif): made as told, noted when the rules forbid it.
@@ -97,37 +78,18 @@ def _bid_round(rules, strat, dealer, hand_index, s):
             if not ok:
                 s.forced[n] = 0
             continue
-        if bid_policy[seat] == POLICY_EXPERT:
-            blind = False
-            if blind_allowed:
-                blind, s.rng[seat] = _wants_blind_expert(rules, strat, params[seat], seat,
-                                                         s.bids, s.score, hand_index, s.work,
-                                                         s.rng[seat])
-        else:
-            blind = blind_allowed and _wants_blind_nil(bid_policy[seat], params[seat],
-                                                       partner_bid, leader - s.score[side],
-                                                       leader, rules.target)
-        if blind:
+        if blind_allowed and _decide_blind(rules, strat, s, seat, hand_index):
             s.bids[seat] = 0
             s.blind[seat] = 1
-        elif bid_policy[seat] == POLICY_EXPERT:
-            s.bids[seat], s.rng[seat] = _bid_expert(
-                rules, strat, params[seat], seat, k, allowed, s.hands[seat], s.bids, s.score,
-                s.bag_total, hand_index, s.work, s.rng[seat])
         else:
-            s.bids[seat], s.rng[seat] = _choose_bid(
-                bid_policy[seat], params[seat], s.hands[seat], partner, partner_bid, allowed,
-                rules.max_bid, rules.trick_scale, _bag_room(rules, s.bag_total[side]),
-                rules.suit_masks, rules.suit_low, rules.trump_suit, s.rng[seat])
+            s.bids[seat] = _decide_bid(rules, strat, s, seat, k, allowed, hand_index)
 
 
 @njit(cache=True, inline='always')
 def _pass_cards(rules, play_policy, giver, taker, to_blind_nil, s):
     """``giver`` passes ``rules.blind_pass`` cards of its remaining hand to ``taker``."""
     for _ in range(rules.blind_pass):
-        slot, s.rng[giver] = _pass_card(play_policy[giver], s.remaining[giver], to_blind_nil,
-                                        rules.suit_masks, rules.suit_low, rules.trump_suit,
-                                        s.rng[giver])
+        slot = _decide_pass(rules, play_policy, s, giver, to_blind_nil)
         bit = np.uint64(1) << np.uint64(slot)
         s.remaining[giver] &= ~bit
         s.remaining[taker] |= bit

@@ -8,7 +8,7 @@ jit-compiled; inputs not checked.
 import numpy as np
 from numba import njit
 
-from .policy import _keep_first
+from .decide import _decide_keep
 from .rng import _below, _key3, _next
 
 _DEALER_SALT = np.uint64(0x5EA7DEA1E5)
@@ -61,8 +61,7 @@ def _draw_deal(rules, play_policy, key, first, s):
     for turn in range(rules.deck_slots.shape[0] // 2):
         seat = (first + turn) % 2
         top, below = s.cards[2 * turn], s.cards[2 * turn + 1]
-        keep, s.rng[seat] = _keep_first(play_policy[seat], top, rules.slot_suit, rules.suit_masks,
-                                        rules.suit_low, rules.trump_suit, s.rng[seat])
+        keep = _decide_keep(rules, play_policy, s, seat, top)
         if keep:
             s.hands[seat] |= one << np.uint64(top)
             s.discards[seat] |= one << np.uint64(below)

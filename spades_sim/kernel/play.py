@@ -7,11 +7,7 @@ import numpy as np
 from numba import njit
 
 from .bits import _RUNTIME_ZERO
-from .expert_bid import _horizon, _next_bag_cost
-from .params import P_BAG_WEIGHT, POLICY_EXPERT
-from .policy import _choose_card
-from .scoring import _bag_room
-from .scratch import COST_OPPONENTS, COST_OWN_SIDE
+from .decide import _decide_card, _prepare_play, _Trick
 from .trick import _beats, _follow_mask, _lead_mask, _seat_after
 
 # First-lead codes (``PackedRules.first_lead_mode``).
@@ -21,24 +17,6 @@ LEAD_LOWEST_CLUB = 1
 """The holder of the deck's lowest club leads it."""
 LEAD_ORDINARY = 2
 """The first lead follows the ordinary leading rule."""
-
-
-@njit(cache=True, inline='always')
-def _bag_costs(rules, tables, params, seat, score, bag_total, hand_index, costs):
-    """What one more bag costs ``seat``'s side and (on average) its opponents, for the expert's
-    card play: ``costs[seat, COST_OWN_SIDE]`` and ``costs[seat, COST_OPPONENTS]``."""
-    horizon = _horizon(rules, tables, score, hand_index)
-    weight = params[P_BAG_WEIGHT]
-    sides = rules.side_count
-    own = seat % sides
-    opponents = 0.0
-    for side in range(sides):
-        cost = _next_bag_cost(rules, tables, horizon, bag_total[side], weight)
-        if side == own:
-            costs[seat, COST_OWN_SIDE] = cost
-        else:
-            opponents += cost
-    costs[seat, COST_OPPONENTS] = opponents / (sides - 1)
 
 
 @njit(cache=True, inline='always')
@@ -63,19 +41,14 @@ def _play_tricks(rules, strat, dealer, hand_index, s):
     # costs a reference-count update per access.
     n = rules.seat_count
     trump = rules.trump_suit
-    suit_masks, suit_low, slot_suit = rules.suit_masks, rules.suit_low, rules.slot_suit
-    remaining, rng, bids, tricks = s.remaining, s.rng, s.bids, s.tricks
-    plays, winners, known, partners = s.plays, s.winners, s.known, rules.partner
-    shown_out, costs = s.shown_out, s.costs
-    play_policy, params = strat.play_policy, strat.params
-    bag_total = s.bag_total
-    set_unit = 10.0 + rules.failed_per_bid  # a set loses the made value and the set value
+    suit_masks, slot_suit = rules.suit_masks, rules.slot_suit
+    remaining, tricks = s.remaining, s.tricks
+    plays, winners = s.plays, s.winners
+    shown_out = s.shown_out
     for seat in range(n):
         tricks[seat] = 0
         shown_out[seat] = 0
-        if play_policy[seat] == POLICY_EXPERT:
-            _bag_costs(rules, strat, params[seat], seat, s.score, bag_total, hand_index,
-                       costs)
+        _prepare_play(rules, strat, s, seat, hand_index)
     played = np.uint64(0)
     broken = False
     lowest_club = np.uint64(1) << np.uint64(rules.suit_low[0])
@@ -98,11 +71,8 @@ def _play_tricks(rules, strat, dealer, hand_index, s):
                     legal = _lead_mask(hand, suit_masks, trump, free)
             else:
                 legal = _follow_mask(hand, led_suit, suit_masks)
-            slot, rng[seat] = _choose_card(
-                play_policy[seat], params[seat], seat, partners[seat], legal, hand, k, led_suit,
-                win_slot, win_seat, win_suit, played | known[seat], shown_out, bids, tricks, n,
-                _bag_room(rules, bag_total[seat % rules.side_count]), costs[seat, COST_OWN_SIDE],
-                costs[seat, COST_OPPONENTS], set_unit, suit_masks, suit_low, trump, rng[seat])
+            slot = _decide_card(rules, strat, s, seat, legal,
+                                _Trick(k, led_suit, win_slot, win_seat, win_suit, played))
             bit = np.uint64(1) << np.uint64(slot)
             remaining[seat] = hand & ~bit
             played |= bit

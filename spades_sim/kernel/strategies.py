@@ -106,8 +106,24 @@ PARAMS: tuple[ParamSpec, ...] = (
 """Every parameter, its slot in the kernel's vector, default, range, meaning and readers."""
 
 _PARAM_BY_NAME = {spec.name: spec for spec in PARAMS}
-_POLICY_IDS = {"random": _params.POLICY_RANDOM, "basic": _params.POLICY_BASIC,
-               "expert-v1": _params.POLICY_EXPERT_V1, "expert": _params.POLICY_EXPERT}
+
+
+class Policy(NamedTuple):
+    """One policy of the kernel, as a strategy names it for its bidding or its card play."""
+
+    id: int
+    """Its id in ``kernel/params.py``, which the kernel's decisions dispatch on (``decide``)."""
+    reads_tables: bool
+    """Whether it reads the expert's calibration tables (then they are packed for its seats)."""
+
+
+POLICIES: dict[str, Policy] = {
+    "random": Policy(_params.POLICY_RANDOM, False),
+    "basic": Policy(_params.POLICY_BASIC, False),
+    "expert-v1": Policy(_params.POLICY_EXPERT_V1, False),
+    "expert": Policy(_params.POLICY_EXPERT, True),
+}
+"""The kernel's policies by name: the one table a new policy is entered in."""
 
 
 @dataclass(frozen=True)
@@ -126,9 +142,9 @@ class Strategy:
 
     def __post_init__(self) -> None:
         for role, policy_name in (("bidding", self.bidding), ("play", self.play)):
-            if policy_name not in _POLICY_IDS:
+            if policy_name not in POLICIES:
                 raise StrategyError(
-                    f"{role}={shown(policy_name)!r}: allowed " + ", ".join(sorted(_POLICY_IDS)))
+                    f"{role}={shown(policy_name)!r}: allowed " + ", ".join(sorted(POLICIES)))
         for key, value in self.params.items():
             spec = _PARAM_BY_NAME.get(key)
             if spec is None:
@@ -462,9 +478,6 @@ def seat_strategies(raw_strategies: str | Strategy | Sequence[str | Strategy],
     return override_params(seats, parsed, side_count)
 
 
-_EXPERT_POLICIES = ("expert",)
-
-
 def pack_strategies(seat_strategies: list[Strategy], rules: RuleSet,
                     tables: BidTables | None = None) -> PackedStrategies:
     """Pack one strategy per seat for the kernel at the table ``rules``.
@@ -475,7 +488,8 @@ def pack_strategies(seat_strategies: list[Strategy], rules: RuleSet,
     that reads them (``expert_bid._fill_choices``, one horizon a call, so Ctrl-C is taken
     between them), at the shipped tables once per rule set and vector.
     """
-    reads = [s.bidding in _EXPERT_POLICIES or s.play in _EXPERT_POLICIES for s in seat_strategies]
+    reads = [POLICIES[s.bidding].reads_tables or POLICIES[s.play].reads_tables
+             for s in seat_strategies]
     vectors = [tuple(s.vector()) for s in seat_strategies]
     # Choices only for the seats that read them (the others' rows are never read).
     distinct = sorted({vector for vector, read in zip(vectors, reads, strict=True) if read})
@@ -490,8 +504,8 @@ def pack_strategies(seat_strategies: list[Strategy], rules: RuleSet,
         tables = calibration.contiguous(tables)
         choices = _choices(rules, tables, tuple(distinct))
     return PackedStrategies(
-        np.array([_POLICY_IDS[s.bidding] for s in seat_strategies], dtype=np.int64),
-        np.array([_POLICY_IDS[s.play] for s in seat_strategies], dtype=np.int64),
+        np.array([POLICIES[s.bidding].id for s in seat_strategies], dtype=np.int64),
+        np.array([POLICIES[s.play].id for s in seat_strategies], dtype=np.int64),
         np.array([s.vector() for s in seat_strategies], dtype=np.float64),
         *tables,
         np.array([distinct.index(v) if read else 0 for v, read in zip(vectors, reads, strict=True)],

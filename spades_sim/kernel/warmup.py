@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numba import from_dtype, typeof, types
 
-from . import bidding, cache, engine, expert_play, outputs, policy, sums
+from . import bidding, cache, decide, engine, expert_play, outputs, policy, sums
 
 HELPER_GROUP, RUN_GROUP = "play", "bidding"
 """The group the helper process compiles, and the one the run's own process compiles."""
@@ -48,16 +48,22 @@ _expected: list[frozenset[str]] = [frozenset()]
 _helper: list = [None, ()]  # the helper process while it runs, and the kernels it compiles
 
 
+CARD_PLAYERS = (expert_play._play_expert, policy._play_expert_v1, policy._play_basic)
+"""The card players compiled ahead through ``decide._card_players`` (which calls them as the hand
+does), so that their argument types are not typed out here again."""
+
+
 def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
     """The callees compiled side by side, as (dispatcher, argument types) for a table's packed
     ``rules`` and ``strategies``, in two groups of about the same compile time: ``bidding``
     (the bid round, the expert bidder with it, and the blind-nil exchange) and ``play`` (the
-    card players, the record writer and a hand run's totals' kernel)."""
+    card players, through ``decide._card_players``, the record writer and a hand run's totals'
+    kernel). Every type is taken from the values the kernel is handed (``typeof``)."""
     scratch = engine._new_scratch(rules)
     hands, _ = engine._empty_hand_outputs(rules, 1)
     table, seats, state, records = (typeof(value) for value in (rules, strategies, scratch, hands))
-    i, u, f, b = types.int64, types.uint64, types.float64, types.boolean
-    row, ints, masks = typeof(strategies.params[0]), typeof(scratch.bids), typeof(rules.suit_masks)
+    i, f, b = types.int64, types.float64, types.boolean
+    ints = typeof(scratch.bids)
     columns = [types.Array(from_dtype(np.dtype(kind)), 2, "C")
                for _, kind in sums.UNIT_SEAT_TYPES + sums.UNIT_SIDE_TYPES]
     indices, values = types.Array(i, 1, "C"), types.Array(f, 3, "C")
@@ -65,11 +71,7 @@ def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
         "bidding": [(bidding._bid_round, (table, seats, i, i, state)),
                     (bidding._exchange, (table, ints, state))],
         "play": [
-            (expert_play._play_expert, (row, i, i, u, u, i, i, i, i, i, u, ints, ints, ints, i,
-                                        f, f, f, masks, ints, i)),
-            (policy._play_expert_v1, (row, i, i, u, u, i, i, i, i, u, ints, ints, i, i, masks,
-                                      ints, i)),
-            (policy._play_basic, (i, i, u, u, i, i, i, i, u, ints, ints, i, masks, ints, i)),
+            (decide._card_players, (table, seats, state)),
             (outputs._write_hand, (table, state, i, i, i, i, records, b)),
             (sums._hand_metric_sums, (*columns, i, i, indices, indices, values)),
         ],
@@ -90,6 +92,15 @@ def in_cache(dispatcher, signature: tuple) -> bool:
         return key in load_index()
     except Exception:  # a damaged index: not cached (compiling sets it aside, kernel.cache)
         return False
+
+
+def cached_count(dispatcher) -> int:
+    """How many signatures numba's cache holds ``dispatcher`` compiled for (-1 when that cannot
+    be told): a callee compiled ahead for other types than the hand then asks for holds two."""
+    try:
+        return len(dispatcher._cache._cache_file._load_index())
+    except Exception:  # another numba's internals, or a damaged index
+        return -1
 
 
 def compile_group(name: str, rules, strategies) -> None:

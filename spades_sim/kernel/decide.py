@@ -1,0 +1,299 @@
+"""One decision at a time: every decision a seat makes, from what the seat knows.
+
+Each function below makes one kind of decision for one seat from the hand's state in the
+scratch ``s`` (``scratch._Scratch``: the seat's cards, the bids so far, the tricks taken, the
+cards it knows are gone, the cards each seat has shown out of, the scores and bags before the
+hand, its random stream ``s.rng[seat]``) and, for a card, the trick in progress. The hand's
+own loop (``bidding``, ``deal``, ``play``) decides through them, and so does a built-in
+strategy asked from Python one decision at a time (:func:`_decide`, for
+``spades_sim.agents.kernel_agent``): both run the same code on the same state, so an agent
+makes exactly the kernel's moves. The policies themselves stay where they are
+(``policy``, ``expert_bid``, ``expert_play``); these functions give them their arguments.
+
+:func:`_decide` takes the seat's observation as one int64 vector (the ``OBS_*`` layout
+below), fills a scratch from it and calls the decision asked for. jit-compiled; inputs not
+checked.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .bits import _RUNTIME_ZERO
+from .expert_bid import _bid_expert, _horizon, _next_bag_cost, _wants_blind_expert
+from .params import P_BAG_WEIGHT, POLICY_EXPERT
+from .policy import (
+    _blind_nil_allowed,
+    _choose_bid,
+    _choose_card,
+    _keep_first,
+    _pass_card,
+    _wants_blind_nil,
+)
+from .scoring import _bag_room
+from .scratch import COST_OPPONENTS, COST_OWN_SIDE
+from .trick import _beats, _seat_after
+
+# --- the decisions, as the hand's loop makes them ---
+
+
+@njit(cache=True, inline='always')
+def _leading_other(score, side):
+    """The highest score of any side but ``side``: the one "behind" is measured against."""
+    best = -(2**62)
+    for other in range(score.shape[0]):
+        if other != side and score[other] > best:
+            best = score[other]
+    return best
+
+
+@njit(cache=True, inline='always')
+def _blind_allowed(rules, s, seat, allowed, hand_index):
+    """Whether ``seat`` may bid blind nil now (``allowed``: the bids it may make)."""
+    side = seat % rules.side_count
+    return (allowed & 1) == 1 and _blind_nil_allowed(
+        rules.blind_mode, rules.blind_threshold, s.score[side], _leading_other(s.score, side),
+        hand_index)
+
+
+@njit(cache=True, inline='always')
+def _decide_blind(rules, strat, s, seat, hand_index):
+    """Whether ``seat`` bids blind nil (asked only when it may); draws from ``s.rng[seat]``."""
+    params = strat.params[seat]
+    policy = strat.bid_policy[seat]
+    if policy == POLICY_EXPERT:
+        blind, s.rng[seat] = _wants_blind_expert(rules, strat, params, seat, s.bids, s.score,
+                                                 hand_index, s.work, s.rng[seat])
+        return blind
+    side = seat % rules.side_count
+    partner = rules.partner[seat]
+    partner_bid = s.bids[partner] if partner >= 0 else -1
+    leader = _leading_other(s.score, side)
+    return _wants_blind_nil(policy, params, partner_bid, leader - s.score[side], leader,
+                            rules.target)
+
+
+@njit(cache=True, inline='always')
+def _decide_bid(rules, strat, s, seat, position, allowed, hand_index):
+    """The bid of ``seat``, the ``position``-th to bid, from the bids ``allowed`` (bit b: bid
+    b, 0 nil) and its cards ``s.hands[seat]``; draws from ``s.rng[seat]``."""
+    params = strat.params[seat]
+    if strat.bid_policy[seat] == POLICY_EXPERT:
+        bid, s.rng[seat] = _bid_expert(rules, strat, params, seat, position, allowed,
+                                       s.hands[seat], s.bids, s.score, s.bag_total, hand_index,
+                                       s.work, s.rng[seat])
+        return bid
+    side = seat % rules.side_count
+    partner = rules.partner[seat]
+    partner_bid = s.bids[partner] if partner >= 0 else -1
+    bid, s.rng[seat] = _choose_bid(strat.bid_policy[seat], params, s.hands[seat], partner,
+                                   partner_bid, allowed, rules.max_bid, rules.trick_scale,
+                                   _bag_room(rules, s.bag_total[side]), rules.suit_masks,
+                                   rules.suit_low, rules.trump_suit, s.rng[seat])
+    return bid
+
+
+@njit(cache=True, inline='always')
+def _decide_keep(rules, play_policy, s, seat, slot):
+    """Two-player draw: whether ``seat`` keeps the card ``slot`` just drawn."""
+    keep, s.rng[seat] = _keep_first(play_policy[seat], slot, rules.slot_suit, rules.suit_masks,
+                                    rules.suit_low, rules.trump_suit, s.rng[seat])
+    return keep
+
+
+@njit(cache=True, inline='always')
+def _decide_pass(rules, play_policy, s, seat, to_blind_nil):
+    """The card (slot) ``seat`` passes from ``s.remaining[seat]`` in the blind-nil exchange;
+    ``to_blind_nil``: it passes to the blind-nil bidder (else it is the bidder passing back)."""
+    slot, s.rng[seat] = _pass_card(play_policy[seat], s.remaining[seat], to_blind_nil,
+                                   rules.suit_masks, rules.suit_low, rules.trump_suit,
+                                   s.rng[seat])
+    return slot
+
+
+@njit(cache=True, inline='always')
+def _bag_costs(rules, tables, params, seat, score, bag_total, hand_index, costs):
+    """What one more bag costs ``seat``'s side and (on average) its opponents, for the expert's
+    card play: ``costs[seat, COST_OWN_SIDE]`` and ``costs[seat, COST_OPPONENTS]``."""
+    horizon = _horizon(rules, tables, score, hand_index)
+    weight = params[P_BAG_WEIGHT]
+    sides = rules.side_count
+    own = seat % sides
+    opponents = 0.0
+    for side in range(sides):
+        cost = _next_bag_cost(rules, tables, horizon, bag_total[side], weight)
+        if side == own:
+            costs[seat, COST_OWN_SIDE] = cost
+        else:
+            opponents += cost
+    costs[seat, COST_OPPONENTS] = opponents / (sides - 1)
+
+
+@njit(cache=True, inline='always')
+def _prepare_play(rules, strat, s, seat, hand_index):
+    """What ``seat``'s card play reads all hand long, worked out once before the first trick
+    (the expert's bag costs, ``s.costs[seat]``)."""
+    if strat.play_policy[seat] == POLICY_EXPERT:
+        _bag_costs(rules, strat, strat.params[seat], seat, s.score, s.bag_total, hand_index,
+                   s.costs)
+
+
+class _Trick(NamedTuple):
+    """The trick in progress, as the seat about to play sees it."""
+
+    position: int
+    """The seat's place in the trick, 0 for the leader."""
+    led_suit: int
+    """The suit led (-1 for the leader), and the card winning the trick so far: its slot, seat
+    and suit (-1 for the leader)."""
+    win_slot: int
+    win_seat: int
+    win_suit: int
+    played: np.uint64
+    """Every card played this hand, this trick's included."""
+
+
+@njit(cache=True, inline='always')
+def _decide_card(rules, strat, s, seat, legal, trick):
+    """The card (slot) ``seat`` plays from the ``legal`` mask of its cards
+    ``s.remaining[seat]`` into ``trick`` (a :class:`_Trick`). Draws from ``s.rng[seat]``."""
+    n = rules.seat_count
+    slot, s.rng[seat] = _choose_card(
+        strat.play_policy[seat], strat.params[seat], seat, rules.partner[seat], legal,
+        s.remaining[seat], trick.position, trick.led_suit, trick.win_slot, trick.win_seat,
+        trick.win_suit, trick.played | s.known[seat], s.shown_out, s.bids, s.tricks, n,
+        _bag_room(rules, s.bag_total[seat % rules.side_count]), s.costs[seat, COST_OWN_SIDE],
+        s.costs[seat, COST_OPPONENTS], 10.0 + rules.failed_per_bid, rules.suit_masks,
+        rules.suit_low, rules.trump_suit, s.rng[seat])
+    return slot
+
+
+@njit(cache=True, _nrt=False)
+def _card_players(rules, strat, s):
+    """Compiles the card players the policies call (those not compiled into the hand: the
+    expert's, expert-v1's and basic's) for the argument types the hand passes them, as the
+    hand passes them (through :func:`_decide_card`): a first run's warm-up compiles this
+    (``warmup.callee_groups``) rather than typing their arguments out again. Plays nothing
+    worth reading (a lead from seat 0's cards)."""
+    zero = _RUNTIME_ZERO[0]  # not a literal: the hand's numbers are read, typed int64
+    return _decide_card(rules, strat, s, zero, s.remaining[0],
+                        _Trick(zero, zero - 1, zero - 1, zero - 1, zero - 1, np.uint64(0)))
+
+
+# --- one decision asked from Python ---
+
+DECIDE_BLIND, DECIDE_BID, DECIDE_DRAW, DECIDE_PASS, DECIDE_PLAY = 0, 1, 2, 3, 4
+"""The decisions :func:`_decide` makes (``OBS_DECISION``)."""
+
+MAX_SEATS = 5
+"""The most seats at a table."""
+MAX_CARDS = 64
+"""The most cards played in a hand (slots): room for every layout."""
+
+# The observation vector :func:`_decide` reads (int64). Card sets are masks of slots
+# (``packing``), cards slots; per-seat and per-side entries have MAX_SEATS places.
+OBS_DECISION = 0
+"""One of DECIDE_*."""
+OBS_SEAT = 1
+OBS_HAND_INDEX = 2
+"""The hand's number in the game, from 0."""
+OBS_HAND = 3
+"""The seat's cards now (the draw: the cards kept so far)."""
+OBS_LEGAL = 4
+"""The legal moves: a mask of slots for a card, bit b for bid b (0 nil) for a bid."""
+OBS_DRAWN = 5
+"""The draw: the card just drawn."""
+OBS_KNOWN = 6
+"""Two-player: the discards the seat saw."""
+OBS_POSITION = 7
+"""A bid: the seat's place in the bidding order, from 0. A pass: 1 when it passes to the
+blind-nil bidder, 0 when it is the bidder passing back."""
+OBS_STREAM = 8
+"""The seat's random stream: its state now (``s.rng[seat]``)."""
+OBS_PLAYED = 9
+"""Cards played so far this hand, the trick in progress included."""
+OBS_FIRST_LEADER = 10
+"""The seat that led the first trick."""
+OBS_BIDS = 11
+"""Each seat's bid (-1 before it bids; blind nil is 0)."""
+OBS_TRICKS = OBS_BIDS + MAX_SEATS
+"""Tricks taken by each seat."""
+OBS_SCORE = OBS_TRICKS + MAX_SEATS
+"""Each side's score before the hand."""
+OBS_BAGS = OBS_SCORE + MAX_SEATS
+"""Each side's bags before the hand."""
+OBS_PLAYS = OBS_BAGS + MAX_SEATS
+"""Every card played, in play order from the first lead (slots)."""
+OBS_SIZE = OBS_PLAYS + MAX_CARDS
+
+
+@njit(cache=True, inline='always')
+def _fill(rules, obs, s, seat):
+    """Fill the scratch ``s`` with what ``obs`` says the seat knows; returns the trick in
+    progress: (position, led_suit, win_slot, win_seat, win_suit)."""
+    n, sides = rules.seat_count, rules.side_count
+    for k in range(n):
+        s.bids[k] = obs[OBS_BIDS + k]
+        s.tricks[k] = obs[OBS_TRICKS + k]
+        s.shown_out[k] = 0
+    for k in range(sides):
+        s.score[k] = obs[OBS_SCORE + k]
+        s.bag_total[k] = obs[OBS_BAGS + k]
+    hand = np.uint64(obs[OBS_HAND])
+    s.hands[seat] = hand
+    s.remaining[seat] = hand
+    s.known[seat] = np.uint64(obs[OBS_KNOWN])
+    s.rng[seat] = np.uint64(obs[OBS_STREAM])
+    # The tricks so far, replayed: who showed out of what, and the trick in progress.
+    played = obs[OBS_PLAYED]
+    leader = obs[OBS_FIRST_LEADER]
+    trump = rules.trump_suit
+    position, led_suit, win_slot, win_seat, win_suit = 0, -1, -1, -1, -1
+    for i in range(played):
+        position = i % n
+        slot = obs[OBS_PLAYS + i]
+        player = _seat_after(leader, position, n)
+        suit = rules.slot_suit[slot]
+        if position == 0:
+            led_suit, win_slot, win_seat, win_suit = suit, slot, player, suit
+        else:
+            if suit != led_suit:
+                s.shown_out[player] |= 1 << led_suit
+            if _beats(slot, win_slot, win_suit, rules.suit_masks, trump):
+                win_slot, win_seat, win_suit = slot, player, suit
+        if position == n - 1:
+            leader = win_seat
+    position = played % n
+    if position == 0:
+        led_suit, win_slot, win_seat, win_suit = -1, -1, -1, -1
+    return position, led_suit, win_slot, win_seat, win_suit
+
+
+@njit(cache=True, _nrt=False)
+def _decide(rules, strat, s, obs):
+    """The move of seat ``obs[OBS_SEAT]`` (playing ``strat``'s policies at its seat) for the
+    decision ``obs[OBS_DECISION]``, from the observation ``obs``; returns (move, the seat's
+    stream after it). A bid is a number (0 nil); blind nil and the draw 1 (yes) or 0; a card a
+    slot. ``s`` is a scratch for ``rules``, overwritten."""
+    seat = obs[OBS_SEAT]
+    hand_index = obs[OBS_HAND_INDEX]
+    decision = obs[OBS_DECISION]
+    position, led_suit, win_slot, win_seat, win_suit = _fill(rules, obs, s, seat)
+    if decision == DECIDE_BLIND:
+        move = 1 if _decide_blind(rules, strat, s, seat, hand_index) else 0
+    elif decision == DECIDE_BID:
+        move = _decide_bid(rules, strat, s, seat, obs[OBS_POSITION], obs[OBS_LEGAL], hand_index)
+    elif decision == DECIDE_DRAW:
+        move = 1 if _decide_keep(rules, strat.play_policy, s, seat, obs[OBS_DRAWN]) else 0
+    elif decision == DECIDE_PASS:
+        move = _decide_pass(rules, strat.play_policy, s, seat, obs[OBS_POSITION] == 1)
+    else:
+        _prepare_play(rules, strat, s, seat, hand_index)
+        played = np.uint64(0)
+        for i in range(obs[OBS_PLAYED]):
+            played |= np.uint64(1) << np.uint64(obs[OBS_PLAYS + i])
+        move = _decide_card(rules, strat, s, seat, np.uint64(obs[OBS_LEGAL]),
+                            _Trick(position, led_suit, win_slot, win_seat, win_suit, played))
+    return move, s.rng[seat]
+
