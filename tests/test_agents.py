@@ -129,6 +129,10 @@ def test_random_agent_reproducible_whatever_was_asked_before():
     fresh = play_hands("standard", [RandomAgent()] * 4, 2, seed=2)
     after = play_hands("standard", [used] * 4, 2, seed=2)
     assert [log.actions for log in fresh.logs] == [log.actions for log in after.logs]
+    # The same deal twice in a row (both tables of a duplicate of single hands): the same moves.
+    once = play_hands("standard", [used] * 4, 1, seed=2)
+    twice = play_hands("standard", [used] * 4, 1, seed=2)
+    assert once.logs[0].actions == twice.logs[0].actions == fresh.logs[0].actions
     seeded = play_hands("standard", [RandomAgent(7)] * 4, 2, seed=2)
     assert [log.actions for log in seeded.logs] != [log.actions for log in fresh.logs]
 

@@ -20,21 +20,16 @@ class RandomAgent:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        """Mixed into every hand's key."""
-        self._streams: dict[int, random.Random] = {}
-        self._deal: tuple[int, int] | None = None
+        """Mixed into every decision's draw."""
 
-    def _choose(self, observation: Observation) -> int:
-        # One stream per key (a seat's hand): one agent may sit at several seats, asked in turn.
-        deal = (observation.game, observation.hand_number)
-        if deal != self._deal:
-            self._deal = deal
-            self._streams.clear()  # the hand before this one is over
-        stream = self._streams.get(observation.random_key)
-        if stream is None:
-            stream = self._streams[observation.random_key] = random.Random(
-                f"{self.seed}:{observation.random_key}")
-        return stream.choice(observation.legal)
+    def _choose(self, o: Observation) -> int:
+        # A pure function of the seed, the seat's hand key and how far into the hand the
+        # decision is: no state carried between decisions, so one agent at several seats, or
+        # at both tables of a duplicate of the same deal, chooses the same way each time.
+        played = sum(len(trick.cards) for trick in o.tricks) + len(o.trick)
+        where = (self.seed, o.random_key, o.decision.value, len(o.hand), len(o.passed),
+                 len(o.discards), played)
+        return random.Random(repr(where)).choice(o.legal)
 
     def blind_nil(self, observation: Observation) -> bool:
         """Blind nil or not, evenly."""
