@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ..kernel.drivers import interrupts_held
 from ..outputs import OutputError, atomic_path
 
 Draw = TypeVar("Draw", bound=Callable[..., Any])
@@ -179,12 +180,17 @@ def inspecting(look: Callable[[Any, str], None]) -> Iterator[None]:
 
 def save(fig: Any, path: str) -> None:
     """Lay ``fig`` out (:func:`lay_out`), write it (PNG or SVG, by the name's suffix) whole or
-    not at all (:func:`spades_sim.outputs.atomic_path`) and free it."""
+    not at all (:func:`spades_sim.outputs.atomic_path`) and free it.
+
+    Ctrl-C is held while the figure is laid out and rendered (a fraction of a second) and acted
+    on once it is written: cut inside matplotlib's renderer, it left the figure half drawn and
+    the renderer's cleanup raised an error of its own in place of the interrupt."""
     try:
-        lay_out(fig)
-        with atomic_path(path, "figure") as temporary:
-            # The format by the target's name, whatever the temporary one ends in.
-            fig.savefig(temporary, format=Path(path).suffix.lstrip(".").lower() or None)
+        with interrupts_held():
+            lay_out(fig)
+            with atomic_path(path, "figure") as temporary:
+                # The format by the target's name, whatever the temporary one ends in.
+                fig.savefig(temporary, format=Path(path).suffix.lstrip(".").lower() or None)
         for look in list(_inspectors):
             look(fig, path)
     finally:
