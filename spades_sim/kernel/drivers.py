@@ -95,9 +95,12 @@ def _takes_sigint() -> bool:
 
 
 @contextmanager
-def interrupts_held() -> Iterator[Callable[[], None]]:
+def interrupts_held(on_interrupt: Callable[[], None] | None = None
+                    ) -> Iterator[Callable[[], None]]:
     """Hold Ctrl-C inside the block (the kernel's run, or a step that must not be cut in two);
     yields the check that raises it at a safe point, and raises it on leaving the block.
+    ``on_interrupt`` is called when Ctrl-C comes (on this thread, while it runs Python code or
+    waits for another thread): to tell a kernel running on another thread to stop.
 
     Only the main thread of a process whose SIGINT raises KeyboardInterrupt changes the
     handler (a Dask worker's thread, or a run with SIGINT ignored, keeps its own).
@@ -111,7 +114,12 @@ def interrupts_held() -> Iterator[Callable[[], None]]:
         if requested:
             raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, lambda signum, frame: requested.append(signum))
+    def note(signum: int, frame: object) -> None:
+        requested.append(signum)
+        if on_interrupt is not None:
+            on_interrupt()
+
+    signal.signal(signal.SIGINT, note)
     try:
         yield check
     finally:
@@ -225,11 +233,13 @@ def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
     or a chunk does, no further chunk starts and the exception goes on once the running chunks
     finish; without ``finish_running``, at once, the running chunks finishing on their threads
     (for chunks that may run for seconds: their outputs must be dropped, and the process exits
-    only when they end).
+    only when they end; a single worker runs on a thread of its own too, so that this thread
+    runs the SIGINT handler while a chunk runs, as :func:`interrupts_held`'s ``on_interrupt``
+    needs to tell a kernel to stop).
     """
     ranges = [(lo, min(count, lo + chunk)) for lo in range(0, count, chunk)]
     workers = min(workers or threads(), len(ranges))
-    if workers <= 1:
+    if workers <= 1 and finish_running:
         for lo, hi in ranges:
             play(lo, hi)
             check()
@@ -252,6 +262,34 @@ def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
 
 CHECK_EVERY = 0.02
 """Seconds between checks for Ctrl-C while :func:`run_chunks` waits for a chunk."""
+
+_stoppable_loaded: set[object] = set()
+_stoppable_pool: list[ThreadPoolExecutor] = []
+
+
+def run_stoppable(kernel, stop: np.ndarray, *args):
+    """``kernel(*args)`` for a kernel that returns at once, cut off, when another thread sets
+    ``stop[0]`` (the double-dummy search: :func:`spades_sim.kernel.dd_search._reach_root`),
+    with Ctrl-C acted on while it runs. On the main thread of a process whose SIGINT raises
+    KeyboardInterrupt, the kernel runs on a helper thread while this one waits: Ctrl-C sets
+    ``stop[0]``, the kernel returns within milliseconds and KeyboardInterrupt is raised (the
+    result dropped; the caller clears ``stop``). Elsewhere it runs on the calling thread, and
+    only whoever sets ``stop`` stops it. The kernel is compiled, or loaded from the cache, on
+    its first call, before Ctrl-C is held (:func:`load_kernel`)."""
+    if kernel not in _stoppable_loaded:
+        load_kernel(kernel, *args)
+        _stoppable_loaded.add(kernel)
+    if not _takes_sigint():
+        return kernel(*args)
+    if not _stoppable_pool:
+        _stoppable_pool.append(ThreadPoolExecutor(1, thread_name_prefix="spades-sim-search"))
+    with interrupts_held(lambda: stop.fill(1)):  # raises KeyboardInterrupt on leaving
+        future = _stoppable_pool[0].submit(kernel, *args)
+        while True:  # a wait with a timeout: the handler runs at once on every platform
+            try:
+                return future.result(timeout=CHECK_EVERY)
+            except TimeoutError:
+                pass
 
 
 def _check_inputs(rules, strategies, seed: int) -> None:
