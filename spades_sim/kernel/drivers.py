@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import signal
+import socket
 import sys
 import threading
 import time
@@ -264,32 +265,59 @@ CHECK_EVERY = 0.02
 """Seconds between checks for Ctrl-C while :func:`run_chunks` waits for a chunk."""
 
 _stoppable_loaded: set[object] = set()
-_stoppable_pool: list[ThreadPoolExecutor] = []
+_watched: list[np.ndarray | None] = [None]
+"""The stop flag of the search running on the main thread (:func:`run_stoppable`), if any."""
+_wakeup: list[socket.socket] = []
+
+
+def _watch_wakeups(reader: socket.socket) -> None:
+    """Set the running search's stop flag on SIGINT: Python's own signal handler writes the
+    signal's number to the wakeup socket at once, even while the main thread is inside the
+    kernel (it runs the Python-level handler only when the kernel returns)."""
+    while True:
+        numbers = reader.recv(64)
+        if not numbers:
+            return
+        stop = _watched[0]
+        if signal.SIGINT in numbers and stop is not None:
+            stop.fill(1)
+
+
+def _wakeup_fd() -> int:
+    """The write end of the wakeup socket, its watcher thread started on first use."""
+    if not _wakeup:
+        reader, writer = socket.socketpair()
+        writer.setblocking(False)
+        _wakeup.extend((reader, writer))
+        threading.Thread(target=_watch_wakeups, args=(reader,), daemon=True,
+                         name="spades-sim-stop").start()
+    return _wakeup[1].fileno()
 
 
 def run_stoppable(kernel, stop: np.ndarray, *args):
-    """``kernel(*args)`` for a kernel that returns at once, cut off, when another thread sets
-    ``stop[0]`` (the double-dummy search: :func:`spades_sim.kernel.dd_search._reach_root`),
-    with Ctrl-C acted on while it runs. On the main thread of a process whose SIGINT raises
-    KeyboardInterrupt, the kernel runs on a helper thread while this one waits: Ctrl-C sets
-    ``stop[0]``, the kernel returns within milliseconds and KeyboardInterrupt is raised (the
-    result dropped; the caller clears ``stop``). Elsewhere it runs on the calling thread, and
-    only whoever sets ``stop`` stops it. The kernel is compiled, or loaded from the cache, on
-    its first call, before Ctrl-C is held (:func:`load_kernel`)."""
+    """``kernel(*args)`` for a kernel that releases the GIL and returns at once, cut off, when
+    another thread sets ``stop[0]`` (the double-dummy search:
+    :func:`spades_sim.kernel.dd_search._reach_root`), with Ctrl-C acted on while it runs. On
+    the main thread of a process whose SIGINT raises KeyboardInterrupt, Ctrl-C is held while
+    the kernel runs and also sets ``stop[0]``, from a watcher thread woken through
+    ``signal.set_wakeup_fd`` (the main thread, inside the kernel, runs no Python code): the
+    kernel returns within milliseconds and KeyboardInterrupt is raised, its result dropped
+    (the caller clears ``stop``). Elsewhere only whoever sets ``stop`` stops it. The kernel is
+    compiled, or loaded from the cache, on its first call, before Ctrl-C is held
+    (:func:`load_kernel`)."""
     if kernel not in _stoppable_loaded:
         load_kernel(kernel, *args)
         _stoppable_loaded.add(kernel)
     if not _takes_sigint():
         return kernel(*args)
-    if not _stoppable_pool:
-        _stoppable_pool.append(ThreadPoolExecutor(1, thread_name_prefix="spades-sim-search"))
     with interrupts_held(lambda: stop.fill(1)):  # raises KeyboardInterrupt on leaving
-        future = _stoppable_pool[0].submit(kernel, *args)
-        while True:  # a wait with a timeout: the handler runs at once on every platform
-            try:
-                return future.result(timeout=CHECK_EVERY)
-            except TimeoutError:
-                pass
+        _watched[0] = stop
+        previous = signal.set_wakeup_fd(_wakeup_fd(), warn_on_full_buffer=False)
+        try:
+            return kernel(*args)
+        finally:
+            signal.set_wakeup_fd(previous)
+            _watched[0] = None
 
 
 def _check_inputs(rules, strategies, seed: int) -> None:
