@@ -9,14 +9,17 @@ The runs take turns among ``--kinds``: a hand run (``simulate --hands``, half of
 ``--save``), a game run (``simulate --games``, likewise), a what-if (``hand``, the position of
 issue 41), a long what-if (``hand-long``: a position whose games go on for many hands, still
 playing its first pass minutes in), a what-if whose double-dummy view is being solved
-(``hand-dd``), a duplicate comparison (``compare``), a grid search
-(``tune``) and the default ``report``. Each gets SIGINT after a random delay of ``--earliest``
-to ``--latest`` seconds (early ones land while the libraries load or strategies are packed,
-late ones, 4 to 10 s in, while the kernel runs) and must stop within ``--within`` seconds:
-exit, or for a what-if print its table (it then draws its figure of the deals finished, and
-exits once that is written). A run still going a minute after its SIGINT is
-killed and counted as hung. It prints one line a run, then per kind the runs, their exit
-codes and the longest stop, and a last line counting the runs with a problem; its exit code is
+(``hand-dd``), a duplicate comparison (``compare``), a grid search (``tune``), the default
+``report``, a double-dummy question of minutes (``dd``) and the review of its hand
+(``review``): `expert-v1` hand 522 of seed 1, a nil whose partner bid one
+(docs/double-dummy.md), written to each run's folder as ``slow.jsonl``; those two print
+nothing partial. Each gets SIGINT after a random delay of ``--earliest`` to ``--latest``
+seconds (early ones land while the libraries load or strategies are packed, late ones, 4 to
+10 s in, while the kernel runs) and must stop within ``--within`` seconds: exit, or for a
+what-if print its table (it then draws its figure of the deals finished, and exits once that
+is written). A run still going a minute after its SIGINT is killed and counted as hung. It
+prints one line a run, then per kind the runs, their exit codes and the longest stop, and a
+last line counting the runs with a problem; its exit code is
 1 if there was any. A stress script, not a test: 200 late runs take about half an hour.
 """
 
@@ -54,7 +57,33 @@ RUNS = {
     "tune": ["tune", "basic", "--param", "bid_offset=-1:1:0.25", "--against", "basic",
              "--games", "40000", "--seed", "5", "--quiet", "--no-figure"],
     "report": ["report"],
+    # Print nothing partial: `interrupted` on stderr, exit 130.
+    "dd": ["dd", "--log", "slow.jsonl"],
+    "review": ["review", "slow.jsonl"],
 }
+QUIET = ("dd", "review")
+"""The kinds that keep nothing partial."""
+SLOW_HANDS = ("2C 4C 7C 8C 9C 2D 7D KD 3H 6H 9H 10H 4S",
+              "6C QC 5D 6D 9D QD 2H JH 3S 6S 9S QS AS",
+              "5C 10C KC 3D 10D 4H 7H 8H QH KH 5S 8S 10S",
+              "3C JC AC 4D 8D JD AD 5H AH 2S 7S JS KS")
+"""`expert-v1` hand 522 of seed 1: dealer 0, bids 0, 4, 1, 5; the first score value of its
+first position takes many minutes."""
+
+
+def _write_slow_log(path: str) -> None:
+    """The slow hand's log line (bid as self-play bid it, then each seat's lowest card)."""
+    from spades_sim.cards import parse_cards
+    from spades_sim.referee import Hand, HandLog
+    from spades_sim.rules import RuleSet
+
+    hand = Hand(RuleSet(), 0, [parse_cards(text) for text in SLOW_HANDS])
+    for seat, bid in ((1, 4), (2, 1), (3, 5), (0, 0)):
+        hand.bid(seat, bid)
+    while hand.turn_index is not None:
+        hand.play(hand.turn_index, hand.legal_plays(hand.turn_index)[0])
+    with open(path, "w", encoding="utf-8") as log:
+        log.write(HandLog.from_hand(hand, "standard").dumps() + "\n")
 FIGURE_AFTER = ("hand", "hand-long", "hand-dd")
 """The kinds that draw a figure after printing their results."""
 HUNG_AFTER = 60.0
@@ -75,6 +104,10 @@ def _problems(kind: str, returncode: int | None, out: str, err: str) -> list[str
         problems.append(f"exit {returncode}")
     if "Traceback" in err or "Segmentation" in err or "Fatal Python" in err:
         problems.append("traceback")
+    if kind in QUIET:
+        if out or err.strip().splitlines()[-1:] != ["interrupted"]:
+            problems.append("printed more than `interrupted`")
+        return problems
     lines = out.splitlines()
     if not lines:
         return problems  # stopped before there was anything to print
@@ -177,6 +210,8 @@ def main() -> int:
             command += ["--save", os.path.join(folder, "run")]
         if kind == "report":
             command += ["--out-dir", folder]
+        if kind in QUIET:
+            _write_slow_log(os.path.join(folder, "slow.jsonl"))
         delay = rng.uniform(args.earliest, args.latest)
         returncode, out, err, stopped, took = _one_run(kind, command, folder, delay)
         problems = _problems(kind, returncode, out, err)

@@ -125,8 +125,8 @@ EXACT_WORDS = 4
 # array for every recursive call would cost more than the search's own work).
 (D_HANDS, D_TAKEN, D_CFG, D_SUIT_MASKS, D_SUIT_LOW, D_SLOT_SUIT, D_KEYS, D_INFO, D_SHAPES,
  D_PAT_HANDS, D_PAT_INFO, D_CUTS, D_ENDS, D_BIDS, D_BLIND, D_BAGS, D_SC, D_MOVES,
- D_KEY_ROWS) = range(0, 57, 3)
-DESC_WORDS = 57
+ D_KEY_ROWS, D_STOP) = range(0, 60, 3)
+DESC_WORDS = 60
 
 _u64s = _view_maker(types.uint64, 1)
 _i64s = _view_maker(types.int64, 1)
@@ -1051,10 +1051,13 @@ def _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, tri
     sc = _i64s(desc, D_SC)
     moves = _i64_rows(desc, D_MOVES)
     key_rows = _u64_rows(desc, D_KEY_ROWS)
+    stop = _i64s(desc, D_STOP)
+    nothing = np.uint64(0)
+    if stop[0]:  # asked to stop: cut off, the answer is not one (see _reach_root)
+        return False, nothing
     n = cfg[CFG_SEATS]
     mode = cfg[CFG_MODE]
     need = target
-    nothing = np.uint64(0)
     key = key_rows[depth]
     shape_row = row = -1
     place = check = shape_place = shape_check = nothing
@@ -1203,6 +1206,8 @@ def _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, tri
             reached, below = _reach(k + 1, leader, next_led, next_slot, next_seat, next_suit,
                                     next_broken, first, trick_mask | bit, target, depth + 1, desc)
         hands[seat] = hand
+        if stop[0]:  # the card's search was cut off: store nothing, leave at once
+            return False, nothing
         if reached == maximising:
             result = reached
             relevant = below  # the other cards tried do not matter: this one decides
@@ -1266,10 +1271,15 @@ def _describe_rows(desc, at, array):
 @njit(cache=True, nogil=True)
 def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
                 trick_mask, target, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
-                pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves, key_rows):
+                pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves, key_rows, stop):
     """:func:`_reach` from the top of a search. Every array must be C-contiguous (the solver's
     own are; others raise ValueError) and is kept alive by the caller while the search runs on
-    views of it."""
+    views of it.
+
+    ``stop``: int64 (1,), read at every node; once another thread sets ``stop[0]`` the search
+    returns within microseconds, cut off: its answer means nothing and the caller must drop it
+    (every search above returns at once too). A cut-off search stores nothing in the tables
+    from the nodes it left unfinished, so what they hold stays exact."""
     desc = np.empty(DESC_WORDS, np.int64)
     _describe(desc, D_HANDS, hands)
     _describe(desc, D_TAKEN, taken)
@@ -1290,6 +1300,7 @@ def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit,
     _describe(desc, D_SC, sc)
     _describe_rows(desc, D_MOVES, moves)
     _describe_rows(desc, D_KEY_ROWS, key_rows)
+    _describe(desc, D_STOP, stop)
     return _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, trick_mask,
                   target, _RUNTIME_ZERO[0], _borrowed(desc))[0]
 
@@ -1298,11 +1309,12 @@ def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit,
 def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                   first, trick_mask, low, high, guess, cfg, suit_masks, suit_low, slot_suit, keys,
                   info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
-                  key_rows):
+                  key_rows, stop):
     """The exact value between ``low`` (the tricks taken, known reached) and ``high`` (the most
     possible): the largest target the maximising seats reach, stepping one trick at a time from
     ``guess`` (negative: :func:`_guess_tricks`'s); a right guess takes two searches, both at the
-    value."""
+    value. Cut off (``stop[0]`` set, see :func:`_reach_root`): returns at once, a value that
+    means nothing."""
     target = guess
     if guess < 0:
         seat = leader + k
@@ -1310,12 +1322,12 @@ def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_sui
             seat -= cfg[CFG_SEATS]
         target = low + _guess_tricks(hands, cfg[CFG_SEATS], _popcount(hands[seat]), cfg,
                                      suit_masks)
-    while low < high:
+    while low < high and not stop[0]:
         target = min(max(target, low + 1), high)
         if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                        first, trick_mask, target, cfg, suit_masks, suit_low, slot_suit, keys,
                        info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
-                       key_rows):
+                       key_rows, stop):
             low = target
             target += 1
         else:
@@ -1328,21 +1340,22 @@ def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_sui
 def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
                  trick_mask, values, count, guess, cfg, suit_masks, suit_low, slot_suit, keys,
                  info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
-                 key_rows):
+                 key_rows, stop):
     """The exact score difference: the largest of ``values[:count]`` (every ending's value,
     ascending; the smallest is always reached) that the maximising side reaches. With ``guess``
     (an index of ``values``; negative: none) it steps one value at a time from there, a right
-    guess taking two searches; without, it bisects."""
+    guess taking two searches; without, it bisects. Cut off (``stop[0]`` set): returns at once,
+    a value that means nothing."""
     low, high = 0, count - 1
     target = guess
-    while low < high:
+    while low < high and not stop[0]:
         if guess < 0:
             target = (low + high + 1) // 2
         target = min(max(target, low + 1), high)
         if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                        first, trick_mask, values[target], cfg, suit_masks, suit_low,
                        slot_suit, keys, info, shapes, pat_hands, pat_info, cuts, ends, bids, blind,
-                       bags, sc, moves, key_rows):
+                       bags, sc, moves, key_rows, stop):
             low = target
             target += 1
         else:
@@ -1354,10 +1367,11 @@ def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit
 @njit(cache=True, nogil=True)
 def _solve_many(deals, leaders, sides, cfg, partner_side, suit_masks, suit_low, slot_suit, keys,
                 info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
-                key_rows, out):
+                key_rows, stop, out):
     """Tricks of ``sides[i]`` in fresh deal ``deals[i]`` (slot masks per seat) led by
     ``leaders[i]``, for every i, into ``out``. ``partner_side`` is each seat's side; ``cfg`` is
-    this call's own copy (its seat masks and context are set per deal)."""
+    this call's own copy (its seat masks and context are set per deal). Once ``stop[0]`` is set
+    (see :func:`_reach_root`) it returns at once; ``out`` then means nothing."""
     n = cfg[CFG_SEATS]
     taken = np.zeros(n, np.int64)
     hands = np.zeros(n, np.uint64)
@@ -1377,4 +1391,6 @@ def _solve_many(deals, leaders, sides, cfg, partner_side, suit_masks, suit_low, 
                                zero - 1, zero != zero, zero == zero, np.uint64(zero), zero, size,
                                zero - 1, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
                                pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
-                               key_rows)
+                               key_rows, stop)
+        if stop[0]:
+            break

@@ -93,7 +93,7 @@ bits, 236 s at 23 and 221 s at 24 (the same answers; the slowest hand 474 s, 150
 
 SOLVE_CHUNK = 1
 """Deals a thread of :func:`solve_deals` takes at a time: one (a deal takes a tenth of a
-second on average, and up to seconds), so that on one thread Ctrl-C waits for one deal."""
+second on average, and up to seconds), so that the threads share the slow deals."""
 
 _NIL_CONTEXT = 8     # contexts: tricks of side s = s, nil of seat s = 8 + s, score questions 16 on
 _SCORE_CONTEXT = 16
@@ -107,6 +107,10 @@ def _table(rows: int, words: int) -> tuple[np.ndarray, np.ndarray]:
     start = (-raw.ctypes.data % 64) // 8
     table = raw[start:start + rows * words].reshape(rows, words)
     return table, table.view(np.int32)
+
+
+class SearchStopped(Exception):
+    """A question cut off part-way by :meth:`DoubleDummy.stop`: its answer is dropped."""
 
 
 class PositionError(ValueError):
@@ -428,9 +432,30 @@ class DoubleDummy:
         self._ends = np.zeros((max(1, size >> 8), ENDS_WORDS), np.int64)
         self._moves = np.full((MAX_DEPTH, 2 * MAX_MOVES + 1), -1, np.int64)
         self._key_rows = np.zeros((MAX_DEPTH, KEY_WORDS), np.uint64)
+        self._stop = np.zeros(1, np.int64)
+        """The search's stop flag: set, the question being answered is cut off."""
         self._contexts: dict[tuple[object, ...], int] = {}
         self._last: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
         """Per question (mode, context), the last answer and the holdings it was about."""
+
+    def stop(self) -> None:
+        """Cut off the question being answered, from another thread: the search returns within
+        milliseconds, stores nothing it has not finished, and the question raises
+        :class:`SearchStopped` (its answer dropped; the solver stays usable). A question
+        asked on the main thread stops the same way on Ctrl-C and raises KeyboardInterrupt."""
+        self._stop[0] = 1
+
+    def _search(self, kernel, *args):
+        """``kernel(*args)``, a search that polls this solver's stop flag (its last argument
+        before the outputs), stopped on :meth:`stop` or Ctrl-C (:func:`drivers.run_stoppable`)."""
+        try:
+            result = drivers.run_stoppable(kernel, self._stop, *args)
+        finally:
+            cut = bool(self._stop[0])
+            self._stop[0] = 0
+        if cut:
+            raise SearchStopped("the double-dummy search was stopped")
+        return result
 
     # --- the three questions ------------------------------------------------------------------
 
@@ -446,8 +471,9 @@ class DoubleDummy:
         state = self._state(position, layout)
         question = (MODE_TRICKS, side)
         last = self._guess(position, question)
-        value = int(_solve_tricks(*state, won, won + left, -1 if last is None else last, cfg,
-                                  *self._tables(), *self._no_score()))
+        value = int(self._search(_solve_tricks, *state, won, won + left,
+                                 -1 if last is None else last, cfg, *self._tables(),
+                                 *self._no_score()))
         self._answered(position, question, value)
         return value
 
@@ -461,8 +487,8 @@ class DoubleDummy:
             return True
         attackers = ((1 << layout.seats) - 1) & ~self._side(layout.side_of[seat])
         cfg = self._cfg(MODE_NIL, attackers, 1 << seat, _NIL_CONTEXT + seat)
-        return bool(_reach_root(*self._state(position, layout), 1, cfg, *self._tables(),
-                                *self._no_score()))
+        return bool(self._search(_reach_root, *self._state(position, layout), 1, cfg,
+                                 *self._tables(), *self._no_score()))
 
     def score(self, position: Position, bids: Sequence[int], *, blind: Sequence[bool] = (),
               bags: Sequence[int] = (), side: int = 0) -> ScoreLine:
@@ -574,7 +600,7 @@ class DoubleDummy:
         seats = self._layout.seats
         return (np.zeros(seats, np.int64), np.zeros(seats, np.int64),
                 np.zeros(self._layout.sides, np.int64), self._layout.sc, self._moves,
-                self._key_rows)
+                self._key_rows, self._stop)
 
     def _state(self, position: Position, layout: _Layout) -> tuple[object, ...]:
         """The search's state arguments, ``hands`` to ``trick_mask``."""
@@ -644,8 +670,9 @@ class DoubleDummy:
         start = -1  # the index of the largest possible value not above the guess
         if guess is not None:
             start = max(0, int(np.searchsorted(values[:count], guess, side="right")) - 1)
-        value = int(_solve_score(*state, values, count, start, cfg, *self._tables(), bids, blind,
-                                 bags, sc, self._moves, self._key_rows))
+        value = int(self._search(_solve_score, *state, values, count, start, cfg,
+                                 *self._tables(), bids, blind, bags, sc, self._moves,
+                                 self._key_rows, self._stop))
         self._answered(position, known, value)
         return value
 
@@ -686,9 +713,9 @@ class DoubleDummy:
 
     def _reaches(self, position: Position, question: tuple[np.ndarray, ...], target: int) -> bool:
         cfg, bids, blind, bags, sc = question
-        return bool(_reach_root(*self._state(position, self._layout), target, cfg,
-                                *self._tables(), bids, blind, bags, sc, self._moves,
-                                self._key_rows))
+        return bool(self._search(_reach_root, *self._state(position, self._layout), target,
+                                 cfg, *self._tables(), bids, blind, bags, sc, self._moves,
+                                 self._key_rows, self._stop))
 
     def _score_line(self, position: Position, layout: _Layout,
                     question: tuple[np.ndarray, ...], value: int) -> list[int]:
@@ -762,8 +789,8 @@ def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]
     ``hands``: (m, seats) card-id masks; ``leaders``: (m,) the seat leading trick 1;
     ``sides``: (m,) or one side. Returns int64 (m,): ``tricks(Position.deal(hands[i],
     leaders[i]), sides[i])``. The answers do not depend on the number of threads. Ctrl-C raises
-    KeyboardInterrupt at once on two or more threads (the deals being solved finish on their
-    threads, unused: one can take seconds), after the deal being solved on one.
+    KeyboardInterrupt within milliseconds: the deals being solved are cut off, their answers
+    dropped.
     """
     rules = _rules_of(rules)
     layout = _layout(rules)
@@ -790,6 +817,7 @@ def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]
     out = np.zeros(m, np.int64)
     partner_side = np.array(layout.side_of, np.int64)
     solvers = threading.local()  # one solver (its tables) per thread
+    stop = np.zeros(1, np.int64)  # the call's stop flag, read by every thread's search
 
     def arguments(lo: int, hi: int, result: np.ndarray) -> tuple:
         solver = getattr(solvers, "solver", None)
@@ -798,7 +826,7 @@ def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]
         return (deals[lo:hi], leader_array[lo:hi].copy(), side_array[lo:hi].copy(),
                 layout.cfg.copy(), partner_side, layout.suit_masks, layout.suit_low,
                 layout.slot_suit, *solver._tables()[3:], *solver._no_score()[:4],
-                solver._moves, solver._key_rows, result)
+                solver._moves, solver._key_rows, stop, result)
 
     def solve(lo: int, hi: int) -> None:
         result = np.zeros(hi - lo, np.int64)
@@ -809,11 +837,14 @@ def solve_deals(rules: RuleSet | str, hands: np.ndarray | Sequence[Sequence[int]
     # turn, not one equal share a thread (deals differ in cost by a thousand times, so equal
     # shares leave a thread idle while another has the slow ones), Ctrl-C taken between them.
     drivers.load_kernel(_solve_many, *arguments(0, 0, np.zeros(0, np.int64)))
-    with drivers.interrupts_held() as check:
-        # A deal can take seconds: on Ctrl-C the deals in flight are left to finish on their
-        # threads, their answers dropped, and the caller goes on at once.
+    with drivers.interrupts_held(lambda: stop.fill(1)) as check:
+        # A deal can take seconds: Ctrl-C sets the stop flag, the deals in flight are cut off
+        # within milliseconds on their threads (their answers dropped), no more start, and
+        # the caller goes on at once. Even one thread runs apart from this one, which takes
+        # the Ctrl-C.
         drivers.run_chunks(m, SOLVE_CHUNK, solve, check, workers=threads, finish_running=False)
     return out
 
 
-__all__ = ["DoubleDummy", "Position", "PositionError", "ScoreLine", "solve_deals"]
+__all__ = ["DoubleDummy", "Position", "PositionError", "ScoreLine", "SearchStopped",
+           "solve_deals"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import signal
+import socket
 import sys
 import threading
 import time
@@ -95,9 +96,12 @@ def _takes_sigint() -> bool:
 
 
 @contextmanager
-def interrupts_held() -> Iterator[Callable[[], None]]:
+def interrupts_held(on_interrupt: Callable[[], None] | None = None
+                    ) -> Iterator[Callable[[], None]]:
     """Hold Ctrl-C inside the block (the kernel's run, or a step that must not be cut in two);
     yields the check that raises it at a safe point, and raises it on leaving the block.
+    ``on_interrupt`` is called when Ctrl-C comes (on this thread, while it runs Python code or
+    waits for another thread): to tell a kernel running on another thread to stop.
 
     Only the main thread of a process whose SIGINT raises KeyboardInterrupt changes the
     handler (a Dask worker's thread, or a run with SIGINT ignored, keeps its own).
@@ -111,7 +115,12 @@ def interrupts_held() -> Iterator[Callable[[], None]]:
         if requested:
             raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, lambda signum, frame: requested.append(signum))
+    def note(signum: int, frame: object) -> None:
+        requested.append(signum)
+        if on_interrupt is not None:
+            on_interrupt()
+
+    signal.signal(signal.SIGINT, note)
     try:
         yield check
     finally:
@@ -225,11 +234,13 @@ def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
     or a chunk does, no further chunk starts and the exception goes on once the running chunks
     finish; without ``finish_running``, at once, the running chunks finishing on their threads
     (for chunks that may run for seconds: their outputs must be dropped, and the process exits
-    only when they end).
+    only when they end; a single worker runs on a thread of its own too, so that this thread
+    runs the SIGINT handler while a chunk runs, as :func:`interrupts_held`'s ``on_interrupt``
+    needs to tell a kernel to stop).
     """
     ranges = [(lo, min(count, lo + chunk)) for lo in range(0, count, chunk)]
     workers = min(workers or threads(), len(ranges))
-    if workers <= 1:
+    if workers <= 1 and finish_running:
         for lo, hi in ranges:
             play(lo, hi)
             check()
@@ -252,6 +263,61 @@ def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
 
 CHECK_EVERY = 0.02
 """Seconds between checks for Ctrl-C while :func:`run_chunks` waits for a chunk."""
+
+_stoppable_loaded: set[object] = set()
+_watched: list[np.ndarray | None] = [None]
+"""The stop flag of the search running on the main thread (:func:`run_stoppable`), if any."""
+_wakeup: list[socket.socket] = []
+
+
+def _watch_wakeups(reader: socket.socket) -> None:
+    """Set the running search's stop flag on SIGINT: Python's own signal handler writes the
+    signal's number to the wakeup socket at once, even while the main thread is inside the
+    kernel (it runs the Python-level handler only when the kernel returns)."""
+    while True:
+        numbers = reader.recv(64)
+        if not numbers:
+            return
+        stop = _watched[0]
+        if signal.SIGINT in numbers and stop is not None:
+            stop.fill(1)
+
+
+def _wakeup_fd() -> int:
+    """The write end of the wakeup socket, its watcher thread started on first use."""
+    if not _wakeup:
+        reader, writer = socket.socketpair()
+        writer.setblocking(False)
+        _wakeup.extend((reader, writer))
+        threading.Thread(target=_watch_wakeups, args=(reader,), daemon=True,
+                         name="spades-sim-stop").start()
+    return _wakeup[1].fileno()
+
+
+def run_stoppable(kernel, stop: np.ndarray, *args):
+    """``kernel(*args)`` for a kernel that releases the GIL and returns at once, cut off, when
+    another thread sets ``stop[0]`` (the double-dummy search:
+    :func:`spades_sim.kernel.dd_search._reach_root`), with Ctrl-C acted on while it runs. On
+    the main thread of a process whose SIGINT raises KeyboardInterrupt, Ctrl-C is held while
+    the kernel runs and also sets ``stop[0]``, from a watcher thread woken through
+    ``signal.set_wakeup_fd`` (the main thread, inside the kernel, runs no Python code): the
+    kernel returns within milliseconds and KeyboardInterrupt is raised, its result dropped
+    (the caller clears ``stop``). Elsewhere only whoever sets ``stop`` stops it. The kernel is
+    compiled, or loaded from the cache, on its first call, before Ctrl-C is held
+    (:func:`load_kernel`)."""
+    if kernel not in _stoppable_loaded:
+        load_kernel(kernel, *args)
+        _stoppable_loaded.add(kernel)
+    if not _takes_sigint():
+        return kernel(*args)
+    with interrupts_held(lambda: stop.fill(1)):  # raises KeyboardInterrupt on leaving
+        _watched[0] = stop
+        previous = signal.set_wakeup_fd(_wakeup_fd(), warn_on_full_buffer=False)
+        try:
+            return kernel(*args)
+        finally:
+            signal.set_wakeup_fd(previous)
+            _watched[0] = None
 
 
 def _check_inputs(rules, strategies, seed: int) -> None:
