@@ -136,3 +136,15 @@ def test_public_names_resolve():
 
     for name in spades_sim.__all__:
         assert getattr(spades_sim, name) is not None, name
+
+
+def test_every_subpackage_is_installed() -> None:
+    """pyproject.toml lists every package folder: an editable install finds a folder left off
+    the list, a plain ``pip install .`` (the quickstart's) leaves it out."""
+    import tomllib
+
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"][
+        "setuptools"]["packages"])
+    folders = {".".join(path.parent.relative_to(PACKAGE.parent).parts)
+               for path in PACKAGE.rglob("__init__.py")}
+    assert folders <= listed, sorted(folders - listed)
