@@ -174,6 +174,20 @@ def loads_toml(text: str, refuse: Refuse) -> dict[str, Any]:
     return raw
 
 
+def read_toml(path: str | Path, refuse: Refuse) -> dict[str, Any]:
+    """A TOML file read as every reader reads one (:func:`read_text`, :func:`loads_toml`), each
+    fault refused in the same words: ``refuse("a readable file (reason)")``, ``refuse("a UTF-8
+    TOML file")``, ``refuse("valid TOML (reason)")``, or the bounds' own refusals."""
+    try:
+        return loads_toml(read_text(path, refuse), refuse)
+    except OSError as error:
+        raise refuse(f"a readable file ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise refuse("a UTF-8 TOML file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise refuse(f"valid TOML ({error})") from None
+
+
 def loads_json(text: str, refuse: Refuse) -> Any:
     """Parse JSON whose objects and arrays nest at most :data:`MAX_NESTING` deep.
 
@@ -189,4 +203,4 @@ def loads_json(text: str, refuse: Refuse) -> Any:
 
 __all__ = ["MAX_LOG_BYTES", "MAX_LOG_LINE", "MAX_NESTING", "MAX_SHARD_BYTES", "MAX_TABLES_BYTES",
            "MAX_TEXT_BYTES", "Refuse", "loads_json", "loads_toml", "nesting", "open_input",
-           "read_bytes", "read_text", "size_text"]
+           "read_bytes", "read_text", "read_toml", "size_text"]

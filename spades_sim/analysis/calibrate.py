@@ -26,7 +26,6 @@ has its sample size; :func:`smoothed` turns them into the distributions the kern
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +35,7 @@ import numpy as np
 import tomli_w
 
 from .. import __version__
-from ..inputs import loads_toml, read_text
+from ..inputs import read_toml
 from ..kernel import drivers
 from ..kernel import expert_bid as _bid
 from ..kernel.calibration import (
@@ -473,16 +472,9 @@ def read_index(folder: str | Path) -> dict[str, Any]:
     def refuse(allowed: str) -> CalibrationError:
         return CalibrationError(f"out-dir={shown(str(index))!r}: allowed {allowed}")
 
-    try:
-        return loads_toml(read_text(index, refuse), refuse)
-    except FileNotFoundError:
+    if not index.exists() and not index.is_symlink():  # a new folder: no entries yet
         return {}
-    except OSError as error:
-        raise refuse(f"a readable file ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise refuse("a UTF-8 TOML file") from None
-    except tomllib.TOMLDecodeError as error:
-        raise refuse(f"valid TOML ({error})") from None
+    return read_toml(index, refuse)
 
 
 def write_tables(folder: str | Path, name: str, arrays: dict[str, np.ndarray],

@@ -16,7 +16,6 @@ from __future__ import annotations
 import html
 import itertools
 import math
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -27,7 +26,7 @@ import pandas as pd
 import tomli_w
 
 from .. import __version__
-from ..inputs import loads_toml, read_text
+from ..inputs import read_toml
 from ..kernel.strategies import StrategyError, get_strategy, is_strategy_file
 from ..kernel.warmup import expecting
 from ..names import name_fault
@@ -191,14 +190,7 @@ def load_study(path: str | Path) -> Study:
     def refuse(allowed: str) -> StudyError:
         return StudyError(f"config={shown(path)!r}: allowed {allowed}")
 
-    try:
-        raw = loads_toml(read_text(path, refuse), refuse)
-    except OSError as error:
-        raise refuse(f"a readable file ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise refuse("a UTF-8 TOML file") from None
-    except tomllib.TOMLDecodeError as error:
-        raise refuse(f"valid TOML ({error})") from None
+    raw = read_toml(path, refuse)
     if not raw:
         raise refuse("a study that sets at least one field (this one sets none; without "
                      "--config the default study runs)")
