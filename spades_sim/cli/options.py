@@ -32,6 +32,15 @@ from .errors import InputError
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
+def _field(param: click.Parameter | None, default: str) -> str:
+    """The field a message names: an option by its long name, an argument by its own."""
+    if param is None:
+        return default
+    if isinstance(param, click.Option):
+        return param.opts[0].lstrip("-")
+    return str(param.name).removesuffix("_file")
+
+
 class Number(click.ParamType):
     """An option's number, in ASCII digits only (see :mod:`spades_sim.numbers`); anything else
     ends in one ``field=value: allowed …`` line. Its range is checked where it is used."""
@@ -45,11 +54,12 @@ class Number(click.ParamType):
         try:
             return self._parse(value)
         except ValueError:
-            field = param.opts[0].lstrip("-") if param is not None else "value"
-            raise InputError(f"{field}={shown(value)!r}: allowed {self._allowed}") from None
+            raise InputError(f"{_field(param, 'value')}={shown(value)!r}: allowed "
+                             f"{self._allowed}") from None
 
 
 WHOLE = Number("integer", whole_number, "a whole number in digits 0-9")
+DECIMAL = Number("float", decimal_number, "a number in digits 0-9, e.g. 100 or 2.5")
 
 
 class PathType(click.Path):
@@ -59,19 +69,16 @@ class PathType(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str):
-            field = "path" if param is None else (
-                param.opts[0].lstrip("-") if isinstance(param, click.Option)
-                else str(param.name).removesuffix("_file"))
             if "\x00" in value:
-                raise InputError(f"{field}={shown(value)!r}: allowed a path without NUL "
-                                 "characters")
+                raise InputError(f"{_field(param, 'path')}={shown(value)!r}: allowed a path "
+                                 "without NUL characters")
             try:  # a byte that is not UTF-8 arrives as a lone surrogate, which no message prints
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                raise InputError(f"{field}={shown(value.encode('utf-8', 'replace').decode())!r}: "
-                                 "allowed a path in UTF-8") from None
+                shown_value = shown(value.encode("utf-8", "replace").decode())
+                raise InputError(f"{_field(param, 'path')}={shown_value!r}: allowed a path in "
+                                 "UTF-8") from None
         return super().convert(value, param, ctx)
-DECIMAL = Number("float", decimal_number, "a number in digits 0-9, e.g. 100 or 2.5")
 
 
 def _bundle(options: Sequence[Callable[[Any], Any]]) -> Decorator:
