@@ -20,7 +20,12 @@ what-if print its table (it then draws its figure of the deals finished, and exi
 is written). A run still going a minute after its SIGINT is killed and counted as hung. It
 prints one line a run, then per kind the runs, their exit codes and the longest stop, and a
 last line counting the runs with a problem; its exit code is
-1 if there was any. A stress script, not a test: 200 late runs take about half an hour.
+1 if there was any. With ``--cold`` each run starts on an empty kernel cache of its own, so that
+its SIGINT lands while numba compiles (tens of seconds a kind):
+
+    python scripts/interrupt_stress.py --cold --runs 30 --kinds dd,hands,hand --earliest 2 --latest 30
+
+A stress script, not a test: 200 late runs take about half an hour.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import argparse
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -149,12 +155,16 @@ def _reader(stream: IO[str], lines: list[str], first: list[float]) -> None:
         lines.append(line)
 
 
-def _one_run(kind: str, command: list[str], folder: str, delay: float
+def _one_run(kind: str, command: list[str], folder: str, delay: float, cold: bool
              ) -> tuple[int | None, str, str, float, float]:
-    """Start ``command``, send SIGINT after ``delay`` seconds; its exit code (None: hung and
+    """Start ``command`` (``cold``: with an empty kernel cache of its own, so that it compiles
+    every kernel it runs), send SIGINT after ``delay`` seconds; its exit code (None: hung and
     killed), stdout, stderr, the seconds to stop (to its first line of results, or its exit)
     and to exit."""
-    process = subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE,
+    environment = dict(os.environ)
+    if cold:
+        environment["NUMBA_CACHE_DIR"] = os.path.join(folder, "kernel-cache")
+    process = subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE, env=environment,
                                stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
     out: list[str] = []
     err: list[str] = []
@@ -192,6 +202,8 @@ def main() -> int:
     parser.add_argument("--earliest", type=float, default=0.5)
     parser.add_argument("--latest", type=float, default=6.0)
     parser.add_argument("--within", type=float, default=1.0)
+    parser.add_argument("--cold", action="store_true",
+                        help="each run compiles its kernels, in an empty cache of its own")
     parser.add_argument("--kinds", default=",".join(RUNS),
                         help=f"the runs to take turns, of {', '.join(RUNS)}")
     args = parser.parse_args()
@@ -213,7 +225,8 @@ def main() -> int:
         if kind in QUIET:
             _write_slow_log(os.path.join(folder, "slow.jsonl"))
         delay = rng.uniform(args.earliest, args.latest)
-        returncode, out, err, stopped, took = _one_run(kind, command, folder, delay)
+        returncode, out, err, stopped, took = _one_run(kind, command, folder, delay, args.cold)
+        shutil.rmtree(folder, ignore_errors=True)
         problems = _problems(kind, returncode, out, err)
         if stopped > args.within:
             problems.append(f"took {stopped:.2f} s to stop")

@@ -147,6 +147,42 @@ def test_run_chunks_takes_ctrl_c_while_a_long_chunk_runs(finish_running: bool) -
     release.set()
 
 
+def test_ctrl_c_swallowed_inside_a_compile_is_raised_at_once() -> None:
+    """Ctrl-C that lands in a callback from C, where Python prints "Exception ignored" and drops
+    the KeyboardInterrupt (as llvmlite's callback for each object numba compiles), is raised
+    again on the block's next Python call, not when the block (a compile of tens of seconds)
+    ends; the hook that dropped it stays quiet, and is put back afterwards."""
+    import ctypes
+
+    def callback_body() -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):  # the handler runs here, inside the callback
+            pass
+
+    callback = ctypes.CFUNCTYPE(None)(callback_body)
+    hook = sys.unraisablehook
+    went_on = []
+    with pytest.raises(KeyboardInterrupt), drivers.interrupts_noted():
+        callback()
+        start = time.monotonic()
+        while time.monotonic() - start < 5:  # the rest of a long compile
+            went_on.append(1)
+    assert went_on == []
+    assert sys.unraisablehook is hook and sys.getprofile() is None
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_error_after_ctrl_c_in_a_compile_is_an_interrupt() -> None:
+    """What the half-made compile raises next, once Ctrl-C has come, ends as the interrupt."""
+    with pytest.raises(KeyboardInterrupt), drivers.interrupts_noted():
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except KeyboardInterrupt:  # swallowed, as numba's compiler may
+            pass
+        raise RuntimeError("no compiled object yet")
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--seed", "5"], "seed=5: allowed 4, as in the run saved in"),
     (["--hands", "999"], "requested=999: allowed 3000, as in the run saved in"),

@@ -188,8 +188,10 @@ class KernelCache(caching.FunctionCache):
             return
         try:
             super().save_overload(sig, data)
-        except Exception as error:  # the folder cannot be made or written
+        except OSError as error:  # the folder cannot be made or written
             _unusable(error)
+        # Anything else is not the folder's fault: a compile cut short by Ctrl-C leaves no
+        # object code to save (numba: "no compiled object yet"), and the interrupt follows.
 
     def _set_aside(self, error: Exception) -> None:
         """Rename the entry's index (numba writes a new one when it saves the function again)."""

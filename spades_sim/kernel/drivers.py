@@ -130,11 +130,17 @@ def interrupts_held(on_interrupt: Callable[[], None] | None = None
 
 @contextmanager
 def interrupts_noted() -> Iterator[None]:
-    """Let Ctrl-C raise at once inside the block, as usual, and also note it, so that a
-    KeyboardInterrupt that Python swallows is raised again when the block ends: one raised
-    while a finaliser runs is printed as "Exception ignored" and dropped, and numba's compiler
-    makes and drops many objects. Only the main thread of a process whose SIGINT raises
-    KeyboardInterrupt changes the handler (as in :func:`interrupts_held`)."""
+    """Let Ctrl-C raise at once inside the block, as usual, even where Python swallows it.
+
+    A KeyboardInterrupt raised inside a callback from C (llvmlite hands numba each compiled
+    object through one) or a finaliser (numba's compiler makes and drops many objects) is
+    printed as "Exception ignored" and dropped, and the compile would go on for tens of
+    seconds. Such a swallowed interrupt is raised again by a profile hook on the next Python
+    call or return the main thread makes, so at once and where nothing swallows it (no second
+    signal, which could land after the block); whatever else the block raises once Ctrl-C has
+    come (numba's state left half-made by it) is raised as KeyboardInterrupt. Only the main
+    thread of a process whose SIGINT raises KeyboardInterrupt changes the handler (as in
+    :func:`interrupts_held`)."""
     if not _takes_sigint():
         yield
         return
@@ -145,15 +151,30 @@ def interrupts_noted() -> Iterator[None]:
         requested.append(signum)
         raise KeyboardInterrupt
 
-    def quietly(hook_args) -> None:  # the swallowed interrupt is raised again below: no notice
+    def raise_again(frame, event: str, arg: object) -> None:
+        if frame.f_code is again.__code__:  # still inside the hook that set it
+            return
+        sys.setprofile(None)
+        raise KeyboardInterrupt
+
+    def again(hook_args) -> None:
         if not isinstance(hook_args.exc_value, KeyboardInterrupt):
             unraisable(hook_args)
+            return
+        # Not from here: raised inside this hook, it would be dropped too.
+        sys.setprofile(raise_again)
 
     signal.signal(signal.SIGINT, note_and_raise)
-    sys.unraisablehook = quietly
+    sys.unraisablehook = again
     try:
         yield
+    except BaseException as error:
+        if requested and not isinstance(error, KeyboardInterrupt):
+            raise KeyboardInterrupt from error
+        raise
     finally:
+        if sys.getprofile() is raise_again:
+            sys.setprofile(None)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         sys.unraisablehook = unraisable
     if requested:
