@@ -249,6 +249,19 @@ def test_backend_options_are_checked(monkeypatch: pytest.MonkeyPatch, args: list
                           prefix_only=True)
 
 
+@pytest.mark.parametrize("kind", ["--hands", "--games"])
+def test_a_scheduler_not_reached_leaves_no_save_folder(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path, kind: str) -> None:
+    from spades_sim.run import backends
+
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT", "1s")
+    result = invoke(["simulate", kind, "10", "--quiet", "--backend", "dask", "--scheduler",
+                     "tcp://127.0.0.1:9", "--save", str(tmp_path / "run")])
+    assert_one_line_error(result, "scheduler='tcp://127.0.0.1:9': allowed the address of a "
+                                  "running Dask scheduler", prefix_only=True)
+    assert not (tmp_path / "run").exists()
+
+
 @pytest.fixture(scope="module")
 def cluster():
     """Two Dask workers in their own processes, on loopback."""

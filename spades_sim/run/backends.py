@@ -102,8 +102,8 @@ class DaskBackend:
         self.client: Any = None
 
     def connect(self) -> None:
-        """A client of the scheduler (:func:`connect`). One that cannot be reached leaves a
-        new save folder with no blocks, which ``resume`` can finish later."""
+        """A client of the scheduler (:func:`connect`), made before a new run's save folder
+        (one that cannot be reached leaves none)."""
         if self.client is None:
             self.client = connect(self.scheduler)
 

@@ -21,7 +21,7 @@ from ..kernel.drivers import RunError, check_seed, check_threads, set_threads
 from ..kernel.strategies import seat_strategies
 from ..rules import RuleSet
 from . import backends
-from .blocks import Run, Table, new_store, new_totals, play_run, prepare_table
+from .blocks import Backend, Run, Table, new_store, new_totals, play_run, prepare_table
 from .catalogue import Totals
 from .store import MAX_BLOCK, MAX_COUNT, MAX_HANDS_CAP, Manifest, RunStore
 
@@ -68,6 +68,18 @@ def _new_run(kind: str, table: Table, seed: int, n: int, keep_records: bool = Fa
                table=table)
 
 
+def _connected_store(target: Backend, save: str | Path | None, run: Run, block: int,
+                     max_hands: int | None) -> RunStore | None:
+    """Reach the backend, then make the save folder: a scheduler that cannot be reached is bad
+    input, and leaves no folder behind."""
+    target.connect()
+    try:
+        return new_store(save, run, block, max_hands)
+    except BaseException:
+        target.close()
+        raise
+
+
 def simulate_hands(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int | None = None,
                    threads: int | None = None, keep_records: bool = False,
                    on_block: Callable[[int], None] | None = None, save: str | Path | None = None,
@@ -83,7 +95,7 @@ def simulate_hands(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
     table, seed = _prepare(raw_rules, raw_strategies, "hands", n, seed, threads)
     target = backends.backend(backend, scheduler, keep_records)
     run = _new_run("hands", table, seed, n, keep_records)
-    store = new_store(save, run, BLOCK_HANDS, None)
+    store = _connected_store(target, save, run, BLOCK_HANDS, None)
     return play_run(run, target, BLOCK_HANDS, None, on_block, store)
 
 
@@ -130,7 +142,7 @@ def simulate_games(raw_rules: str | RuleSet, raw_strategies, n: int, seed: int |
     _check_count("max_hands", max_hands, MAX_HANDS_CAP)
     target = backends.backend(backend, scheduler, keep_records)
     run = _new_run("games", table, seed, n, keep_records)
-    store = new_store(save, run, BLOCK_GAMES, max_hands)
+    store = _connected_store(target, save, run, BLOCK_GAMES, max_hands)
     return play_run(run, target, BLOCK_GAMES, max_hands, on_block, store)
 
 
