@@ -57,6 +57,41 @@ def test_every_link_points_at_a_file_in_the_repository(document: Path) -> None:
     assert broken_links(document.read_text(encoding="utf-8"), document.parent) == []
 
 
+def test_the_readme_links_every_page_of_docs() -> None:
+    linked = {target.split("#", 1)[0] for target in links(DOCUMENTS[0].read_text(encoding="utf-8"))}
+    pages = {path.relative_to(ROOT).as_posix() for path in (ROOT / "docs").glob("*.md")}
+    assert sorted(pages - linked) == []
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens.
+
+    >>> slug("Tuning a strategy's parameters"), slug("Rules: presets, files and overrides")
+    ('tuning-a-strategys-parameters', 'rules-presets-files-and-overrides')
+    """
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_readme_links_anchors_that_exist() -> None:
+    """The README's links into a section of a page (its own, or the tour's) name a heading there."""
+    missing = []
+    for target in links(DOCUMENTS[0].read_text(encoding="utf-8")):
+        if "#" not in target or re.match(r"[a-z]+:", target):
+            continue
+        path, anchor = target.split("#", 1)
+        page = (ROOT / path) if path else DOCUMENTS[0]
+        text = FENCE.sub("", page.read_text(encoding="utf-8"))
+        if anchor not in {slug(line.lstrip("#")) for line in text.splitlines()
+                          if line.startswith("#")}:
+            missing.append(target)
+    assert missing == []
+
+
+def test_the_readme_is_a_front_page() -> None:
+    """The command tour is docs/commands.md; the README is read in ten minutes (about 15 KB)."""
+    assert len(DOCUMENTS[0].read_bytes()) <= 15_500
+
+
 def test_a_link_to_a_missing_file_is_found() -> None:
     text = "[rules](rules.md#sources) [gone](missing.md#x) [up](../../elsewhere.md) [web](http://x.org)"
     assert broken_links(text, ROOT / "docs") == ["missing.md#x", "../../elsewhere.md"]
