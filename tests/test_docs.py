@@ -174,3 +174,38 @@ def test_the_field_table_gives_each_range(name: str) -> None:
 
 def test_the_preset_table_lists_every_preset() -> None:
     assert sorted(row[0].strip("`") for row in table_rows("The presets")) == preset_names()
+
+
+# --- docs/rules.md "Not modelled yet" against spades_sim/rules.py ---------------------------
+
+NOT_MODELLED_ITEM = re.compile(r"^- \*\*([^*]+)\*\* \(`([a-z][a-z0-9_]*)`\): (.*?)(?=^- |\Z)",
+                               re.MULTILINE | re.DOTALL)
+
+
+def not_modelled() -> list[tuple[str, str, str]]:
+    """docs/rules.md's list of house rules not modelled yet: (title, field name, text) each."""
+    section = RULES_DOC.split("\n## Not modelled yet\n", 1)[1]
+    return NOT_MODELLED_ITEM.findall(section)
+
+
+def test_rules_md_ends_with_what_is_not_modelled() -> None:
+    assert RULES_DOC.rsplit("\n## ", 1)[1].startswith("Not modelled yet\n")
+    titles = [title for title, _, _ in not_modelled()]
+    for rule in ("Card pass after a plain nil", "Blind bids of 6 or more", "Set twice and lose",
+                 "A zero bid that is not a nil", "A spoiler seat"):
+        assert rule in titles
+
+
+@pytest.mark.parametrize(("title", "name", "text"), not_modelled(), ids=lambda value: value[:30])
+def test_a_rule_not_modelled_is_no_rule_field_and_has_a_source(title: str, name: str,
+                                                               text: str) -> None:
+    assert name not in FIELDS, (f"{name} is a RuleSet field now: move '{title}' from docs/rules.md's"
+                                " 'Not modelled yet' to its section and to the field table")
+    with pytest.raises(RulesError, match=name):
+        RuleSet().replace(**{name: 1})  # what a --rule naming it meets
+    assert "Source" in text and re.search(r"\]\(https?://", text), f"{title}: no source"
+
+
+def test_the_not_modelled_list_names_each_rule_once() -> None:
+    names = [name for _, name, _ in not_modelled()]
+    assert len(names) >= 5 and len(names) == len(set(names))
