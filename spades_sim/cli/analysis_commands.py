@@ -335,7 +335,7 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
     """Grid-search a strategy's parameters against an opponent, all settings on the same deals.
 
     Prints every setting's win share with its paired 95% interval, best first, and
-    draws the result.
+    with --figure draws the result.
 
     Example:
 
@@ -557,8 +557,8 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str 
 
     Each strategy bids on side 0 against --against on the same hands. Prints its
     bid, nil and blind-nil rates, contract make and set rates and how far its
-    contracts miss the tricks taken; the figure shows how often it bids what and
-    the distribution of bid minus tricks.
+    contracts miss the tricks taken; the figure (--figure) shows how often it bids
+    what and the distribution of bid minus tricks.
 
     Example:
 
