@@ -1,7 +1,8 @@
-"""Check, or rewrite, the outputs README.md shows for its ``$ spades-sim ...`` examples.
+"""Check, or rewrite, the outputs README.md and docs/commands.md show for their
+``$ spades-sim ...`` examples.
 
     python scripts/readme_examples.py               # --check: what differs; exit 1 if anything
-    python scripts/readme_examples.py --write       # rewrite README.md's outputs from fresh runs
+    python scripts/readme_examples.py --write       # rewrite the documents' outputs from fresh runs
     python scripts/readme_examples.py --only bags   # only blocks with a command containing 'bags'
     python scripts/readme_examples.py --in-process  # the same check in one process, about 3x faster
 
@@ -56,6 +57,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
+DOCUMENTS = (README, REPO / "docs" / "commands.md")
+"""The documents whose examples are run: the front page and the command tour."""
 ELISION = "..."
 PROMPT = "$ "
 PROGRAM = "spades-sim"
@@ -63,7 +66,7 @@ TIMEOUT = 600
 """Seconds one command may take before the check gives up on it (an example should take a few)."""
 
 SKIP = {
-    # Each entry is an example's command exactly as README.md shows it (without its comment),
+    # Each entry is an example's command exactly as a document shows it (without its comment),
     # with the reason it cannot be checked. An entry that matches no example is an error,
     # so the list cannot outlive the examples it excuses.
     "spades-sim rules show standard > my-table.toml":
@@ -84,14 +87,16 @@ _COMMENT = re.compile(r"\s{2,}#.*$")
 
 @dataclass(frozen=True)
 class Example:
-    """One ``$ spades-sim ...`` line of README.md and the output lines shown under it."""
+    """One ``$ spades-sim ...`` line of a document and the output lines shown under it."""
 
     line: int
-    """Index (from 0) of the ``$`` line in README.md."""
+    """Index (from 0) of the ``$`` line in its document."""
     command: str
     """The command as the reader types it, without its comment."""
     shown: tuple[str, ...]
     """The output lines shown, ``...`` included."""
+    document: str = "README.md"
+    """The document's path from the repository's root."""
 
     @property
     def args(self) -> list[str]:
@@ -108,8 +113,8 @@ class Example:
         return SKIP.get(self.command)
 
     def label(self) -> str:
-        """``README.md:LINE: $ COMMAND`` with a 1-based line number, as editors count."""
-        return f"README.md:{self.line + 1}: {PROMPT}{self.command}"
+        """``DOCUMENT:LINE: $ COMMAND`` with a 1-based line number, as editors count."""
+        return f"{self.document}:{self.line + 1}: {PROMPT}{self.command}"
 
 
 @dataclass(frozen=True)
@@ -119,10 +124,12 @@ class Block:
     line: int
     """Index (from 0) of the block's opening fence."""
     examples: tuple[Example, ...]
+    document: str = "README.md"
+    """The document's path from the repository's root."""
 
 
-def parse(text: str) -> list[Block]:
-    """The blocks of README text that hold ``$`` examples, in order.
+def parse(text: str, document: str = "README.md") -> list[Block]:
+    """The blocks of a document's text that hold ``$`` examples, in order.
 
     A ``$`` line that does not run spades-sim is refused: the runner only knows spades-sim.
     """
@@ -137,23 +144,34 @@ def parse(text: str) -> list[Block]:
                 continue
             if prompts:  # each example's output runs to the next ``$`` line or the fence
                 ends = prompts[1:] + [index]
-                blocks.append(Block(fence, tuple(_example(lines, start, end)
-                                                 for start, end in zip(prompts, ends))))
+                blocks.append(Block(fence, tuple(_example(lines, start, end, document)
+                                                 for start, end in zip(prompts, ends)),
+                                    document))
             fence = None
         elif fence is not None and line.startswith(PROMPT):
             prompts.append(index)
     if fence is not None:
-        raise ValueError(f"README.md:{fence + 1}: a fenced block that never closes")
+        raise ValueError(f"{document}:{fence + 1}: a fenced block that never closes")
     return blocks
 
 
-def _example(lines: list[str], start: int, end: int) -> Example:
+def documents_blocks() -> list[Block]:
+    """The example blocks of every document in :data:`DOCUMENTS`, in order."""
+    return [block for path in DOCUMENTS
+            for block in parse(path.read_text(encoding="utf-8"), _name(path))]
+
+
+def _name(path: Path) -> str:
+    return path.relative_to(REPO).as_posix()
+
+
+def _example(lines: list[str], start: int, end: int, document: str) -> Example:
     """The example whose ``$`` line is ``lines[start]`` and whose output ends before ``end``."""
     command = _COMMENT.sub("", lines[start][len(PROMPT):]).strip()
     if command.split(" ")[0] != PROGRAM:
-        raise ValueError(f"README.md:{start + 1}: only {PROGRAM} commands can be checked:"
+        raise ValueError(f"{document}:{start + 1}: only {PROGRAM} commands can be checked:"
                          f" {lines[start]!r}")
-    return Example(start, command, tuple(lines[start + 1:end]))
+    return Example(start, command, tuple(lines[start + 1:end]), document)
 
 
 def matches(shown: list[str] | tuple[str, ...], printed: list[str]) -> bool:
@@ -301,7 +319,7 @@ def _place(segment: list[str], labels: list[str], printed: list[str], printed_la
 
 @dataclass
 class Outcome:
-    """What one example printed against what README.md shows."""
+    """What one example printed against what its document shows."""
 
     example: Example
     printed: list[str]
@@ -313,9 +331,10 @@ class Outcome:
         return matches(self.example.shown, self.printed)
 
     def diff(self) -> list[str]:
-        """A unified diff from the README's lines to the lines ``--write`` would put there."""
+        """A unified diff from the document's lines to the lines ``--write`` would put there."""
         new, notes = refresh(self.example.shown, self.printed)
-        diff = difflib.unified_diff(list(self.example.shown), new, "README.md", "printed now",
+        diff = difflib.unified_diff(list(self.example.shown), new, self.example.document,
+                                    "printed now",
                                     lineterm="", n=1)
         return list(diff) + [f"note: {note}" for note in notes]
 
@@ -366,9 +385,11 @@ def _terminal(code: int, stdout: str, stderr: str) -> list[str]:
     return stdout.splitlines() + (stderr.splitlines() if code != 0 else [])
 
 
-def run_block(block: Block, runner=run_command) -> list[Outcome]:
+def run_block(block: Block, runner=run_command, left: list[str] | None = None) -> list[Outcome]:
     """Run a block's examples in order in one fresh temporary folder (skipped ones not at all)
-    with ``runner`` (:func:`run_command` or :func:`run_in_process`)."""
+    with ``runner`` (:func:`run_command` or :func:`run_in_process`); ``left``, if given, gets
+    the paths of the files and folders the examples left in the folder (relative, ``/`` after
+    a folder), what a reader following the tour in a clone would find there."""
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="readme-example-") as folder:
         # The repository's examples/ as a reader's checkout has them: the bots the README seats.
@@ -379,6 +400,9 @@ def run_block(block: Block, runner=run_command) -> list[Outcome]:
             started = time.perf_counter()
             printed = runner(example.args, folder)
             outcomes.append(Outcome(example, printed, time.perf_counter() - started))
+        if left is not None:
+            left += sorted(path.name + ("/" if path.is_dir() else "")
+                           for path in Path(folder).iterdir() if path.name != "examples")
     return outcomes
 
 
@@ -389,8 +413,8 @@ def stale_skips(blocks: list[Block]) -> list[str]:
 
 
 def rewrite(text: str, outcomes: list[Outcome]) -> tuple[str, list[str]]:
-    """README text with each outcome's example output replaced by its refreshed lines, and the
-    notes of each change."""
+    """A document's text with each outcome's example output replaced by its refreshed lines, and
+    the notes of each change (the outcomes are that document's)."""
     lines = text.splitlines()
     changes = []
     # From the bottom up, so that the line numbers of the examples above stay valid.
@@ -412,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="report differing examples (default)")
-    mode.add_argument("--write", action="store_true", help="rewrite README.md's outputs")
+    mode.add_argument("--write", action="store_true", help="rewrite the documents' outputs")
     parser.add_argument("--only", action="append", default=[], metavar="TEXT",
                         help="only blocks with a command containing TEXT (repeatable)")
     parser.add_argument("--in-process", action="store_true",
@@ -421,8 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.in_process:
         sys.path.insert(0, str(REPO))  # as run_command does with PYTHONPATH
     runner = run_in_process if options.in_process else run_command
-    text = README.read_text(encoding="utf-8")
-    blocks = parse(text)
+    blocks = documents_blocks()
     stale = stale_skips(blocks)
     for command in stale:
         print(f"SKIP names no example (update the list): {command}")
@@ -442,16 +465,21 @@ def main(argv: list[str] | None = None) -> int:
                 print("\n".join(f"    {line}" for line in outcome.diff()))
     differing = [outcome for outcome in outcomes if not outcome.ok]
     if options.write:
-        new_text, notes = rewrite(text, differing)
-        if new_text != text:
-            README.write_text(new_text, encoding="utf-8")
-        print("\n".join(notes))
-        print(f"rewrote {sum(1 for note in notes if not note.startswith(' '))} example(s)")
+        rewritten = 0
+        for path in DOCUMENTS:
+            text = path.read_text(encoding="utf-8")
+            new_text, notes = rewrite(text, [outcome for outcome in differing
+                                             if outcome.example.document == _name(path)])
+            if new_text != text:
+                path.write_text(new_text, encoding="utf-8")
+            if notes:
+                print("\n".join(notes))
+            rewritten += sum(1 for note in notes if not note.startswith(" "))
+        print(f"rewrote {rewritten} example(s)")
         return 1 if stale else 0
     print(f"{len(outcomes)} examples run in {sum(o.seconds for o in outcomes):.1f} s,"
           f" {len(differing)} differ")
     return 1 if differing or stale else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -436,6 +436,7 @@ def _dd_cases() -> list:
 
 def _other_cases() -> list:
     cases = [
+        (["cache", "--format", "xml"], {}, "format='xml': allowed text, json, csv"),
         (["compare-rules", "standard", "standard"], {},
          "rules='standard': allowed each rule set once (given twice)"),
         (["compare-rules", "classic", "jokers", "classic"], {},

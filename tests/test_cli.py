@@ -152,9 +152,9 @@ def test_the_run_options_bundle_words_each_command_s_options() -> None:
 def test_the_output_options_bundle_words_each_command_s_options() -> None:
     assert _help_of(output_options(out=None))[0] == ["fmt"]
     assert _help_of(output_options())[0] == ["fmt", "out"]
-    names, text = _help_of(output_options("nil-by-FEATURE.png", named=True))
+    names, text = _help_of(output_options("nil.png"))
     assert names == ["fmt", "out", "figure_path", "svg", "no_figure"]
-    assert "The figure (.png or .svg). [default: nil-by-FEATURE.png]" in text.replace("- ", "-")
+    assert "(.png or .svg), e.g. nil.png. [default: no figure]" in text.replace("- ", "-")
     names, text = _help_of(output_options(out="Write every instance as CSV.",
                                           out_metavar="FILE.csv", out_dash=False))
     assert "--out FILE.csv" in text and "Write every instance as CSV." in text

@@ -57,6 +57,41 @@ def test_every_link_points_at_a_file_in_the_repository(document: Path) -> None:
     assert broken_links(document.read_text(encoding="utf-8"), document.parent) == []
 
 
+def test_the_readme_links_every_page_of_docs() -> None:
+    linked = {target.split("#", 1)[0] for target in links(DOCUMENTS[0].read_text(encoding="utf-8"))}
+    pages = {path.relative_to(ROOT).as_posix() for path in (ROOT / "docs").glob("*.md")}
+    assert sorted(pages - linked) == []
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens.
+
+    >>> slug("Tuning a strategy's parameters"), slug("Rules: presets, files and overrides")
+    ('tuning-a-strategys-parameters', 'rules-presets-files-and-overrides')
+    """
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_readme_links_anchors_that_exist() -> None:
+    """The README's links into a section of a page (its own, or the tour's) name a heading there."""
+    missing = []
+    for target in links(DOCUMENTS[0].read_text(encoding="utf-8")):
+        if "#" not in target or re.match(r"[a-z]+:", target):
+            continue
+        path, anchor = target.split("#", 1)
+        page = (ROOT / path) if path else DOCUMENTS[0]
+        text = FENCE.sub("", page.read_text(encoding="utf-8"))
+        if anchor not in {slug(line.lstrip("#")) for line in text.splitlines()
+                          if line.startswith("#")}:
+            missing.append(target)
+    assert missing == []
+
+
+def test_the_readme_is_a_front_page() -> None:
+    """The command tour is docs/commands.md; the README is read in ten minutes (about 15 KB)."""
+    assert len(DOCUMENTS[0].read_bytes()) <= 15_500
+
+
 def test_a_link_to_a_missing_file_is_found() -> None:
     text = "[rules](rules.md#sources) [gone](missing.md#x) [up](../../elsewhere.md) [web](http://x.org)"
     assert broken_links(text, ROOT / "docs") == ["missing.md#x", "../../elsewhere.md"]
@@ -139,3 +174,38 @@ def test_the_field_table_gives_each_range(name: str) -> None:
 
 def test_the_preset_table_lists_every_preset() -> None:
     assert sorted(row[0].strip("`") for row in table_rows("The presets")) == preset_names()
+
+
+# --- docs/rules.md "Not modelled yet" against spades_sim/rules.py ---------------------------
+
+NOT_MODELLED_ITEM = re.compile(r"^- \*\*([^*]+)\*\* \(`([a-z][a-z0-9_]*)`\): (.*?)(?=^- |\Z)",
+                               re.MULTILINE | re.DOTALL)
+
+
+def not_modelled() -> list[tuple[str, str, str]]:
+    """docs/rules.md's list of house rules not modelled yet: (title, field name, text) each."""
+    section = RULES_DOC.split("\n## Not modelled yet\n", 1)[1]
+    return NOT_MODELLED_ITEM.findall(section)
+
+
+def test_rules_md_ends_with_what_is_not_modelled() -> None:
+    assert RULES_DOC.rsplit("\n## ", 1)[1].startswith("Not modelled yet\n")
+    titles = [title for title, _, _ in not_modelled()]
+    for rule in ("Card pass after a plain nil", "Blind bids of 6 or more", "Set twice and lose",
+                 "A zero bid that is not a nil", "A spoiler seat"):
+        assert rule in titles
+
+
+@pytest.mark.parametrize(("title", "name", "text"), not_modelled(), ids=lambda value: value[:30])
+def test_a_rule_not_modelled_is_no_rule_field_and_has_a_source(title: str, name: str,
+                                                               text: str) -> None:
+    assert name not in FIELDS, (f"{name} is a RuleSet field now: move '{title}' from docs/rules.md's"
+                                " 'Not modelled yet' to its section and to the field table")
+    with pytest.raises(RulesError, match=name):
+        RuleSet().replace(**{name: 1})  # what a --rule naming it meets
+    assert "Source" in text and re.search(r"\]\(https?://", text), f"{title}: no source"
+
+
+def test_the_not_modelled_list_names_each_rule_once() -> None:
+    names = [name for _, name, _ in not_modelled()]
+    assert len(names) >= 5 and len(names) == len(set(names))

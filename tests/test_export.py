@@ -106,16 +106,27 @@ def test_out_dash_puts_the_data_on_stdout_and_the_table_on_stderr() -> None:
 
 def test_status_lines_go_to_stderr(in_tmp: Path) -> None:
     result = invoke(["compare-rules", "standard", "classic", "--games", "6", "--seed", "2",
-                     "--quiet", "--out", "rules.csv"])
+                     "--quiet", "--out", "rules.csv", "--figure", "rules.png"])
     assert_ok(result)
     assert "wrote" not in result.stdout
-    assert result.stderr.splitlines() == ["wrote compare-rules.png", "wrote rules.csv"]
+    assert result.stderr.splitlines() == ["wrote rules.png", "wrote rules.csv"]
 
 
+@pytest.mark.parametrize("flags", [[], ["--no-figure"], ["--figure", "f.png", "--no-figure"]],
+                         ids=["no-figure-option", "no-figure", "figure-and-no-figure"])
 @pytest.mark.parametrize("name", ["compare-strategies", "compare-rules", "bags", "bids", "nil",
                                   "tune", "hand"])
-def test_no_figure_draws_nothing(in_tmp: Path, name: str) -> None:
-    assert_ok(invoke([*COMMANDS[name][0], "--no-figure"]))
+def test_no_file_is_written_unless_asked(in_tmp: Path, name: str, flags: list[str]) -> None:
+    """A figure command draws only where --figure says: nothing lands in the working folder."""
+    assert_ok(invoke([*COMMANDS[name][0], *flags]))
+    assert list(in_tmp.iterdir()) == []
+
+
+def test_svg_without_a_figure_path_is_refused(in_tmp: Path) -> None:
+    result = invoke([*COMMANDS["bags"][0], "--svg"])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        "Error: svg=true: allowed with --figure PATH (a figure is drawn only where --figure says)"]
     assert list(in_tmp.iterdir()) == []
 
 

@@ -117,6 +117,7 @@ BASES: dict[str, list[str]] = {
     "review": ["hands.jsonl", "--quiet"],
     "league": ["basic", "random", "--games", "1", "--max-hands", "3", "--bootstrap", "10",
                "--seed", "1", "--quiet", "--no-figure"],
+    "cache": [],  # in a kernel cache folder of its own (--clear is one of its flags)
 }
 """A small valid command line of each command (positional arguments first); every example
 changes one value of it."""
@@ -605,7 +606,9 @@ def test_every_option_has_a_generator() -> None:
 @pytest.mark.parametrize(("command", "param"), PARAMS,
                          ids=[f"{command} {param.name}" for command, param in PARAMS])
 def test_option_values(command: str, param: click.Parameter, inputs: dict[str, bytes | None],
-                       ) -> None:
+                       tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if command == "cache":  # never the cache the tests load their kernel from
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "kernel-cache"))
     flags = _flags(command)
     output = isinstance(param.type, click.Path) and not _is_input(command, param)
 

@@ -95,7 +95,7 @@ def test_the_command_prints_and_exports_the_league(tmp_path: Path,
                                  encoding="utf-8")
     args = ["league", "expert", "mine.toml", "basic", "--games", "40", "--seed", "3",
             "--anchor", "basic", "--bootstrap", "200", "--quiet"]
-    text = invoke([*args, "--out", "pairs.csv"])
+    text = invoke([*args, "--out", "pairs.csv", "--figure", "league.png"])
     assert_ok(text)
     lines = text.output.splitlines()
     assert lines[0].startswith("rules standard, league of 3, seed 3: 40 deal sequences x 2 a "

@@ -95,9 +95,13 @@ def test_runs_and_exports_record_the_files_parameters_in_full(folder: Path) -> N
     assert resumed.output.startswith("rules standard, strategy nil-lover, seed 1: 300 games")
 
 
-def test_a_figure_is_named_after_the_files_stem(folder: Path) -> None:
+def test_a_figure_goes_where_figure_says_and_nowhere_else(folder: Path) -> None:
     Path("sub").mkdir()
     Path("sub/mine.toml").write_text(NIL_LOVER, encoding="utf-8")
-    assert_ok(invoke(["compare-strategies", "sub/mine.toml", "expert", "--games", "5", "--seed",
-                      "1", "--quiet"]))
-    assert Path("compare-mine-vs-expert.png").is_file()
+    before = sorted(folder.rglob("*"))
+    args = ["compare-strategies", "sub/mine.toml", "expert", "--games", "5", "--seed", "1",
+            "--quiet"]
+    assert_ok(invoke(args))
+    assert sorted(folder.rglob("*")) == before
+    assert_ok(invoke([*args, "--figure", "sub/mine.png"]))
+    assert sorted(folder.rglob("*")) == sorted([*before, folder / "sub" / "mine.png"])

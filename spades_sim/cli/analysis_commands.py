@@ -63,7 +63,6 @@ from ..kernel.strategies import (
     Strategy,
     get_strategy,
     seat_strategies,
-    strategy_label,
 )
 from ..outputs import shown
 from ..rules import RuleSet
@@ -119,7 +118,7 @@ from .output import (
               help="With --sprt: the chance of accepting H1 when H0 holds.")
 @click.option("--beta", type=DECIMAL, default=0.05, show_default=True,
               help="With --sprt: the chance of accepting H0 when H1 holds.")
-@output_options("compare-A-vs-B.png", named=True)
+@output_options("compare.png")
 @economics_options
 def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str | None,
                                rule_overrides: tuple[str, ...], games: int, seed: int | None,
@@ -153,8 +152,6 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
         spades-sim compare-strategies examples/high_low_bot.py:HighLowBot uniform --games 200
     """
     at_table = is_bot_spec(strategy_a) or is_bot_spec(strategy_b)
-    labels = [strategy_label(name) for name in (strategy_a, strategy_b)]
-    figure_path = figure_path or f"compare-{labels[0]}-vs-{labels[1]}.png"
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
         if at_table and param_overrides:
@@ -330,7 +327,7 @@ def _exit_stopped(result: Comparison) -> None:
 @click.option("--games", type=WHOLE, default=500, show_default=True,
               help="Deal sequences per setting; each is played twice, seats swapped.")
 @run_options(seed="Seed, shared by every setting.", max_hands="counted as half a win")
-@output_options("tune-STRATEGY.png", named=True)
+@output_options("tune.png")
 def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str,
                  rules_name: str | None, rule_overrides: tuple[str, ...], games: int, seed: int | None,
                  threads: int | None, max_hands: int, fmt: str, out: str | None,
@@ -338,14 +335,13 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
     """Grid-search a strategy's parameters against an opponent, all settings on the same deals.
 
     Prints every setting's win share with its paired 95% interval, best first, and
-    draws the result.
+    with --figure draws the result.
 
     Example:
 
     \b
         spades-sim tune basic --param bid_offset=-1:1:0.25 --against basic --games 1000
     """
-    figure_path = figure_path or f"tune-{strategy_label(strategy_name)}.png"
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
         ranges = [parse_param_range(text) for text in param_ranges]
@@ -363,7 +359,7 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
                            games=games, parameters=result.names, interrupted=result.interrupted)
     draw = (lambda path: plot_tuning(result, path)) if not result.table.empty else None
     deliver(outputs, text, result.table, meta, draw)
-    if len(result.names) > 2 and not result.table.empty:
+    if figure_path is not None and len(result.names) > 2 and not result.table.empty:
         status("no figure: one or two parameters can be drawn")
     if result.interrupted:
         sys.exit(130)
@@ -381,7 +377,7 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
               help="Blind nils instead of nils. From 0-0 they need rules and a strategy that "
                    "allow them, e.g. --rule blind_nil=anytime --param 0.blind_nil_deficit=0 "
                    "--param 0.blind_nil_near=10000.")
-@output_options("nil-by-FEATURE.png", named=True)
+@output_options("nil.png")
 def nil_command(rules_name: str | None, rule_overrides: tuple[str, ...], hands: int, seed: int | None,
                 threads: int | None, strategy_names: tuple[str, ...],
                 param_overrides: tuple[str, ...], feature: str, blind: bool, fmt: str,
@@ -400,7 +396,6 @@ def nil_command(rules_name: str | None, rule_overrides: tuple[str, ...], hands: 
         spades-sim nil --blind --rule blind_nil=anytime --param 0.blind_nil_deficit=0 \
             --param 0.blind_nil_near=10000
     """
-    figure_path = figure_path or f"{'blind-' if blind else ''}nil-by-{feature}.png"
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
         check_feature(feature)
@@ -476,7 +471,7 @@ def compare_rules_command(rule_names: tuple[str, ...], rule_overrides: tuple[str
                           variants: tuple[str, ...], games: int, seed: int | None,
                           strategy_names: tuple[str, ...], param_overrides: tuple[str, ...],
                           threads: int | None, max_hands: int, fmt: str, out: str | None,
-                          figure_path: str, svg: bool, no_figure: bool, buy_in: float | None,
+                          figure_path: str | None, svg: bool, no_figure: bool, buy_in: float | None,
                           rake: str | None, quiet: bool) -> None:
     """Play the same deal sequences under each rule set and compare them side by side.
 
@@ -518,7 +513,7 @@ def compare_rules_command(rule_names: tuple[str, ...], rule_overrides: tuple[str
 def bags_command(rules_name: str | None, rule_overrides: tuple[str, ...], bag_rules: tuple[str, ...],
                  games: int, seed: int | None, strategy_names: tuple[str, ...],
                  param_overrides: tuple[str, ...], threads: int | None, max_hands: int,
-                 variants: tuple[str, ...], fmt: str, out: str | None, figure_path: str,
+                 variants: tuple[str, ...], fmt: str, out: str | None, figure_path: str | None,
                  svg: bool, no_figure: bool, quiet: bool) -> None:
     """Bag accumulation and bag penalties under different bag rules, on the same deals.
 
@@ -556,14 +551,14 @@ def bags_command(rules_name: str | None, rule_overrides: tuple[str, ...], bag_ru
 @output_options("bids.png")
 def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str | None,
                  rule_overrides: tuple[str, ...], hands: int, seed: int | None,
-                 threads: int | None, fmt: str, out: str | None, figure_path: str, svg: bool,
+                 threads: int | None, fmt: str, out: str | None, figure_path: str | None, svg: bool,
                  no_figure: bool, quiet: bool) -> None:
     """Bid accuracy and bidding profiles of strategies (default: every named strategy).
 
     Each strategy bids on side 0 against --against on the same hands. Prints its
     bid, nil and blind-nil rates, contract make and set rates and how far its
-    contracts miss the tricks taken; the figure shows how often it bids what and
-    the distribution of bid minus tricks.
+    contracts miss the tricks taken; the figure (--figure) shows how often it bids
+    what and the distribution of bid minus tricks.
 
     Example:
 
@@ -623,7 +618,7 @@ def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: 
                  score_text: str, bags_text: str, bids_text: str, dealer: int | None,
                  hand_index: int | None, constraint_texts: tuple[str, ...], deals: int,
                  seed: int | None, threads: int | None, strategy_names: tuple[str, ...],
-                 param_overrides: tuple[str, ...], fmt: str, out: str | None, figure_path: str,
+                 param_overrides: tuple[str, ...], fmt: str, out: str | None, figure_path: str | None,
                  svg: bool, no_figure: bool, quiet: bool, double_dummy: bool = False) -> None:
     """Which bid is best with these cards? Plays many random deals of the unknown cards.
 

@@ -24,6 +24,7 @@ from .analysis_commands import (
     nil_command,
     tune_command,
 )
+from .cache_commands import cache_command
 from .catalogue_commands import rules, strategies
 from .dd_commands import dd_command, review_command
 from .errors import MESSAGE_MOST, OneLineErrors
@@ -54,5 +55,5 @@ def cli() -> None:
 for _command in (simulate, score, audit_command, calibrate, rules, strategies,
                  compare_strategies_command, tune_command, nil_command, compare_rules_command,
                  bags_command, bids_command, report_command, hand_command, dd_command,
-                 review_command, league_command):
+                 review_command, league_command, cache_command):
     cli.add_command(_command)

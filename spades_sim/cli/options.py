@@ -127,16 +127,15 @@ TABLE_OUT = ("Write the table: .parquet, .csv or .json (with the run's metadata 
 """The --out help of a command whose file is its table."""
 
 
-def output_options(figure: str | None = None, *, named: bool = False,
-                   out: str | None = TABLE_OUT, out_metavar: str | None = None,
-                   out_dash: bool = True) -> Decorator:
+def output_options(figure: str | None = None, *, out: str | None = TABLE_OUT,
+                   out_metavar: str | None = None, out_dash: bool = True) -> Decorator:
     """The output options: ``--format``, ``--out`` and, with a ``figure``, ``--figure``,
     ``--svg`` and ``--no-figure``.
 
     ``out`` is the help of --out (None: no --out), ``out_metavar`` its metavar and
-    ``out_dash`` whether ``-`` means stdout. ``figure`` is the default figure; ``named``: the
-    command makes the figure's name from its arguments (``figure`` is the pattern the help
-    shows, and --figure defaults to None).
+    ``out_dash`` whether ``-`` means stdout. ``figure`` is an example file name the help of
+    --figure shows: a figure is drawn only where --figure says, so that no command writes into
+    the working folder unless told to.
     """
     options = [click.option(
         "--format", "fmt", default="text", show_default=True, metavar="text|json|csv",
@@ -149,12 +148,14 @@ def output_options(figure: str | None = None, *, named: bool = False,
     if figure is not None:
         options += [
             click.option("--figure", "figure_path", type=PathType(dir_okay=False),
-                         default=None if named else figure, show_default=not named,
-                         help="The figure (.png or .svg)."
-                              + (f" [default: {figure}]" if named else "")),
+                         default=None, metavar="PATH",
+                         help=f"Draw the figure to this file (.png or .svg), e.g. {figure}. "
+                              "[default: no figure]"),
             click.option("--svg", is_flag=True,
-                         help="Also write the figure as SVG, beside it under the same name."),
-            click.option("--no-figure", is_flag=True, help="Draw no figure."),
+                         help="Also write the figure as SVG, beside --figure under the same "
+                              "name."),
+            click.option("--no-figure", is_flag=True,
+                         help="Draw no figure, even with --figure (the default without it)."),
         ]
     return _bundle(options)
 

@@ -94,6 +94,9 @@ def check_outputs(fmt: str, out: str | None, figure: str | None = None, svg: boo
         if out == export.STDOUT and fmt != "text":
             raise InputError(f"out='-': allowed with --format text only (--format {fmt} puts "
                              "the table on stdout already)")
+    if svg and figure is None and not no_figure:
+        raise OutputError("svg=true: allowed with --figure PATH (a figure is drawn only where "
+                          "--figure says)")
     if no_figure:
         figure = None
     if figure is not None:

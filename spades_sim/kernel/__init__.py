@@ -29,7 +29,7 @@ literals (a literal compiles the callee once per value): ``bits._RUNTIME_ZERO`` 
 typed 0. Drivers take C-contiguous arrays only, so each compiles once.
 """
 
-from .cache import kernel_caching
+from .cache import kernel_caching, tidy
 
 with kernel_caching():
     from . import (  # noqa: F401  (compiled into the kernel's cache folder)
@@ -52,3 +52,5 @@ with kernel_caching():
         trick,
         views,
     )
+
+tidy()  # this version's folder marked used; other versions' unused folders pruned

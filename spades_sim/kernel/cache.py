@@ -22,16 +22,28 @@ against stale code. The kernel's functions therefore cache through :class:`Kerne
   still loaded.
 
 Either is said once a process, in one ``note:`` line on stderr; the results are the same.
+
+Each process that imports the kernel marks its folder used (:func:`tidy`), and at most once a
+day removes the folders of other kernel versions (an older or newer install, another branch)
+that no process has used for :data:`UNUSED_DAYS` days, and the oldest beyond the
+:data:`KEEP_NEWEST` most recently used when those have not been used for a day either, so the
+cache stays a few folders however many versions have come and gone (:func:`prune`). Only
+folders named ``kernel-`` and a digest are ever removed: ``$NUMBA_CACHE_DIR`` may hold other
+caches. ``spades-sim cache`` lists the folders and clears them (:func:`folders`, :func:`clear`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
+import re
+import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import ClassVar
 
@@ -49,6 +61,21 @@ out of the digest."""
 
 SET_ASIDE = ".bad"
 """The suffix an unreadable entry's index is renamed with."""
+
+PREFIX = "kernel-"
+"""The start of a kernel cache folder's name; the digest follows."""
+_KERNEL_FOLDER = re.compile(r"kernel-[0-9a-f]{16}")
+"""The name of a kernel cache folder: the only folders pruning or clearing removes."""
+USED = "last-used"
+"""The file in a kernel's cache folder whose time is when a process last imported that kernel."""
+PRUNED = "last-pruned"
+"""The file in the base folder whose time is when the folders were last pruned."""
+UNUSED_DAYS = 30
+"""Another version's folder unused for this many days is removed."""
+KEEP_NEWEST = 8
+"""Of the other versions' folders, at most this many (the most recently used) are kept once the
+rest have been unused for a day."""
+_DAY = 24 * 3600.0
 
 
 def _digest() -> str:
@@ -76,7 +103,13 @@ def _base() -> str | None:
 def folder() -> str | None:
     """The folder this kernel (these sources, this numba) is cached in, or None (no home)."""
     base = _base()
-    return None if base is None else os.path.join(base, "kernel-" + _digest())
+    return None if base is None else os.path.join(base, PREFIX + _digest())
+
+
+def base() -> str | None:
+    """The folder the kernel's cache folders go in, as the environment says now (None: no home
+    folder and no ``$NUMBA_CACHE_DIR``)."""
+    return _base()
 
 
 FOLDER = folder()
@@ -225,3 +258,111 @@ def kernel_caching() -> Iterator[None]:
         setattr(_dispatcher, "FunctionCache", function_cache)  # noqa: B010
         if locators is not None:
             config.CACHE_LOCATOR_CLASSES = locators
+
+
+# --- the cache's folders: listed, marked used, pruned, cleared ------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class CacheFolder:
+    """One kernel version's cache folder."""
+
+    path: str
+    used: float
+    """When a process last imported this version (seconds since the epoch): its ``last-used``
+    file's time, or for a folder without one (made before it was kept) the folder's own."""
+    current: bool
+    """Whether it is the folder of the kernel this process runs."""
+
+    @property
+    def digest(self) -> str:
+        """The digest of the kernel sources (and numba version) the folder holds code for."""
+        return os.path.basename(self.path)[len(PREFIX):]
+
+    def size(self) -> int:
+        """The bytes of the files in it."""
+        total = 0
+        for root, _dirs, files in os.walk(self.path):
+            for name in files:
+                with suppress(OSError):  # removed meanwhile by another process
+                    total += os.lstat(os.path.join(root, name)).st_size
+        return total
+
+
+def folders(where: str | None = None) -> list[CacheFolder]:
+    """The kernel cache folders in ``where`` (default: :func:`base`), most recently used first;
+    none when there is no such folder."""
+    where = base() if where is None else where
+    if where is None:
+        return []
+    current = folder()
+    found = []
+    try:
+        entries = list(os.scandir(where))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    for entry in entries:
+        if not (_KERNEL_FOLDER.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False)):
+            continue
+        try:
+            used = os.stat(os.path.join(entry.path, USED)).st_mtime
+        except OSError:
+            try:
+                used = entry.stat(follow_symlinks=False).st_mtime
+            except OSError:
+                continue  # removed meanwhile
+        found.append(CacheFolder(entry.path, used, current is not None
+                                 and os.path.abspath(entry.path) == os.path.abspath(current)))
+    return sorted(found, key=lambda f: (-f.used, f.path))
+
+
+def prune(where: str | None = None, *, now: float | None = None,
+          unused_days: float = UNUSED_DAYS, keep: int = KEEP_NEWEST) -> list[CacheFolder]:
+    """Remove the folders of other kernel versions that no process has used for ``unused_days``
+    days, and those beyond the ``keep`` most recently used that have not been used for a day;
+    the folders removed. This kernel's folder is never removed."""
+    now = time.time() if now is None else now
+    others = [f for f in folders(where) if not f.current]
+    removed = [f for rank, f in enumerate(others)
+               if now - f.used > unused_days * _DAY or (rank >= keep and now - f.used > _DAY)]
+    for gone in removed:
+        shutil.rmtree(gone.path, ignore_errors=True)  # a file in use elsewhere stays: no harm
+    return removed
+
+
+def clear(where: str | None = None) -> list[CacheFolder]:
+    """Remove every kernel cache folder, this version's too (the next run compiles again); the
+    folders removed."""
+    removed = folders(where)
+    for gone in removed:
+        shutil.rmtree(gone.path, ignore_errors=True)
+    return removed
+
+
+def tidy(now: float | None = None) -> None:
+    """Mark this kernel's folder used and, at most once a day, :func:`prune` the others. Called
+    when the kernel is imported; a folder that cannot be written is left as it is (the cache's
+    own note says so when it matters)."""
+    where = base()
+    if FOLDER is None or where is None:
+        return
+    now = time.time() if now is None else now
+    try:
+        os.makedirs(FOLDER, exist_ok=True)
+        _touch(os.path.join(FOLDER, USED), now)
+        marker = os.path.join(where, PRUNED)
+        try:
+            if now - os.stat(marker).st_mtime < _DAY:
+                return
+        except FileNotFoundError:
+            pass
+        _touch(marker, now)
+        prune(where, now=now)
+    except OSError:
+        return
+
+
+def _touch(path: str, when: float) -> None:
+    with open(path, "a", encoding="utf-8"):
+        pass
+    os.utime(path, (when, when))
