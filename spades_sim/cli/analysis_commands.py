@@ -32,6 +32,7 @@ from ..analysis.formatting import (
     what_if_text,
     win_share_text,
 )
+from ..analysis.hand_inputs import parse_bids, parse_side_values
 from ..analysis.league import BOOTSTRAP, league_text, play_league, plot_league, prepare_league
 from ..analysis.metrics import Payouts
 from ..analysis.nil import FEATURES, check_feature, nil_by_feature, plot_nil_by_feature
@@ -51,17 +52,17 @@ from ..analysis.whatif import (
     POLICY_LABEL,
     deal_passes,
     double_dummy_text,
-    parse_bids,
-    parse_side_values,
     plot_what_if,
     what_if,
     what_if_double_dummy,
 )
 from ..kernel.strategies import (
     DEFAULT_STRATEGY,
+    PARAM_FORM,
     STRATEGIES,
     Strategy,
     get_strategy,
+    old_param_spelling,
     seat_strategies,
     strategy_label,
 )
@@ -69,6 +70,7 @@ from ..outputs import shown
 from ..rules import RuleSet
 from ..run.deals import parse_suit_count
 from ..run.simulate import resolve_seed, simulate_hands
+from .aliases import new_spelling
 from .errors import InputError, one_line, user_errors
 from .options import (
     DECIMAL,
@@ -106,9 +108,9 @@ from .output import (
 @click.option("--games", type=WHOLE, default=2000, show_default=True,
               help="Deal sequences; each is played twice, seats swapped.")
 @run_options(max_hands="counted as half a win")
-@click.option("--param", "param_overrides", multiple=True, metavar="SIDE.NAME=VALUE",
+@click.option("--param", "param_overrides", multiple=True, metavar=PARAM_FORM,
               help="Change a parameter of A (side 0) or B (side 1), e.g. --param 1.set_slack=0 "
-                   "(repeatable).")
+                   "(repeatable; no SIDE: both).")
 @click.option("--time-limit", type=DECIMAL, default=None, metavar="SECONDS",
               help="With a bot: the seconds one decision may take; a bot over it stops the "
                    "comparison. [default: none]")
@@ -322,8 +324,10 @@ def _exit_stopped(result: Comparison) -> None:
 
 @click.command(name="tune")
 @click.argument("strategy_name", metavar="STRATEGY")
-@click.option("--param", "param_ranges", multiple=True, required=True, metavar="NAME=LO:HI:STEP",
-              help="A parameter to search, HI included (repeatable: a grid over all of them).")
+@click.option("--param", "param_ranges", multiple=True, required=True, metavar=PARAM_FORM,
+              help="A parameter to search and its values, a list NAME=A,B,… or NAME=LO..HI:STEP "
+                   "(HI included); SIDE, if given, is 0, the strategy tuned (repeatable: a grid "
+                   "over all of them).")
 @click.option("--against", default=DEFAULT_STRATEGY, show_default=True, metavar="NAME",
               help="The opponent every setting plays in duplicate.")
 @rule_options
@@ -343,12 +347,14 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
     Example:
 
     \b
-        spades-sim tune basic --param bid_offset=-1:1:0.25 --against basic --games 1000
+        spades-sim tune basic --param bid_offset=-1..1:0.25 --against basic --games 1000
     """
     figure_path = figure_path or f"tune-{strategy_label(strategy_name)}.png"
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
-        ranges = [parse_param_range(text) for text in param_ranges]
+        ranges = [parse_param_range(new_spelling("tune", "--param", text,
+                                                 old_param_spelling(text)))
+                  for text in param_ranges]
         outputs = check_outputs(fmt, out, figure_path, svg, no_figure or len(ranges) > 2,
                                 reads={"rules": rules_files(rules_name)})
         settings = math.prod(len(values) for _, values in ranges)
@@ -414,7 +420,7 @@ def nil_command(rules_name: str | None, rule_overrides: tuple[str, ...], hands: 
     if not run.done:
         echo(title)
         sys.exit(130)
-    table = nil_by_feature(run.records(), feature, blind)
+    table = nil_by_feature(run.records(), feature, blind, rules)
     deliver(outputs, f"{title}\n{nil_text(table, feature, blind)}", table,
             run_metadata(run, "nil", feature=feature, blind=blind),
             lambda path: plot_nil_by_feature(table, feature, title, path, blind, rules))
@@ -596,11 +602,12 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str 
 @click.argument("cards", metavar="CARDS")
 @click.option("--seat", type=WHOLE, default=0, show_default=True, help="The seat holding CARDS.")
 @rule_options
-@click.option("--score", "score_text", default="", metavar="us=N,them=N",
-              help="The score before this hand, of every side (or SIDE=N,… for each side). "
-                   "[default: 0-0]")
-@click.option("--bags", "bags_text", default="", metavar="us=N,them=N",
-              help="Bags each side carries, every side given. [default: none]")
+@click.option("--score", "score_text", default="", metavar="SIDE=N,…",
+              help="The score before this hand, every side given: 0=240,1=310, or us=240,"
+                   "them=310 from the seat's side. [default: 0-0]")
+@click.option("--bags", "bags_text", default="", metavar="SIDE=N,…",
+              help="Bags each side carries, every side given: 0=3,1=5, or us=3,them=5 from the "
+                   "seat's side. [default: none]")
 @click.option("--bids", "bids_text", default="", metavar="SEAT:BID,…",
               help="Bids already made this hand, e.g. 1:4,2:nil (blind nil: blind).")
 @click.option("--dealer", type=WHOLE, default=None,
@@ -645,7 +652,7 @@ def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: 
         rules = resolve_rules(rules_name, rule_overrides)
         score = parse_side_values(score_text, "score", rules, seat) if score_text else None
         bags = parse_side_values(bags_text, "bags", rules, seat) if bags_text else None
-        known = parse_bids(bids_text, rules.seat_count)
+        known = parse_bids(bids_text, rules)
         constraints = [parse_suit_count(text) for text in constraint_texts]
         outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
                                 reads={"rules": rules_files(rules_name)})

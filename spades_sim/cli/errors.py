@@ -17,6 +17,7 @@ import click
 from .. import rules as _rules
 from ..agents import AgentError
 from ..analysis.double_dummy import DoubleDummyError
+from ..analysis.hand_inputs import HandInputError
 from ..analysis.metrics import EconomicsError
 from ..analysis.nil import FeatureError
 from ..analysis.report import StudyError
@@ -44,7 +45,7 @@ class InputError(click.ClickException):
 USER_ERRORS = (_rules.RulesError, StrategyError, RunError, OutputError, LogError, IllegalMove,
                CardError, FeatureError, EconomicsError, StudyError, DealError, WhatIfError,
                StoreError, AuditError, CalibrationError, DoubleDummyError, ReviewError,
-               PositionError, AgentError)
+               PositionError, AgentError, HandInputError)
 """The library's errors of bad input: each one's message is the line the user sees."""
 
 
@@ -67,7 +68,20 @@ def one_line(message: str) -> str:
 
 
 class OneLineErrors(click.Group):
-    """A command group whose usage errors print one ``Error:`` line (no usage block), exit 2."""
+    """A command group whose usage errors print one ``Error:`` line (no usage block), exit 2;
+    a command that ran (to its end, or to an exit of its own) then prints the notices of the
+    old spellings it was given (:mod:`.aliases`)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from .aliases import flush  # aliases raises this module's InputError
+
+        try:
+            result = super().invoke(ctx)
+        except SystemExit:
+            flush(ctx)
+            raise
+        flush(ctx)
+        return result
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False

@@ -80,25 +80,26 @@ class Outputs:
 def check_outputs(fmt: str, out: str | None, figure: str | None = None, svg: bool = False,
                   no_figure: bool = False, *, reads: Mapping[str, Paths] | None = None,
                   writes: Mapping[str, Paths] | None = None,
-                  folders: Mapping[str, Paths] | None = None) -> Outputs:
+                  folders: Mapping[str, Paths] | None = None, out_name: str = "out") -> Outputs:
     """Check every output before the run: the format, the --out path, the figure paths; then
     that no output overwrites an input or another output (:func:`spades_sim.outputs.check_apart`).
 
     The one place a command declares what it reads and writes: ``reads``, its input files and
     folders by option; ``writes``, its other output files (checked by the command itself:
-    ``--log``, ``--mistakes`` …); ``folders``, the folders it fills (``--save``).
+    ``--log``, ``--mistakes`` …); ``folders``, the folders it fills (``--save``). ``out_name``
+    is the option of the data file ``out`` when it is not --out (simulate's --records).
     """
     export.check_format(fmt)
     if out is not None:
-        export.check_out(out)
+        export.check_out(out, out_name)
         if out == export.STDOUT and fmt != "text":
-            raise InputError(f"out='-': allowed with --format text only (--format {fmt} puts "
-                             "the table on stdout already)")
+            raise InputError(f"{out_name}='-': allowed with --format text only (--format {fmt} "
+                             "puts the table on stdout already)")
     if no_figure:
         figure = None
     if figure is not None:
         check_figure(figure, svg)
-    check_apart(reads or {}, {"out": out, "figure": figure and figure_paths(figure, svg),
+    check_apart(reads or {}, {out_name: out, "figure": figure and figure_paths(figure, svg),
                               **(writes or {})}, folders)
     return Outputs(fmt, out, figure, svg)
 
