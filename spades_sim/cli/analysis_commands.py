@@ -101,6 +101,11 @@ from .output import (
 )
 
 
+TIME_LIMIT = ("With a bot: the seconds one decision may take; a bot over it stops the play. "
+              "[default: none]")
+"""The --time-limit help of the commands that seat bots."""
+
+
 @click.command(name="compare-strategies")
 @click.argument("strategy_a", metavar="A")
 @click.argument("strategy_b", metavar="B")
@@ -112,8 +117,7 @@ from .output import (
               help="Change a parameter of A (side 0) or B (side 1), e.g. --param 1.set_slack=0 "
                    "(repeatable; no SIDE: both).")
 @click.option("--time-limit", type=DECIMAL, default=None, metavar="SECONDS",
-              help="With a bot: the seconds one decision may take; a bot over it stops the "
-                   "comparison. [default: none]")
+              help=TIME_LIMIT)
 @click.option("--sprt", "sprt_text_given", default=None, metavar="ELO0,ELO1",
               help="Stop when a sequential test on the pairs accepts H0 (A is ELO0 Elo stronger) "
                    "or H1 (ELO1); --games is then the most deal sequences played.")
@@ -239,7 +243,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
               help="Bootstrap replicates over the deal sequences, for the rating intervals.")
 @run_options(max_hands="counted as half a win")
 @click.option("--time-limit", type=DECIMAL, default=None, metavar="SECONDS",
-              help="With a bot: the seconds one decision may take. [default: none]")
+              help=TIME_LIMIT)
 @output_options("league.png", out="Write the per-match table (pairs by outcome, win share) to "
                 "a .parquet, .csv or .json file, or - for CSV on stdout.")
 def league_command(contenders: tuple[str, ...], rules_name: str | None,
@@ -600,7 +604,8 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str 
 
 @click.command(name="hand")
 @click.argument("cards", metavar="CARDS")
-@click.option("--seat", type=WHOLE, default=0, show_default=True, help="The seat holding CARDS.")
+@click.option("--seat", type=WHOLE, default=0, show_default=True, metavar="N",
+              help="The seat holding CARDS.")
 @rule_options
 @click.option("--score", "score_text", default="", metavar="SIDE=N,…",
               help="The score before this hand, every side given: 0=240,1=310, or us=240,"

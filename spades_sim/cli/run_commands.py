@@ -299,7 +299,7 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
 @click.option("--config", "config_path", type=PathType(dir_okay=False), default=None,
               metavar="STUDY.TOML", help="The study to run. [default: the default study]")
 @click.option("--out-dir", default="reports", show_default=True, type=PathType(file_okay=False),
-              help="The report is written to OUT_DIR/<study name>/index.html.")
+              metavar="DIR", help="The report is written to DIR/<study name>/index.html.")
 @run_options(seed="Seed of every section; the same seed gives the same report.",
              seed_unset="the study's seed")
 @variant_option

@@ -459,18 +459,19 @@ def parse_param(text: str) -> ParamSetting:
                             + ", ".join(_PARAM_BY_NAME))
     spec = _PARAM_BY_NAME[name]
     low_text, dots, rest = value_text.partition("..")
+    high_text, colon, step_text = rest.partition(":")
     try:
         if dots:
-            high_text, colon, step_text = rest.partition(":")
-            low, high = decimal_number(low_text), decimal_number(high_text)
+            bounds: tuple[float, float] | None = (decimal_number(low_text),
+                                                  decimal_number(high_text))
             step = decimal_number(step_text) if colon else None
-            values = () if step is None else _grid(name, value_text, low, high, step)
-            bounds: tuple[float, float] | None = (low, high)
         else:
             values = tuple(decimal_number(part) for part in value_text.split(","))
-            bounds = None
+            bounds = step = None
     except ValueError:
         raise form from None
+    if bounds is not None:
+        values = () if step is None else _grid(name, value_text, *bounds, step)
     if bounds is not None and not bounds[0] <= bounds[1]:
         raise StrategyError(f"param {name}={shown(value_text)}: allowed LO <= HI")
     if len(values) > MAX_PARAM_VALUES:
