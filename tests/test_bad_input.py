@@ -93,12 +93,13 @@ def _range_cases() -> list:
     for command in (("simulate", "--hands", "10"), ("nil",), ("bids",),
                     ("compare-strategies", "basic", "random"),
                     ("tune", "basic", "--param", "bid_offset=0..1:0.5"),
-                    ("compare-rules", "standard", "classic"), ("bags",), ("hand", CARDS),
-                    ("report",)):
+                    ("compare-rules", "standard", "classic"), ("bags",), ("hand", CARDS)):
         for value in ("-1", str(2**63)):
             cases.append(([*command, "--seed", value], {}, f"seed={value}: {seed}"))
         for value in ("0", str(THREADS + 1), str(10**6)):
             cases.append(([*command, "--threads", value], {}, f"threads={value}: {threads}"))
+    for value in ("-1", str(2**63)):  # report's --seed, refused as every command's
+        cases.append((["report", "--seed", value], {}, f"seed={value}: {seed}"))
     for value in ("0", "-3", str(MAX_DEALS + 1), str(10**12)):
         cases.append((["hand", CARDS, "--deals", value], {},
                       f"deals={value}: allowed 1 to {MAX_DEALS:,}"))
@@ -660,7 +661,7 @@ def _key_value_cases() -> list:
          "constraint='1:spades=3-4': allowed each seat and suit once"),
         (["tune", "basic", "--param", "bid_offset=0..1:0.5", "--param", "bid_offset=0:2:1"], {},
          "param: allowed each parameter once"),
-        (["tune", "basic", "--param", "bid_offset=0:1:0.5 "], {}, "param='bid_offset=0:1:0.5 '"),
+        (["tune", "basic", "--param", "bid_offset=0..1:0.5 "], {}, "param='bid_offset=0..1:0.5 '"),
         (["simulate", "--games", "10", "--buy-in", "100", "--rake", "15% "], {},
          "rake='15% ': allowed a share"),
         (["bags", "--bag-rule", "5: 50"], {}, "bag-rule='5: 50': allowed LIMIT:PENALTY"),

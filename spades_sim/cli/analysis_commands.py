@@ -100,7 +100,6 @@ from .output import (
     strategies_label,
 )
 
-
 TIME_LIMIT = ("With a bot: the seconds one decision may take; a bot over it stops the play. "
               "[default: none]")
 """The --time-limit help of the commands that seat bots."""

@@ -57,24 +57,26 @@ def write_figure(draw: Callable[[str], Any], path: str, svg: bool) -> None:
         status(f"wrote {target}")
 
 
-def write_data(frame: pd.DataFrame, out: str, meta: dict[str, Any]) -> None:
-    """Write the ``--out`` table (with its metadata) and say so (a failed write as in
-    write_figure)."""
+def write_data(frame: pd.DataFrame, out: str, meta: dict[str, Any], field: str = "out") -> None:
+    """Write the ``--out`` table (or the file of option ``field``) with its metadata and say
+    so (a failed write as in write_figure)."""
     with user_errors():
-        export.write(frame, out, meta)
+        export.write(frame, out, meta, field)
     if out != export.STDOUT:
         status(f"wrote {out}")
 
 
 @dataclasses.dataclass(frozen=True)
 class Outputs:
-    """Where a command's results go: the table's ``--format``, the ``--out`` file and the
-    figure (None: --no-figure, or a command without one) with its --svg twin."""
+    """Where a command's results go: the table's ``--format``, the ``--out`` file (the option
+    ``out_name``: simulate's --records) and the figure (None: --no-figure, or a command without
+    one) with its --svg twin."""
 
     fmt: str
     out: str | None
     figure: str | None = None
     svg: bool = False
+    out_name: str = "out"
 
 
 def check_outputs(fmt: str, out: str | None, figure: str | None = None, svg: bool = False,
@@ -101,7 +103,7 @@ def check_outputs(fmt: str, out: str | None, figure: str | None = None, svg: boo
         check_figure(figure, svg)
     check_apart(reads or {}, {out_name: out, "figure": figure and figure_paths(figure, svg),
                               **(writes or {})}, folders)
-    return Outputs(fmt, out, figure, svg)
+    return Outputs(fmt, out, figure, svg, out_name)
 
 
 def deliver(outputs: Outputs, text: str, table: pd.DataFrame, meta: dict[str, Any],
@@ -117,7 +119,7 @@ def deliver(outputs: Outputs, text: str, table: pd.DataFrame, meta: dict[str, An
     if draw is not None and outputs.figure is not None:
         write_figure(draw, outputs.figure, outputs.svg)
     if outputs.out is not None:
-        write_data(table if data is None else data, outputs.out, meta)
+        write_data(table if data is None else data, outputs.out, meta, outputs.out_name)
 
 
 def rules_label(rules: _rules.RuleSet, rule_overrides: tuple[str, ...]) -> str:
