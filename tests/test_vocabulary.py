@@ -300,3 +300,24 @@ def test_a_seat_s_cards_are_written_one_way() -> None:
     """hand's CARDS and dd's --cards: the same name and form (parsed by cards.parse_cards)."""
     (argument,) = [p for p in COMMANDS["hand"].params if isinstance(p, click.Argument)]
     assert argument.metavar == "CARDS" == _options("dd")["--cards"].metavar
+
+
+def test_report_takes_seed_and_quiet(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """report --seed replaces the study's seed and --quiet drops the progress lines: the study
+    run_study is handed (its sections are report's tests')."""
+    from types import SimpleNamespace
+
+    from spades_sim.analysis.report import DEFAULT_STUDY
+    from spades_sim.cli import run_commands
+
+    handed: list[tuple[int, object]] = []
+
+    def run_study(study, out_dir, threads, on_progress=None):
+        handed.append((study.seed, on_progress))
+        return SimpleNamespace(index=f"{out_dir}/index.html", files=[], interrupted=False)
+
+    monkeypatch.setattr(run_commands, "run_study", run_study)
+    _, quiet = _run(["report", "--seed", "5", "--quiet"], folder)
+    _run(["report"], folder)
+    assert handed[0] == (5, None) and quiet[0] == f"study {DEFAULT_STUDY.name!r}, seed 5"
+    assert handed[1][0] == DEFAULT_STUDY.seed and callable(handed[1][1])
