@@ -68,20 +68,7 @@ def one_line(message: str) -> str:
 
 
 class OneLineErrors(click.Group):
-    """A command group whose usage errors print one ``Error:`` line (no usage block), exit 2;
-    a command that ran (to its end, or to an exit of its own) then prints the notices of the
-    old spellings it was given (:mod:`.aliases`)."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        from .aliases import flush  # aliases raises this module's InputError
-
-        try:
-            result = super().invoke(ctx)
-        except SystemExit:
-            flush(ctx)
-            raise
-        flush(ctx)
-        return result
+    """A command group whose usage errors print one ``Error:`` line (no usage block), exit 2."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
