@@ -159,7 +159,7 @@ def test_simulate_with_param_override_names_it() -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--param", "2.bid_offset=1"], "param side 2: allowed 0 to 1"),
-    (["--param", "0.bid_offset=9"], "param bid_offset=9: allowed values from -3 to 3"),
+    (["--param", "0.bid_offset=9"], "param bid_offset=9: allowed -3 to 3"),
     (["--param", "x"], f"param='x': {FORM}"),
 ])
 def test_simulate_bad_param(args: list[str], message: str) -> None:

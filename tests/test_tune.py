@@ -40,7 +40,7 @@ FORM = ("allowed [SIDE.]NAME=VALUE with VALUE, a list A,B,… or a range LO..HI 
     ("bid_offset=-1..1:0", "param bid_offset=-1..1:0: allowed LO <= HI and STEP > 0"),
     ("bid_offset=-1..1:-0.5", "param bid_offset=-1..1:-0.5: allowed LO <= HI and STEP > 0"),
     ("bid_offset=-1..nan:1", f"param='bid_offset=-1..nan:1': {FORM}"),
-    ("bid_offset=-5..1:1", "param bid_offset=-5..1:1: allowed values from -3 to 3"),
+    ("bid_offset=-5..1:1", "param bid_offset=-5..1:1: allowed -3 to 3"),
     ("blind_nil_deficit=0..10000:1",
      f"param blind_nil_deficit=0..10000:1: allowed at most {MAX_SETTINGS} values (10001 asked)"),
     ("bid_offset=-1..1", "param='bid_offset=-1..1': allowed a grid of values, a list "

@@ -478,8 +478,8 @@ def parse_param(text: str) -> ParamSetting:
         raise StrategyError(f"param {name}={shown(value_text)}: allowed at most "
                             f"{MAX_PARAM_VALUES} values ({len(values)} asked)")
     if not all(spec.low <= value <= spec.high for value in (*values, *(bounds or ()))):
-        raise StrategyError(f"param {name}={shown(value_text)}: allowed values from "
-                            f"{spec.low:g} to {spec.high:g}")
+        raise StrategyError(f"param {name}={shown(value_text)}: allowed {spec.low:g} to "
+                            f"{spec.high:g}")  # worded as Strategy's own check
     return ParamSetting(side, name, values, bounds, text)
 
 
