@@ -60,7 +60,7 @@ RUNS = {
     # runs of a comparison, and in one of the first settings of the grid (each a comparison).
     "compare": ["compare-strategies", "expert", "basic", "--games", "200000", "--seed", "5",
                 "--quiet", "--no-figure"],
-    "tune": ["tune", "basic", "--param", "bid_offset=-1:1:0.25", "--against", "basic",
+    "tune": ["tune", "basic", "--param", "bid_offset=-1..1:0.25", "--against", "basic",
              "--games", "40000", "--seed", "5", "--quiet", "--no-figure"],
     "report": ["report"],
     # Print nothing partial: `interrupted` on stderr, exit 130.

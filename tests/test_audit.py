@@ -409,7 +409,7 @@ def test_audit_command_prints_the_table(tmp_path: Path) -> None:
     path = _cli_log(tmp_path)
     expected = audit_file(path)
     out = tmp_path / "instances.csv"
-    result = invoke(["audit", str(path), "--list", "2", "--out", str(out)])
+    result = invoke(["audit", str(path), "--list", "2", "--instances", str(out)])
     assert_ok(result)
     lines = result.output.splitlines()
     assert lines[0].split() == ["pattern", "hands", "share", "95%", "interval", "instances"]
@@ -429,7 +429,8 @@ BAD_AUDIT = [
     (["--seat", "-1"], "seat=-1: allowed 0-3"),
     (["--list", "-1"], "list=-1: allowed a whole number 0 to 100,000"),
     (["--list", "100001"], "list=100001: allowed a whole number 0 to 100,000"),
-    (["--out", "instances.parquet"], "out='instances.parquet': allowed a file ending in .csv"),
+    (["--instances", "instances.parquet"],
+     "instances='instances.parquet': allowed a file ending in .csv"),
     (["--rule", "nil_value=50"], "rule: allowed only together with --rules"),
 ]
 
@@ -454,6 +455,6 @@ def test_audit_command_missing_and_broken_logs(tmp_path: Path) -> None:
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"rules": "standard", "dealer": 0\n', encoding="utf-8")
     out = tmp_path / "instances.csv"
-    result = invoke(["audit", str(broken), "--out", str(out)])
+    result = invoke(["audit", str(broken), "--instances", str(out)])
     assert_one_line_error(result, "line 1: not JSON: ", prefix_only=True)
     assert not out.exists()

@@ -41,7 +41,7 @@ WHOLE_OPTIONS = {
     ("nil",): ["--hands", "--seed", "--threads"],
     ("bids",): ["--hands", "--seed", "--threads"],
     ("compare-strategies", "basic", "random"): ["--games", "--seed", "--threads", "--max-hands"],
-    ("tune", "basic", "--param", "bid_offset=0:1:0.5"): ["--games", "--seed", "--threads",
+    ("tune", "basic", "--param", "bid_offset=0..1:0.5"): ["--games", "--seed", "--threads",
                                                          "--max-hands"],
     ("compare-rules", "standard", "classic"): ["--games", "--seed", "--threads", "--max-hands"],
     ("bags",): ["--games", "--seed", "--threads", "--max-hands"],
@@ -49,7 +49,7 @@ WHOLE_OPTIONS = {
     ("audit", "hands.jsonl"): ["--seat", "--list"],
     ("calibrate", "partnership-standard", "--out-dir", "."): [
         "--seed", "--rounds", "--hands", "--nil-hands", "--blind-hands", "--games"],
-    ("report",): ["--threads"],
+    ("report",): ["--seed", "--threads"],
     ("dd",): ["--line", "--after", "--dealer"],
     ("review", "hands.jsonl"): ["--list"],
 }
@@ -82,7 +82,7 @@ def _range_cases() -> list:
             cases.append(([*command, "--hands", value], {},
                           f"hands={value}: allowed 1 to {hands:,}"))
     for command in (("simulate",), ("compare-strategies", "basic", "random"),
-                    ("tune", "basic", "--param", "bid_offset=0:1:0.5"),
+                    ("tune", "basic", "--param", "bid_offset=0..1:0.5"),
                     ("compare-rules", "standard", "classic"), ("bags",)):
         for value in ("0", "-5", str(games + 1), str(10**25)):
             cases.append(([*command, "--games", value], {},
@@ -92,12 +92,14 @@ def _range_cases() -> list:
                           f"max_hands={value}: {max_hands}"))
     for command in (("simulate", "--hands", "10"), ("nil",), ("bids",),
                     ("compare-strategies", "basic", "random"),
-                    ("tune", "basic", "--param", "bid_offset=0:1:0.5"),
+                    ("tune", "basic", "--param", "bid_offset=0..1:0.5"),
                     ("compare-rules", "standard", "classic"), ("bags",), ("hand", CARDS)):
         for value in ("-1", str(2**63)):
             cases.append(([*command, "--seed", value], {}, f"seed={value}: {seed}"))
         for value in ("0", str(THREADS + 1), str(10**6)):
             cases.append(([*command, "--threads", value], {}, f"threads={value}: {threads}"))
+    for value in ("-1", str(2**63)):  # report's --seed, refused as every command's
+        cases.append((["report", "--seed", value], {}, f"seed={value}: {seed}"))
     for value in ("0", "-3", str(MAX_DEALS + 1), str(10**12)):
         cases.append((["hand", CARDS, "--deals", value], {},
                       f"deals={value}: allowed 1 to {MAX_DEALS:,}"))
@@ -150,7 +152,7 @@ RULES_PLACES = [
     ("bids", "--rules", "{}"),
     ("hand", CARDS, "--rules", "{}"),
     ("compare-strategies", "basic", "random", "--rules", "{}"),
-    ("tune", "basic", "--param", "bid_offset=0:1:0.5", "--rules", "{}"),
+    ("tune", "basic", "--param", "bid_offset=0..1:0.5", "--rules", "{}"),
     ("bags", "--rules", "{}"),
     ("compare-rules", "standard", "{}"),
     ("score", "hands.jsonl", "--rules", "{}"),
@@ -260,16 +262,17 @@ RULE_OVERRIDES = {
 }
 RULE_COMMANDS = [("simulate",), ("nil",), ("bids",), ("hand", CARDS),
                  ("compare-strategies", "basic", "random"),
-                 ("tune", "basic", "--param", "bid_offset=0:1:0.5"), ("bags",),
+                 ("tune", "basic", "--param", "bid_offset=0..1:0.5"), ("bags",),
                  ("score", "hands.jsonl", "--rules", "standard"),
                  ("audit", "hands.jsonl", "--rules", "standard")]
 
 PARAM_OVERRIDES = {
-    "².bid_offset=1": "param='².bid_offset=1': allowed SIDE.NAME=VALUE",
-    "١.bid_offset=1": "param='١.bid_offset=1': allowed SIDE.NAME=VALUE",
-    "0.bid_offset=١": "param='0.bid_offset=١': allowed SIDE.NAME=VALUE",
-    "0.bid_offset=nan": "param='0.bid_offset=nan': allowed SIDE.NAME=VALUE",
-    "0.bid_offset=1e999": "param='0.bid_offset=1e999': allowed SIDE.NAME=VALUE",
+    "².bid_offset=1": "param='².bid_offset=1': allowed [SIDE.]NAME=VALUE",
+    "١.bid_offset=1": "param='١.bid_offset=1': allowed [SIDE.]NAME=VALUE",
+    "0.bid_offset=١": "param='0.bid_offset=١': allowed [SIDE.]NAME=VALUE",
+    "0.bid_offset=nan": "param='0.bid_offset=nan': allowed [SIDE.]NAME=VALUE",
+    "0.bid_offset=1e999": "param='0.bid_offset=1e999': allowed [SIDE.]NAME=VALUE",
+    "0.bid_offset=0,1": "param='0.bid_offset=0,1': allowed one value",
     "0.bid_offset=9": "param bid_offset=9",
     "0." + LONG + "=1": "param xxxxx",
     LONG: "param='xxxxx",
@@ -295,22 +298,27 @@ def _text_cases() -> list:
 
 
 def _tune_cases() -> list:
-    grid = "allowed NAME=LO:HI:STEP"
+    grid = "allowed [SIDE.]NAME=VALUE with VALUE, a list A,B,… or a range LO..HI"
     ranges = {
-        "bid_offset=0:1:5e-324": f"param bid_offset=0:1:5e-324: allowed at most {MAX_SETTINGS}",
-        "bid_offset=-3:3:1e-300": f"param bid_offset=-3:3:1e-300: allowed at most {MAX_SETTINGS}",
-        "bid_offset=-3:3:0.001": f"param bid_offset=-3:3:0.001: allowed at most {MAX_SETTINGS}",
-        "bid_offset=0:1:0": "param bid_offset=0:1:0: allowed LO <= HI and STEP > 0",
-        "bid_offset=0:1:-1": "param bid_offset=0:1:-1: allowed LO <= HI and STEP > 0",
-        "bid_offset=1:0:0.5": "param bid_offset=1:0:0.5: allowed LO <= HI and STEP > 0",
-        "bid_offset=0:9:1": "param bid_offset=0:9:1: allowed values from -3 to 3",
-        "bid_offset=0:1:nan": f"param='bid_offset=0:1:nan': {grid}",
-        "bid_offset=0:1:inf": f"param='bid_offset=0:1:inf': {grid}",
-        "bid_offset=٠:1:0.5": f"param='bid_offset=٠:1:0.5': {grid}",
-        "bid_offset=0:1": f"param='bid_offset=0:1': {grid}",
+        "bid_offset=0..1:5e-324": f"param bid_offset=0..1:5e-324: allowed at most {MAX_SETTINGS}",
+        "bid_offset=-3..3:1e-300": f"param bid_offset=-3..3:1e-300: allowed at most {MAX_SETTINGS}",
+        "bid_offset=-3..3:0.001": f"param bid_offset=-3..3:0.001: allowed at most {MAX_SETTINGS}",
+        "bid_offset=0..1:0": "param bid_offset=0..1:0: allowed LO <= HI and STEP > 0",
+        "bid_offset=0..1:-1": "param bid_offset=0..1:-1: allowed LO <= HI and STEP > 0",
+        "bid_offset=1..0:0.5": "param bid_offset=1..0:0.5: allowed LO <= HI and STEP > 0",
+        "bid_offset=0..9:1": "param bid_offset=0..9:1: allowed -3 to 3",
+        "bid_offset=0,9": "param bid_offset=0,9: allowed -3 to 3",
+        "bid_offset=0..1:nan": f"param='bid_offset=0..1:nan': {grid}",
+        "bid_offset=0..1:inf": f"param='bid_offset=0..1:inf': {grid}",
+        "bid_offset=٠..1:0.5": f"param='bid_offset=٠..1:0.5': {grid}",
+        "bid_offset=0..1": "param='bid_offset=0..1': allowed a grid of values",
+        "bid_offset=0,": f"param='bid_offset=0,': {grid}",
         "bid_offset": f"param='bid_offset': {grid}",
-        "nope=0:1:1": "param nope: allowed a parameter",
-        LONG + "=0:1:1": "param xxxxx",
+        "nope=0..1:1": "param nope=0..1:1: allowed a parameter",
+        LONG + "=0..1:1": "param xxxxx",
+        # the old form NAME=LO:HI:STEP, refused for another reason, in its new spelling
+        "bid_offset=1:0:0.5": "param bid_offset=1..0:0.5: allowed LO <= HI and STEP > 0",
+        "bid_offset=0:1": f"param='bid_offset=0:1': {grid}",
     }
     return [(["tune", "basic", "--param", text], {}, expected) for text, expected in ranges.items()]
 
@@ -376,14 +384,18 @@ def _hand_cases() -> list:
     texts = {
         "--score": {"us=²": sides, "us=١٠": sides, "them=x": sides, "²=10": sides,
                     "us=" + "9" * 5000: sides,
-                    "us=1000000,them=0": "score=[1000000, 0]: allowed 2 values",
+                    "us=1000000,them=0": "score='us=1000000,them=0': allowed score -100,000 to "
+                                         "100,000 for each side",
                     "us=10,them=": sides, "us=1": sides, "them=5": sides, "us=1,us=2": sides,
                     "us=1,0=2,them=3": sides, "us=1,them=2,bob=3": sides, "us= 1,them=2": sides},
-        "--bags": {"us=²": sides, "them=١": sides, "us=99,them=0": "bags=[99, 0]: allowed 2 values",
+        "--bags": {"us=²": sides, "them=١": sides, "us=99,them=0": "bags='us=99,them=0': allowed bags 0 to 9 "
+                                                                     "for each side",
                    "us=1": sides, "us=1,them=1,them=2": sides},
         "--bids": {"²:4": bids, "1:١": bids, "9:4": bids, "1:4,1:5": bids, "1:x": bids,
                    "1: 4": bids,
-                   "1:" + "9" * 5000: bids, "3:14": "bids='3:14': allowed bids from 0 to 13"},
+                   "1:" + "9" * 5000: bids,
+                   "3:14": "bids='3:14': allowed SEAT:BID,… with seats 0 to 3 once each and BID 0 "
+                           "to 13"},
         "--constraint": {"²:spades=0-2": constraint, "1:spades=٠-2": constraint,
                          "1:spades=0-²": constraint, "1:spades": constraint,
                          "1:foo=0-2": "allowed a suit of", "1:spades=0-2 ": constraint,
@@ -409,20 +421,26 @@ SUIT_HANDS = ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S", "AH KH QH JH 10H 9H 8H 
 def _dd_cases() -> list:
     """dd and review: deals, positions and review options (tests/test_dd_cli.py and
     tests/test_review.py have the worked answers)."""
-    hands = [word for text in SUIT_HANDS for word in ("--hands", text)]
-    twice = [word for text in (SUIT_HANDS[0], *SUIT_HANDS[:3]) for word in ("--hands", text)]
-    short = [word for text in (*SUIT_HANDS[:3], SUIT_HANDS[3][:-3]) for word in ("--hands", text)]
+    hands = [word for text in SUIT_HANDS for word in ("--cards", text)]
+    twice = [word for text in (SUIT_HANDS[0], *SUIT_HANDS[:3]) for word in ("--cards", text)]
+    short = [word for text in (*SUIT_HANDS[:3], SUIT_HANDS[3][:-3]) for word in ("--cards", text)]
     return [
-        (["dd", *twice], {}, "hands: card AS dealt twice (seats 0 and 1): each card is dealt once"),
-        (["dd", *short], {}, "hands[3] has 12 cards: allowed 13; missing from the deal: 2C"),
-        (["dd", *hands[:6]], {}, "hands: 3 given: allowed 4, one per seat"),
-        (["dd", *hands, "--bids", "4,4,4,x"], {}, "bids='4,4,4,x': allowed 4 bids, one per seat"),
-        (["dd", *hands, "--bags", "²,0"], {}, "bags='²,0': allowed 2 numbers 0 to 9"),
-        (["dd", *hands, "--rules", "jokers"], {}, "hands[2]: card 2D is not in the jokers deck"),
+        (["dd", *twice], {}, "cards: card AS dealt twice (seats 0 and 1): each card is dealt once"),
+        (["dd", *short], {}, "cards[3] has 12 cards: allowed 13; missing from the deal: 2C"),
+        (["dd", *hands[:6]], {}, "cards: 3 given: allowed 4, one per seat"),
+        (["dd", *hands, "--bids", "0:4,1:4,2:4,3:x"], {},
+         "bids='0:4,1:4,2:4,3:x': allowed SEAT:BID,… with seats 0 to 3 once each"),
+        (["dd", *hands, "--bags", "0=²,1=0"], {}, "bags='0=²,1=0': allowed SIDE=N,… with every "
+                                                  "side 0 to 1 once"),
+        # the old forms, refused for another reason: one line, in the new spelling
+        (["dd", *hands, "--bids", "4,4,4,x"], {},
+         "bids='0:4,1:4,2:4,3:x': allowed SEAT:BID,… with seats 0 to 3 once each"),
+        (["dd", *hands, "--bags", "²,0"], {}, "bags='0=²,1=0': allowed SIDE=N,…"),
+        (["dd", *hands, "--rules", "jokers"], {}, "cards[2]: card 2D is not in the jokers deck"),
         (["dd", *hands, "--format", "xml"], {}, "format='xml': allowed text, json, csv"),
         (["dd", "--log", "nope.jsonl"], {}, "log='nope.jsonl': allowed a readable JSONL file"),
         (["dd", "--after", "1", *hands], {}, "after=1: allowed only together with --log FILE"),
-        (["dd"], {}, "hands: allowed --hands once per seat, or --log FILE"),
+        (["dd"], {}, "cards: allowed --cards once per seat, or --log FILE"),
         (["review", "nope.jsonl"], {}, "log='nope.jsonl': allowed a readable JSONL file"),
         (["review", "hands.jsonl"], {"hands.jsonl": b"{}\n"}, "line 1: rules missing"),
         (["review", "hands.jsonl", "--mistakes", "m.txt"], {"hands.jsonl": b"{}\n"},
@@ -503,13 +521,15 @@ def _other_cases() -> list:
     for command in (("nil",), ("bids",), ("hand", CARDS), ("bags",),
                     ("compare-rules", "standard", "classic"),
                     ("compare-strategies", "basic", "random"),
-                    ("tune", "basic", "--param", "bid_offset=0:1:0.5")):
+                    ("tune", "basic", "--param", "bid_offset=0..1:0.5")):
         cases.append(([*command, "--figure", "figure.txt"], {},
                       "figure='figure.txt': allowed a file ending in .png or .svg"))
         cases.append(([*command, "--figure", LONG + ".png"], {}, "figure='xxxxx"))
-    for command in (("simulate", "--hands", "10"), ("nil",), ("bids",), ("hand", CARDS),
-                    ("bags",), ("compare-rules", "standard", "classic")):
+    for command in (("nil",), ("bids",), ("hand", CARDS), ("bags",),
+                    ("compare-rules", "standard", "classic")):
         cases.append(([*command, "--out", "table.txt"], {}, "out='table.txt': allowed"))
+    cases.append((["simulate", "--hands", "10", "--records", "table.txt"], {},
+                  "records='table.txt': allowed"))
     return cases
 
 
@@ -518,15 +538,16 @@ def _output_cases() -> list:
     of rule sets per comparison."""
     tables = (("simulate", "--hands", "10"), ("nil",), ("bids",), ("hand", CARDS), ("bags",),
               ("compare-rules", "standard", "classic"), ("compare-strategies", "basic", "random"),
-              ("tune", "basic", "--param", "bid_offset=0:1:0.5"))
+              ("tune", "basic", "--param", "bid_offset=0..1:0.5"))
     cases = []
     for command in tables:
         for fmt in ("xml", "JSON", "", LONG):
             cases.append(([*command, "--format", fmt], {}, f"format={_shown(fmt)}: allowed text, "
                                                            "json, csv"))
-        cases.append(([*command, "--out", "-", "--format", "csv"], {},
-                      "out='-': allowed with --format text only"))
-        cases.append(([*command, "--out", "table.json/"], {}, "out='table.json/': allowed"))
+        out = "records" if command[0] == "simulate" else "out"  # simulate's file is its records
+        cases.append(([*command, f"--{out}", "-", "--format", "csv"], {},
+                      f"{out}='-': allowed with --format text only"))
+        cases.append(([*command, f"--{out}", "table.json/"], {}, f"{out}='table.json/': allowed"))
     variant = "allowed LABEL:FIELD=VALUE,…, e.g. nil50:nil_value=50,target=300"
     for command in (("compare-rules", "standard"), ("bags",), ("report",)):
         for text in ("nil50", "nil50:", ":nil_value=50", "nil50:nil_value", "nil50:,"):
@@ -639,9 +660,9 @@ def _key_value_cases() -> list:
           "classic:target=400"], {}, "allowed each field once ('target' is given twice)"),
         (["hand", CARDS, "--constraint", "1:spades=0-2", "--constraint", "1:spades=3-4"], {},
          "constraint='1:spades=3-4': allowed each seat and suit once"),
-        (["tune", "basic", "--param", "bid_offset=0:1:0.5", "--param", "bid_offset=0:2:1"], {},
+        (["tune", "basic", "--param", "bid_offset=0..1:0.5", "--param", "bid_offset=0:2:1"], {},
          "param: allowed each parameter once"),
-        (["tune", "basic", "--param", "bid_offset=0:1:0.5 "], {}, "param='bid_offset=0:1:0.5 '"),
+        (["tune", "basic", "--param", "bid_offset=0..1:0.5 "], {}, "param='bid_offset=0..1:0.5 '"),
         (["simulate", "--games", "10", "--buy-in", "100", "--rake", "15% "], {},
          "rake='15% ': allowed a share"),
         (["bags", "--bag-rule", "5: 50"], {}, "bag-rule='5: 50': allowed LIMIT:PENALTY"),
@@ -681,8 +702,8 @@ STRATEGY_PLACES = [
     ["simulate", "--games", "5", "--strategy", "s.toml"],
     ["compare-strategies", "s.toml", "basic", "--games", "5"],
     ["compare-strategies", "basic", "s.toml", "--games", "5", "--sprt", "0,10"],
-    ["tune", "basic", "--param", "bid_offset=0:1:0.5", "--against", "s.toml", "--games", "5"],
-    ["tune", "s.toml", "--param", "bid_offset=0:1:0.5", "--games", "5"],
+    ["tune", "basic", "--param", "bid_offset=0..1:0.5", "--against", "s.toml", "--games", "5"],
+    ["tune", "s.toml", "--param", "bid_offset=0..1:0.5", "--games", "5"],
     ["hand", "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--strategy", "s.toml", "--deals", "5"],
     ["strategies", "show", "s.toml"],
     ["bids", "s.toml", "--hands", "10"],

@@ -67,7 +67,8 @@ RUN = ["simulate", "--hands", "10", "--seed", "1", "--quiet"]
     # the cases of the issue: the log over the rules file, the log over the records
     ([*RUN, "--rules", "./r.toml", "--log", "r.toml"], "log", "r.toml", "rules='./r.toml'",
      SAME_INPUT),
-    ([*RUN, "--out", "x.json", "--log", "x.json"], "log", "x.json", "out='x.json'", SAME_OUTPUT),
+    ([*RUN, "--records", "x.json", "--log", "x.json"], "log", "x.json", "records='x.json'",
+     SAME_OUTPUT),
     # a hard link and a symbolic link to the rules file
     ([*RUN, "--rules", "./r.toml", "--log", "hard.jsonl"], "log", "hard.jsonl",
      "rules='./r.toml'", SAME_INPUT),
@@ -77,7 +78,7 @@ RUN = ["simulate", "--hands", "10", "--seed", "1", "--quiet"]
     ([*RUN, "--rules", "./x.rules.toml", "--rule", "nil_value=50", "--log", "x"], "log",
      "x.rules.toml", "rules='./x.rules.toml'", SAME_INPUT),
     # the records through a link onto the rules file
-    ([*RUN, "--rules", "./r.toml", "--out", "hard.csv"], "out", "hard.csv",
+    ([*RUN, "--rules", "./r.toml", "--records", "hard.csv"], "records", "hard.csv",
      "rules='./r.toml'", SAME_INPUT),
 ])
 def test_simulate_refuses_an_output_over_an_input_or_another_output(
@@ -89,7 +90,7 @@ def test_simulate_refuses_an_output_over_an_input_or_another_output(
 
 def test_simulate_refuses_an_output_inside_its_save_folder(folder: Path) -> None:
     (folder / "run").mkdir()
-    _refused(folder, [*RUN, "--save", "run", "--out", "run/records.csv"], "out",
+    _refused(folder, [*RUN, "--save", "run", "--records", "run/records.csv"], "records",
              "run/records.csv", "save='run'", "which the command fills")
     assert list((folder / "run").iterdir()) == []  # no lock, no manifest
 
@@ -97,7 +98,7 @@ def test_simulate_refuses_an_output_inside_its_save_folder(folder: Path) -> None
 @pytest.mark.parametrize(("args", "field", "path", "other", "reason"), [
     (["compare-strategies", "basic", "random", "--rules", "./r.toml", "--figure", "link.png"],
      "figure", "link.png", "rules='./r.toml'", SAME_INPUT),
-    (["tune", "basic", "--param", "bid_offset=0:1:1", "--rules", "./r.toml", "--out",
+    (["tune", "basic", "--param", "bid_offset=0..1:1", "--rules", "./r.toml", "--out",
       "hard.csv"], "out", "hard.csv", "rules='./r.toml'", SAME_INPUT),
     (["nil", "--rules", "./r.toml", "--out", "link.json"], "out", "link.json",
      "rules='./r.toml'", SAME_INPUT),
@@ -113,7 +114,7 @@ def test_simulate_refuses_an_output_inside_its_save_folder(folder: Path) -> None
      "rules='./r.toml'", SAME_INPUT),
     (["score", "log.json", "--out", "log.json"], "out", "log.json", "log='log.json'",
      SAME_INPUT),
-    (["audit", "log.csv", "--out", "./log.csv"], "out", "./log.csv", "log='log.csv'",
+    (["audit", "log.csv", "--instances", "./log.csv"], "instances", "./log.csv", "log='log.csv'",
      SAME_INPUT),
     (["review", "log.json", "--out", "t.csv", "--mistakes", "t.csv"], "mistakes", "t.csv",
      "out='t.csv'", SAME_OUTPUT),

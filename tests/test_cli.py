@@ -155,9 +155,8 @@ def test_the_output_options_bundle_words_each_command_s_options() -> None:
     names, text = _help_of(output_options("nil.png"))
     assert names == ["fmt", "out", "figure_path", "svg", "no_figure"]
     assert "(.png or .svg), e.g. nil.png. [default: no figure]" in text.replace("- ", "-")
-    names, text = _help_of(output_options(out="Write every instance as CSV.",
-                                          out_metavar="FILE.csv", out_dash=False))
-    assert "--out FILE.csv" in text and "Write every instance as CSV." in text
+    names, text = _help_of(output_options(out="Write the per-match table."))
+    assert names == ["fmt", "out"] and "Write the per-match table." in text
 
 
 def test_version() -> None:
@@ -272,7 +271,8 @@ def test_simulate_rules_file_then_rule_override(tmp_path: Path) -> None:
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
 def test_out_hands(tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"x{suffix}"
-    result = invoke(["simulate", "--hands", "300", "--seed", "4", "--quiet", "--out", str(path)])
+    result = invoke(["simulate", "--hands", "300", "--seed", "4", "--quiet", "--records",
+                     str(path)])
     assert_ok(result)
     assert result.output.splitlines()[-1] == f"wrote {path}"
     frame = pd.read_parquet(path) if suffix == ".parquet" else pd.read_csv(path)
@@ -294,7 +294,8 @@ def test_out_hands(tmp_path: Path, suffix: str) -> None:
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
 def test_out_games(tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"g{suffix}"
-    result = invoke(["simulate", "--games", "30", "--seed", "4", "--quiet", "--out", str(path)])
+    result = invoke(["simulate", "--games", "30", "--seed", "4", "--quiet", "--records",
+                     str(path)])
     assert_ok(result)
     frame = pd.read_parquet(path) if suffix == ".parquet" else pd.read_csv(path)
     assert list(frame.columns) == GAME_COLUMNS
@@ -370,8 +371,8 @@ BAD_SIMULATE = [
                             f"{rules_module.RULES_FILE_FORMS}"),
     (["--rules", "nosuch.toml"],
      "rules='nosuch.toml': allowed a readable TOML file (No such file or directory)"),
-    (["--out", "x.txt"], "out='x.txt': allowed a file ending in .parquet, .csv or .json, or - "
-                         "for stdout"),
+    (["--records", "x.txt"], "records='x.txt': allowed a file ending in .parquet, .csv or .json, "
+                             "or - for stdout"),
     (["--strategy", "nosuch"],
      "strategy='nosuch': allowed random, basic, expert, conservative, aggressive, nil-happy, "
      "bag-averse, expert-v1, or a strategy file NAME.toml"),
@@ -442,10 +443,11 @@ def test_score_missing_file(tmp_path: Path) -> None:
 
 def test_out_into_missing_directory_is_refused_without_traceback(tmp_path: Path) -> None:
     path = tmp_path / "no" / "such" / "x.csv"
-    result = invoke(["simulate", "--hands", "100", "--seed", "1", "--quiet", "--out", str(path)])
+    result = invoke(["simulate", "--hands", "100", "--seed", "1", "--quiet", "--records",
+                     str(path)])
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert result.exit_code == 2
-    assert result.output.splitlines()[-1].startswith("Error: out=")
+    assert result.output.splitlines()[-1].startswith("Error: records=")
 
 
 # --- rules commands ---
@@ -549,7 +551,7 @@ def test_a_file_called_like_a_preset_does_not_replace_it(
     assert_one_line_error(invoke(["rules", "show", "standard"]), ambiguous)
     # Refused before anything runs or is written.
     assert_one_line_error(invoke(["simulate", "--quiet", "--hands", "5", "--rules", "standard",
-                                  "--out", "x.csv"]), ambiguous)
+                                  "--records", "x.csv"]), ambiguous)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["standard"]
     for given in ("./standard", str(tmp_path / "standard")):
         shown = invoke(["rules", "show", given])

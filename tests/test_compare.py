@@ -153,7 +153,7 @@ def test_compare_command_param_changes_one_side(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--param", "2.set_slack=1"], "param side 2: allowed 0 to 1"),
-    (["--param", "0.set_slack=20"], "param set_slack=20.0: allowed 0 to 13"),
+    (["--param", "0.set_slack=20"], "param set_slack=20: allowed 0 to 13"),
     (["--rules", "solo"], "rules mode='solo': allowed a two-sided table (partnership or"
      " two-player) for a duplicate comparison"),
     (["--figure", "out.txt"], "figure='out.txt': allowed a file ending in .png or .svg"),

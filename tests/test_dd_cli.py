@@ -26,7 +26,7 @@ SUITS = ["AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S", "AH KH QH JH 10H 9H 8H 7H 6H
 
 
 def hands_args(hands: list[str]) -> list[str]:
-    return [word for text in hands for word in ("--hands", text)]
+    return [word for text in hands for word in ("--cards", text)]
 
 
 def test_one_side_holds_every_spade():
@@ -44,7 +44,7 @@ def test_one_side_holds_every_spade():
 
 
 def test_the_score_line():
-    result = invoke(["dd", *hands_args(SUITS), "--bids", "6,2,6,2", "--dealer", "0"])
+    result = invoke(["dd", *hands_args(SUITS), "--bids", "0:6,1:2,2:6,3:2", "--dealer", "0"])
     assert_ok(result)
     lines = result.output.splitlines()
     assert lines[0] == "rules standard: double-dummy tricks of each side by the seat that leads"
@@ -78,13 +78,13 @@ def test_a_position_of_a_log(tmp_path):
 
 BAD_DEALS = [
     ([SUITS[0], SUITS[0], SUITS[2], SUITS[3]],
-     "hands: card AS dealt twice (seats 0 and 1): each card is dealt once"),
+     "cards: card AS dealt twice (seats 0 and 1): each card is dealt once"),
     ([SUITS[0], SUITS[1], SUITS[2], SUITS[3].removesuffix(" 2C")],
-     "hands[3] has 12 cards: allowed 13; missing from the deal: 2C"),
-    ([SUITS[0], SUITS[1], SUITS[2]], "hands: 3 given: allowed 4, one per seat"),
-    ([SUITS[0], SUITS[1], SUITS[2], SUITS[3].replace("2C", "XC")], "hands[3]: card 'XC': allowed"),
+     "cards[3] has 12 cards: allowed 13; missing from the deal: 2C"),
+    ([SUITS[0], SUITS[1], SUITS[2]], "cards: 3 given: allowed 4, one per seat"),
+    ([SUITS[0], SUITS[1], SUITS[2], SUITS[3].replace("2C", "XC")], "cards[3]: card 'XC': allowed"),
     ([SUITS[0] + " 2H", SUITS[1].removesuffix(" 2H"), SUITS[2], SUITS[3]],
-     "hands[0] has 14 cards: allowed 13"),
+     "cards[0] has 14 cards: allowed 13"),
 ]
 
 
@@ -102,12 +102,16 @@ def test_bad_positions_and_options(tmp_path):
                                              "(1 to 3)"),
         (["--after", "3", *hands_args(SUITS)], "after=3: allowed only together with --log FILE"),
         (["--log", str(log), *hands_args(SUITS)],
-         "hands: allowed either --hands or --log FILE, not both"),
-        ([], "hands: allowed --hands once per seat, or --log FILE"),
-        ([*hands_args(SUITS), "--bids", "6,2,6"], "bids='6,2,6': allowed 4 bids, one per seat"),
-        ([*hands_args(SUITS), "--bags", "1,10"], "bags='1,10': allowed 2 numbers 0 to 9"),
+         "cards: allowed either --cards or --log FILE, not both"),
+        ([], "cards: allowed --cards once per seat, or --log FILE"),
+        ([*hands_args(SUITS), "--bids", "0:6,1:2,2:6"],
+         "bids='0:6,1:2,2:6': allowed a bid for every seat 0 to 3, e.g. 0:4,1:3,2:nil,3:4"),
+        ([*hands_args(SUITS), "--bids", "0:6,1:2,2:6,3:14"], "bids='0:6,1:2,2:6,3:14': allowed "
+         "SEAT:BID,… with seats 0 to 3 once each and BID 0 to 13"),
+        ([*hands_args(SUITS), "--bags", "0=1,1=10"],
+         "bags='0=1,1=10': allowed bags 0 to 9 for each side"),
         ([*hands_args(SUITS), "--dealer", "4"], "dealer=4: allowed 0 to 3"),
-        ([*hands_args(SUITS), "--rules", "jokers"], "hands[2]: card 2D is not in the jokers deck"),
+        ([*hands_args(SUITS), "--rules", "jokers"], "cards[2]: card 2D is not in the jokers deck"),
     ]
     for args, message in cases:
         assert_one_line_error(invoke(["dd", *args]), message, prefix_only=True)

@@ -287,10 +287,10 @@ def test_a_full_stdout_ends_in_one_line() -> None:
 
 
 def test_a_closed_stdout_is_refused_before_any_work(tmp_path: Path) -> None:
-    """``spades-sim simulate … --out x.csv >&-``: the results would be lost: one line, exit 2,
+    """``spades-sim simulate … --records x.csv >&-``: the results would be lost: one line, exit 2,
     and nothing written."""
     done = subprocess.run(["sh", "-c", '"$0" -m spades_sim "$@" >&-', sys.executable, *RUN,
-                           "--out", "x.csv"], capture_output=True, text=True, cwd=tmp_path,
+                           "--records", "x.csv"], capture_output=True, text=True, cwd=tmp_path,
                           timeout=300)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [

@@ -86,7 +86,7 @@ def test_out_writes_the_table_with_its_metadata(tmp_path: Path, name: str, suffi
 def test_simulate_records_carry_the_rules_and_strategies(tmp_path: Path) -> None:
     path = tmp_path / "games.parquet"
     assert_ok(invoke(["simulate", "--games", "10", "--seed", "4", "--quiet", "--rule",
-                      "nil_value=50", "--strategy", "expert", "--strategy", "basic", "--out",
+                      "nil_value=50", "--strategy", "expert", "--strategy", "basic", "--records",
                       str(path)]))
     meta = export.read_metadata(path)
     assert from_dict(meta["rules"][0]) == RuleSet().replace(nil_value=50)
@@ -97,7 +97,7 @@ def test_simulate_records_carry_the_rules_and_strategies(tmp_path: Path) -> None
 
 
 def test_out_dash_puts_the_data_on_stdout_and_the_table_on_stderr() -> None:
-    result = invoke(["simulate", "--games", "5", "--seed", "4", "--quiet", "--out", "-"])
+    result = invoke(["simulate", "--games", "5", "--seed", "4", "--quiet", "--records", "-"])
     assert_ok(result)
     records = pd.read_csv(io.StringIO(result.stdout))
     assert len(records) == 5 and "winner" in records.columns

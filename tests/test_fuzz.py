@@ -102,7 +102,7 @@ BASES: dict[str, list[str]] = {
     "strategies show": ["basic"],
     "compare-strategies": ["basic", "random", "--games", "1", "--max-hands", "3", "--seed", "1",
                            "--quiet", "--no-figure"],
-    "tune": ["basic", "--param", "bid_offset=0:1:1", "--against", "random", "--games", "1",
+    "tune": ["basic", "--param", "bid_offset=0..1:1", "--against", "random", "--games", "1",
              "--max-hands", "3", "--seed", "1", "--quiet", "--no-figure"],
     "nil": ["--hands", "1", "--seed", "1", "--quiet", "--no-figure"],
     "compare-rules": ["standard", "classic", "--games", "1", "--max-hands", "3", "--seed", "1",
@@ -113,7 +113,7 @@ BASES: dict[str, list[str]] = {
              "--no-figure"],
     "report": ["--config", "study.toml", "--out-dir", "out"],
     "hand": [CARDS, "--deals", "1", "--seed", "1", "--quiet", "--no-figure"],
-    "dd": [word for hand in SUIT_HANDS for word in ("--hands", hand)],
+    "dd": [word for hand in SUIT_HANDS for word in ("--cards", hand)],
     "review": ["hands.jsonl", "--quiet"],
     "league": ["basic", "random", "--games", "1", "--max-hands", "3", "--bootstrap", "10",
                "--seed", "1", "--quiet", "--no-figure"],
@@ -135,11 +135,14 @@ NEEDS: dict[tuple[str, str], tuple[list[str], list[str]]] = {
     ("score", "rule_overrides"): ([], ["--rules", "standard"]),
     ("audit", "rule_overrides"): ([], ["--rules", "standard"]),
     ("review", "rule_overrides"): ([], ["--rules", "standard"]),
-    ("dd", "log_path"): (["--hands"], ["--line", "1", "--after", "40"]),
-    ("dd", "line_number"): (["--hands"], ["--log", "hands.jsonl", "--after", "40"]),
-    ("dd", "after"): (["--hands"], ["--log", "hands.jsonl", "--line", "1"]),
-    ("dd", "hand_texts"): (["--hands"], [word for hand in SUIT_HANDS[1:]
-                                         for word in ("--hands", hand)]),
+    ("dd", "log_path"): (["--cards"], ["--line", "1", "--after", "40"]),
+    ("dd", "line_number"): (["--cards"], ["--log", "hands.jsonl", "--after", "40"]),
+    ("dd", "after"): (["--cards"], ["--log", "hands.jsonl", "--line", "1"]),
+    ("dd", "seat_cards"): (["--cards"], [word for hand in SUIT_HANDS[1:]
+                                         for word in ("--cards", hand)]),
+    # the old spelling --hands, given for every seat (with --cards it is refused)
+    ("dd", "old_seat_cards"): (["--cards"], [word for hand in SUIT_HANDS[1:]
+                                             for word in ("--hands", hand)]),
     **{(command, "figure_path"): (["--no-figure"], [])
        for command in ("compare-strategies", "tune", "nil", "compare-rules", "bags", "bids",
                        "hand")},
@@ -150,8 +153,11 @@ is fuzzed (--rake needs --buy-in, --max-hands needs --games, …)."""
 INPUT_PATHS = {"log_file", "path", "config_path", "resume_dir", ("dd", "log_path")}
 """Path parameters that name a file (or folder) the command reads; other paths are outputs."""
 
-OUTPUT_EXAMPLES = {"out": ["out.csv", "out.json", "out.parquet"], "figure_path": ["fig.png",
-                                                                                  "fig.svg"],
+OUTPUT_EXAMPLES = {"out": ["out.csv", "out.json", "out.parquet"],
+                   "records": ["out.csv", "out.json", "out.parquet"],
+                   "old_records": ["out.csv", "out.parquet"],  # simulate's old --out
+                   "instances": ["i.csv"], "old_instances": ["i.csv"],  # audit's old --out
+                   "figure_path": ["fig.png", "fig.svg"],
                    "log_path": ["log.jsonl"], "save_dir": ["saved"], "out_dir": ["tables",
                                                                                   "newdir"],
                    "mistakes_path": ["m.csv"]}
@@ -163,7 +169,7 @@ EXAMPLES: dict[str, list[str]] = {
     "strategy_a": ["basic"], "strategy_b": ["random"], "strategy_name": ["basic"],
     "against": ["random", "basic"],
     "param_overrides": ["0.bid_offset=1", "1.bid_offset=0.5"],
-    "param_ranges": ["bid_offset=0:1:1"],
+    "param_ranges": ["bid_offset=0..1:1", "set_slack=0,4", "bid_offset=0:1:1"],  # old form too
     "fmt": ["text", "json", "csv"],
     "log_deals": ["0:1", "1:2"],
     "rake": ["15%", "0.1"],
@@ -180,8 +186,8 @@ EXAMPLES: dict[str, list[str]] = {
     "bags_text": ["us=1,them=2"],
     "bids_text": ["1:4,2:3"],
     "constraint_texts": ["1:spades=0-2"],
-    "hand_texts": SUIT_HANDS[:1],
-    "bids_text_": ["4,4,4,1"],
+    "seat_cards": SUIT_HANDS[:1], "old_seat_cards": SUIT_HANDS[:1],
+    "bids_text_": ["0:4,1:4,2:4,3:1", "4,4,4,1"],  # the old form too
     "strategy_text": ["basic,basic,random,random"],
     "contenders": ["basic", "random"], "anchor": ["basic", "random"],
     "sprt_text_given": ["0,20", "-10,10"],
@@ -191,7 +197,7 @@ EXAMPLES: dict[str, list[str]] = {
 }
 """Valid values of every text parameter, by name (``command:name`` where a command's differs):
 the fuzzer breaks them (cut, characters inserted, digits of other scripts, …)."""
-EXAMPLES["dd:bags_text"] = ["0,0"]
+EXAMPLES["dd:bags_text"] = ["0=0,1=0", "0,0"]  # the old form too
 
 
 def _params(command: str) -> list[click.Parameter]:
@@ -547,9 +553,10 @@ def _deeper_than(depth: int) -> Callable[[str], bool]:
     return lambda text: "[" * depth in text
 
 
-PATHS = ("out", "figure_path", "log_path", "save_dir", "out_dir", "mistakes_path", "log_file",
-         "config_path", "path", "resume_dir")
-OUTPUTS = ("out", "figure_path", "log_path", "save_dir", "out_dir", "mistakes_path")
+PATHS = ("out", "records", "old_records", "instances", "old_instances", "figure_path", "log_path",
+         "save_dir", "out_dir", "mistakes_path", "log_file", "config_path", "path", "resume_dir")
+OUTPUTS = ("out", "records", "old_records", "instances", "old_instances", "figure_path",
+           "log_path", "save_dir", "out_dir", "mistakes_path")
 NUMBERS = ("hands", "games", "seed", "threads", "max_hands", "buy_in", "seats", "list_count",
            "rounds", "nil_hands", "blind_hands", "seat", "dealer", "hand_index", "deals",
            "line_number", "after")
@@ -883,7 +890,7 @@ FOUND: list[tuple[str, str, str, list[str]]] = [
     ("simulate", "save_dir", ".", []),
     ("simulate", "save_dir", "x" * 304, []),
     ("report", "out_dir", "x" * 5000, []),
-    ("simulate", "out", "\udcffout.parquet", []),
+    ("simulate", "records", "\udcffout.parquet", []),
     ("simulate", "save_dir", "\udcffsaved", []),
     ("bids", "seed", " 0", []),
     ("bags", "max_hands", " 1", []),

@@ -75,18 +75,18 @@ def _assert_refused(result, field: str, path: Path, reason: str) -> None:
 
 def _commands(option: str, path: Path) -> list[str]:
     """A command writing ``path`` through ``option``."""
-    if option == "out":
-        return [*RUN, "--out", str(path)]
+    if option == "records":
+        return [*RUN, "--records", str(path)]
     if option == "log":
         return [*RUN, "--log", str(path), "--log-deals", "0:5"]
     return ["compare-rules", "standard", "classic", "--games", "20", "--quiet", "--figure",
             str(path)]
 
 
-SUFFIX = {"out": ".csv", "log": ".jsonl", "figure": ".png"}
+SUFFIX = {"records": ".csv", "log": ".jsonl", "figure": ".png"}
 
 
-@pytest.mark.parametrize("option", ["out", "log", "figure"])
+@pytest.mark.parametrize("option", ["records", "log", "figure"])
 def test_a_read_only_folder_is_refused_before_the_run(read_only: Path, option: str) -> None:
     path = read_only / f"x{SUFFIX[option]}"
     result = invoke(_commands(option, path))
@@ -95,7 +95,7 @@ def test_a_read_only_folder_is_refused_before_the_run(read_only: Path, option: s
     assert list(read_only.iterdir()) == []
 
 
-@pytest.mark.parametrize("option", ["out", "log", "figure"])
+@pytest.mark.parametrize("option", ["records", "log", "figure"])
 def test_a_path_under_proc_is_refused_before_the_run(option: str) -> None:
     path = Path(f"/proc/spades-x{SUFFIX[option]}")
     _assert_refused(invoke(_commands(option, path)), option, path,
@@ -103,7 +103,7 @@ def test_a_path_under_proc_is_refused_before_the_run(option: str) -> None:
     assert not path.exists()
 
 
-@pytest.mark.parametrize("option", ["out", "log", "figure"])
+@pytest.mark.parametrize("option", ["records", "log", "figure"])
 def test_an_over_long_name_is_refused_before_the_run(tmp_path: Path, option: str) -> None:
     path = tmp_path / ("x" * (300 - len(SUFFIX[option])) + SUFFIX[option])
     _assert_refused(invoke(_commands(option, path)), option, path,
@@ -111,7 +111,7 @@ def test_an_over_long_name_is_refused_before_the_run(tmp_path: Path, option: str
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("option", ["out", "log", "figure"])
+@pytest.mark.parametrize("option", ["records", "log", "figure"])
 def test_an_existing_folder_is_refused_before_the_run(tmp_path: Path, option: str) -> None:
     path = tmp_path / f"taken{SUFFIX[option]}"
     path.mkdir()
@@ -138,7 +138,7 @@ def test_the_log_rules_file_is_checked_before_the_run(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args", [
     ["simulate", "--hands", "100", "--quiet", "--save", "/proc/spades-run"],
     ["report", "--out-dir", "/proc"],
-    ["audit", "no-such-log.jsonl", "--out", "/proc/spades-x.csv"],
+    ["audit", "no-such-log.jsonl", "--instances", "/proc/spades-x.csv"],
     ["nil", "--quiet", "--figure", "/proc/spades-x.png"],
 ])
 def test_other_outputs_are_refused_in_one_line(args: list[str]) -> None:
@@ -219,13 +219,13 @@ def test_a_full_disk_after_the_run_still_prints_the_summary(
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(pd.DataFrame, "to_csv", fill_the_disk)
-    result = invoke([*RUN, "--out", str(target)])
-    _assert_summary_then_one_error(result, "out", target)
+    result = invoke([*RUN, "--records", str(target)])
+    _assert_summary_then_one_error(result, "records", target)
     assert target.read_text() == "old records\n"
     assert list(tmp_path.iterdir()) == [target]
 
 
-@pytest.mark.parametrize("option,name", [("out", "records.csv"), ("log", "hands.jsonl")])
+@pytest.mark.parametrize("option,name", [("records", "records.csv"), ("log", "hands.jsonl")])
 def test_a_full_tmpfs_still_prints_the_summary(tmp_path: Path, option: str, name: str) -> None:
     small = tmp_path / "small"
     with _mounted(small, "size=64k"):
@@ -237,7 +237,7 @@ def test_a_full_tmpfs_still_prints_the_summary(tmp_path: Path, option: str, name
 
 
 def test_a_successful_run_leaves_only_its_files(tmp_path: Path) -> None:
-    result = invoke([*RUN, "--rule", "nil_value=50", "--out", str(tmp_path / "r.parquet"),
+    result = invoke([*RUN, "--rule", "nil_value=50", "--records", str(tmp_path / "r.parquet"),
                      "--log", str(tmp_path / "h.jsonl"), "--log-deals", "0:5"])
     assert_ok(result)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "h.jsonl.rules.toml",
@@ -285,7 +285,7 @@ NAMED = {
     "out-dir": lambda path: ["report", "--out-dir", str(path)],
     "calibrate": lambda path: ["calibrate", "solo-standard", "--out-dir", str(path)],
     "save": lambda path: [*RUN, "--save", str(path)],
-    "out": lambda path: [*RUN, "--out", f"{path}.csv"],
+    "records": lambda path: [*RUN, "--records", f"{path}.csv"],
     "log": lambda path: [*RUN, "--log", str(path)],
     "figure": lambda path: ["bags", "--games", "10", "--quiet", "--figure", f"{path}.png"],
 }
@@ -336,9 +336,9 @@ def test_a_study_name_no_folder_can_take_is_one_line(
 @pytest.mark.parametrize("args", [
     [*RUN, "--log", "newdir/"],
     ["review", "log.jsonl", "--mistakes", "m.csv/"],
-    ["audit", "log.jsonl", "--out", "x.csv/"],
+    ["audit", "log.jsonl", "--instances", "x.csv/"],
     ["bags", "--quiet", "--figure", "x.png/"],
-    [*RUN, "--out", "x.csv/"],
+    [*RUN, "--records", "x.csv/"],
 ])
 def test_a_file_option_ending_in_a_slash_is_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:

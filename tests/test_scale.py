@@ -223,8 +223,8 @@ def test_save_and_resume_folders_are_checked(tmp_path: Path) -> None:
         f"resume={str(tmp_path / 'none')!r}: allowed a folder written by --save (it has no "
         "manifest.json)")
     assert_one_line_error(
-        invoke(["simulate", "--resume", str(tmp_path / "none"), "--out", "x.csv", "--quiet"]),
-        f"resume={str(tmp_path / 'none')!r}: allowed without --out (such a run keeps totals "
+        invoke(["simulate", "--resume", str(tmp_path / "none"), "--records", "x.csv", "--quiet"]),
+        f"resume={str(tmp_path / 'none')!r}: allowed without --records (such a run keeps totals "
         "only)")
     with pytest.raises(StoreError):
         RunStore(tmp_path / "none").manifest()
@@ -235,8 +235,8 @@ def test_save_and_resume_folders_are_checked(tmp_path: Path) -> None:
     (["--backend", "dask"], "scheduler: allowed an address such as tcp://127.0.0.1:8786"),
     (["--scheduler", "tcp://127.0.0.1:8786"], "scheduler='tcp://127.0.0.1:8786': allowed only "
                                               "with backend dask"),
-    (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--out", "x.csv"],
-     "backend='dask': allowed without --out (such a run keeps totals only)"),
+    (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--records", "x.csv"],
+     "backend='dask': allowed without --records (such a run keeps totals only)"),
     (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"],
      "scheduler='tcp://127.0.0.1:9': allowed the address of a running Dask scheduler"),
 ])

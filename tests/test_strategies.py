@@ -36,21 +36,27 @@ def test_named_strategies_are_valid_and_distinct() -> None:
     ("0.bid_offset=0.5", (0, "bid_offset", 0.5)),
     ("1.nil_threshold=0", (1, "nil_threshold", 0.0)),
     ("3.cover_bonus=2", (3, "cover_bonus", 2.0)),
+    ("bid_offset=0.5", (None, "bid_offset", 0.5)),  # no side: every side
 ])
-def test_parse_param_override(text: str, parsed: tuple[int, str, float]) -> None:
+def test_parse_param_override(text: str, parsed: tuple[int | None, str, float]) -> None:
     assert parse_param_override(text) == parsed
 
 
+FORM = ("allowed [SIDE.]NAME=VALUE with VALUE, a list A,B,… or a range LO..HI (a grid "
+        "LO..HI:STEP, HI included), e.g. 0.bid_offset=0.5 or bid_offset=-1..1:0.5")
+
+
 @pytest.mark.parametrize(("text", "message"), [
-    ("bid_offset=0.5", "param='bid_offset=0.5': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
-    ("a.bid_offset=1", "param='a.bid_offset=1': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
-    ("0.bid_offset=high", "param='0.bid_offset=high': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
-    (" 3.cover_bonus=2", "param=' 3.cover_bonus=2': allowed SIDE.NAME=VALUE, e.g. "
-     "0.bid_offset=0.5"),
-    ("0.bid_offset=0.5 ", "param='0.bid_offset=0.5 ': allowed SIDE.NAME=VALUE, e.g. "
-     "0.bid_offset=0.5"),
+    ("a.bid_offset=1", f"param='a.bid_offset=1': {FORM}"),
+    ("0.bid_offset=high", f"param='0.bid_offset=high': {FORM}"),
+    (" 3.cover_bonus=2", f"param=' 3.cover_bonus=2': {FORM}"),
+    ("0.bid_offset=0.5 ", f"param='0.bid_offset=0.5 ': {FORM}"),
     ("0.boldness=1", "param boldness=1: allowed a parameter "
      + ", ".join(spec.name for spec in PARAMS)),
+    ("0.bid_offset=0,1", "param='0.bid_offset=0,1': allowed one value, e.g. 0.bid_offset=0.5 "
+     "(a list or a range is for tune)"),
+    ("0.bid_offset=0..1", "param='0.bid_offset=0..1': allowed one value, e.g. 0.bid_offset=0.5 "
+     "(a list or a range is for tune)"),
 ])
 def test_parse_param_override_refuses(text: str, message: str) -> None:
     with pytest.raises(StrategyError) as raised:
@@ -153,8 +159,8 @@ def test_simulate_with_param_override_names_it() -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--param", "2.bid_offset=1"], "param side 2: allowed 0 to 1"),
-    (["--param", "0.bid_offset=9"], "param bid_offset=9.0: allowed -3 to 3"),
-    (["--param", "x"], "param='x': allowed SIDE.NAME=VALUE, e.g. 0.bid_offset=0.5"),
+    (["--param", "0.bid_offset=9"], "param bid_offset=9: allowed -3 to 3"),
+    (["--param", "x"], f"param='x': {FORM}"),
 ])
 def test_simulate_bad_param(args: list[str], message: str) -> None:
     assert_one_line_error(invoke(["simulate", "--hands", "10", *args]), message)

@@ -15,28 +15,39 @@ SEED = 8_080
 
 
 @pytest.mark.parametrize(("text", "parsed"), [
-    ("bid_offset=-1:1:0.5", ("bid_offset", [-1.0, -0.5, 0.0, 0.5, 1.0])),
-    ("nil_threshold=0.5:0.5:1", ("nil_threshold", [0.5])),  # a single value
-    ("cover_bonus=0:1:0.3", ("cover_bonus", [0.0, 0.3, 0.6, 0.9])),  # HI not on the grid
+    ("bid_offset=-1..1:0.5", ("bid_offset", [-1.0, -0.5, 0.0, 0.5, 1.0])),
+    ("nil_threshold=0.5..0.5:1", ("nil_threshold", [0.5])),  # a single value
+    ("cover_bonus=0..1:0.3", ("cover_bonus", [0.0, 0.3, 0.6, 0.9])),  # HI not on the grid
+    ("0.set_slack=0,2,4", ("set_slack", [0.0, 2.0, 4.0])),  # a list, side 0: the one tuned
+    ("bid_offset=0.5", ("bid_offset", [0.5])),
 ])
 def test_parse_param_range(text: str, parsed: tuple[str, list[float]]) -> None:
     assert parse_param_range(text) == parsed
 
 
+FORM = ("allowed [SIDE.]NAME=VALUE with VALUE, a list A,B,… or a range LO..HI (a grid "
+        "LO..HI:STEP, HI included), e.g. 0.bid_offset=0.5 or bid_offset=-1..1:0.5")
+"""The one grammar of --param, as a refusal words it."""
+
+
 @pytest.mark.parametrize(("text", "message"), [
-    ("bid_offset", "param='bid_offset': allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"),
-    ("bid_offset=0:1", "param='bid_offset=0:1': allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"),
-    ("bid_offset=a:1:1", "param='bid_offset=a:1:1': allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"),
-    ("boldness=0:1:1", "param boldness: allowed a parameter "
+    ("bid_offset", f"param='bid_offset': {FORM}"),
+    ("bid_offset=0..", f"param='bid_offset=0..': {FORM}"),
+    ("bid_offset=a..1:1", f"param='bid_offset=a..1:1': {FORM}"),
+    ("boldness=0..1:1", "param boldness=0..1:1: allowed a parameter "
      + ", ".join(spec.name for spec in PARAMS)),
-    ("bid_offset=1:-1:0.5", "param bid_offset=1:-1:0.5: allowed LO <= HI and STEP > 0"),
-    ("bid_offset=-1:1:0", "param bid_offset=-1:1:0: allowed LO <= HI and STEP > 0"),
-    ("bid_offset=-1:1:-0.5", "param bid_offset=-1:1:-0.5: allowed LO <= HI and STEP > 0"),
-    ("bid_offset=-1:nan:1",
-     "param='bid_offset=-1:nan:1': allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"),
-    ("bid_offset=-5:1:1", "param bid_offset=-5:1:1: allowed values from -3 to 3"),
-    ("blind_nil_deficit=0:10000:1",
-     f"param blind_nil_deficit=0:10000:1: allowed at most {MAX_SETTINGS} values (10001 asked)"),
+    ("bid_offset=1..-1:0.5", "param bid_offset=1..-1:0.5: allowed LO <= HI and STEP > 0"),
+    ("bid_offset=-1..1:0", "param bid_offset=-1..1:0: allowed LO <= HI and STEP > 0"),
+    ("bid_offset=-1..1:-0.5", "param bid_offset=-1..1:-0.5: allowed LO <= HI and STEP > 0"),
+    ("bid_offset=-1..nan:1", f"param='bid_offset=-1..nan:1': {FORM}"),
+    ("bid_offset=-5..1:1", "param bid_offset=-5..1:1: allowed -3 to 3"),
+    ("blind_nil_deficit=0..10000:1",
+     f"param blind_nil_deficit=0..10000:1: allowed at most {MAX_SETTINGS} values (10001 asked)"),
+    ("bid_offset=-1..1", "param='bid_offset=-1..1': allowed a grid of values, a list "
+     "NAME=A,B,… or NAME=LO..HI:STEP, e.g. bid_offset=-1..1:0.5"),
+    ("1.bid_offset=0,1", "param='1.bid_offset=0,1': allowed a parameter of the strategy tuned, "
+     "NAME=… or 0.NAME=…"),
+    ("bid_offset=-1:1:0.5", f"param='bid_offset=-1:1:0.5': {FORM}"),  # the old form: the CLI's
 ])
 def test_parse_param_range_refuses(text: str, message: str) -> None:
     with pytest.raises(StrategyError) as raised:
@@ -67,7 +78,7 @@ def test_two_parameter_grid_and_repeated_parameter() -> None:
 
 def test_tune_command(tmp_path: Path) -> None:
     figure = tmp_path / "tune.png"
-    result = invoke(["tune", "basic", "--param", "bid_offset=-3:0:3", "--against", "random",
+    result = invoke(["tune", "basic", "--param", "bid_offset=-3..0:3", "--against", "random",
                      "--games", "20", "--seed", "2", "--quiet", "--figure", str(figure)])
     assert_ok(result)
     lines = result.output.splitlines()
@@ -79,10 +90,12 @@ def test_tune_command(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--param", "bid_offset=1:0:1"], "param bid_offset=1:0:1: allowed LO <= HI and STEP > 0"),
-    (["--param", "bid_offset=0:1:1", "--figure", "t.pdf"],
+    (["--param", "bid_offset=1..0:1"], "param bid_offset=1..0:1: allowed LO <= HI and STEP > 0"),
+    # the old form, refused for another reason: one line, and it names the new form
+    (["--param", "bid_offset=1:0:1"], "param bid_offset=1..0:1: allowed LO <= HI and STEP > 0"),
+    (["--param", "bid_offset=0..1:1", "--figure", "t.pdf"],
      "figure='t.pdf': allowed a file ending in .png or .svg"),
-    (["--param", "bid_offset=0:1:1", "--against", "nobody"],
+    (["--param", "bid_offset=0..1:1", "--against", "nobody"],
      "strategy='nobody': allowed " + ", ".join(STRATEGIES) + ", or a strategy file NAME.toml"),
 ])
 def test_tune_command_bad_input(args: list[str], message: str) -> None:

@@ -21,12 +21,18 @@ import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
 from spades_sim.analysis import whatif
+from spades_sim.analysis.hand_inputs import (
+    HandInputError,
+    every_seat_bids,
+    old_bids_spelling,
+    old_side_spelling,
+    parse_bids,
+    parse_side_values,
+)
 from spades_sim.analysis.whatif import (
     BLIND_LABEL,
     POLICY_LABEL,
     WhatIfError,
-    parse_bids,
-    parse_side_values,
     what_if,
 )
 from spades_sim.cards import parse_cards
@@ -135,15 +141,38 @@ def test_parsers() -> None:
     assert parse_suit_count("2:hearts=3") == SuitCount(2, "hearts", 3, 3)
     with pytest.raises(DealError, match="constraint='1:sp=0-2': allowed a suit of clubs"):
         parse_suit_count("1:sp=0-2")
-    assert parse_bids("1:4, 2:nil,3:blind", 4) == {1: 4, 2: 0, 3: 100}
-    with pytest.raises(WhatIfError, match="bids='1:4,1:5': allowed SEAT:BID"):
-        parse_bids("1:4,1:5", 4)
+    assert parse_bids("1:4, 2:nil,3:blind", STANDARD) == {1: 4, 2: 0, 3: 100}
+    with pytest.raises(HandInputError, match="bids='1:4,1:5': allowed SEAT:BID"):
+        parse_bids("1:4,1:5", STANDARD)
     assert parse_side_values("us=240,them=310", "score", STANDARD, 1) == (310, 240)
     assert parse_side_values("0=-50,1=0", "score", STANDARD, 0) == (-50, 0)
     for text in ("we=10", "0=-50", "us=1", "us=1,them=2,us=3", "us=1,them= 2"):
-        with pytest.raises(WhatIfError, match=rf"score='{text}': allowed us=N,them=N or SIDE=N,… "
-                                              "with every side 0 to 1 once"):
+        with pytest.raises(HandInputError, match=rf"score='{text}': allowed us=N,them=N or "
+                                                 "SIDE=N,… with every side 0 to 1 once"):
             parse_side_values(text, "score", STANDARD, 0)
+
+
+def test_one_parser_for_bids_score_and_bags() -> None:
+    """hand and dd read bids (SEAT:BID,…) and per-side values (SIDE=N,…) with the same
+    parsers; us/them only where a seat is known; the ranges are checked there."""
+    assert every_seat_bids("0:4,1:3,2:nil,3:blind", STANDARD) == ((4, 3, 0, 0),
+                                                                  (False, False, False, True))
+    with pytest.raises(HandInputError, match="bids='0:4,1:3': allowed a bid for every seat"):
+        every_seat_bids("0:4,1:3", STANDARD)
+    with pytest.raises(HandInputError, match="bids='1:14': allowed SEAT:BID,… with seats 0 to 3 "
+                                             "once each and BID 0 to 13"):
+        parse_bids("1:14", STANDARD)
+    assert parse_side_values("1=5,0=3", "bags", STANDARD) == (3, 5)
+    with pytest.raises(HandInputError, match="bags='us=1,them=2': allowed SIDE=N,…"):
+        parse_side_values("us=1,them=2", "bags", STANDARD)  # no seat: no us
+    with pytest.raises(HandInputError, match="bags='0=10,1=0': allowed bags 0 to 9 for each side"):
+        parse_side_values("0=10,1=0", "bags", STANDARD, 0)
+    with pytest.raises(HandInputError, match="score='0=100001,1=0': allowed score -100,000 to "
+                                             "100,000"):
+        parse_side_values("0=100001,1=0", "score", STANDARD)
+    assert old_bids_spelling("4, 3,nil,blind") == "0:4,1:3,2:nil,3:blind"
+    assert old_bids_spelling("1:4") is None and old_bids_spelling("") is None
+    assert old_side_spelling("1,2") == "0=1,1=2" and old_side_spelling("0=1,1=2") is None
 
 
 def _nil_made(hand: str, **kwargs) -> float:
@@ -355,9 +384,9 @@ def test_hand_command_prints_the_table_and_writes_figure_and_data(tmp_path: Path
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--seat", "4"], "seat=4: allowed 0 to 3"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--score", "us=x"], "score='us=x': allowed"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--bags", "us=12,them=0"],
-     "bags=[12, 0]: allowed 2"),
+     "bags='us=12,them=0': allowed bags 0 to 9 for each side"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--seat", "2", "--bids", "0:3,1:14"],
-     "bids='0:3,1:14': allowed bids from 0 to 13, nil or blind"),
+     "bids='0:3,1:14': allowed SEAT:BID,… with seats 0 to 3 once each and BID 0 to 13"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--rules", "classic", "--seat", "2", "--bids",
       "0:nil,1:3", "--deals", "5"], "bids='0:nil,1:3': allowed bids the rules permit"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--bids", "2:3"],

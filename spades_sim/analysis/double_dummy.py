@@ -31,8 +31,6 @@ import pandas as pd
 
 from ..cards import CardError, format_card, format_cards, mask_of, parse_cards
 from ..kernel.double_dummy import DoubleDummy, Position, PositionError, table_bits_for
-from ..numbers import whole_number
-from ..outputs import shown
 from ..referee.deck import deck_of
 from ..referee.hand import Hand, Phase, first_leader
 from ..referee.handlog import CardPlay, check_deal, parse_action
@@ -53,7 +51,9 @@ def side_name(rules: RuleSet, side: int) -> str:
 
 
 def parse_hands(rules: RuleSet, texts: Sequence[str]) -> tuple[tuple[int, ...], ...]:
-    """The cards of every seat from one string per seat (``"AS KS …"``), checked against the
+    """The cards of every seat from one string per seat (``"AS KS …"``, read by
+    :func:`~spades_sim.cards.parse_cards` as every command reads a seat's cards; the field
+    ``cards``, as ``dd --cards`` gives them), checked against the
     rules: one hand per seat, the hand size each, cards of the rules' deck, each card once,
     and (but in two-player, where the draw leaves half the deck out) every card of the deck.
 
@@ -61,24 +61,24 @@ def parse_hands(rules: RuleSet, texts: Sequence[str]) -> tuple[tuple[int, ...], 
     """
     seats, size = rules.seat_count, rules.hand_size
     if len(texts) != seats:
-        raise DoubleDummyError(f"hands: {len(texts)} given: allowed {seats}, one per seat in seat "
-                               f"order (--hands once per seat, seat 0 first)")
+        raise DoubleDummyError(f"cards: {len(texts)} given: allowed {seats}, one per seat in seat "
+                               f"order (--cards once per seat, seat 0 first)")
     hands: list[tuple[int, ...]] = []
     for seat, text in enumerate(texts):
         try:
             hands.append(parse_cards(text, unique=False))
         except CardError as error:
-            raise DoubleDummyError(f"hands[{seat}]: {error}") from None
+            raise DoubleDummyError(f"cards[{seat}]: {error}") from None
     deck = deck_of(rules)
     for seat, held in enumerate(hands):
         for card in held:
             if card not in deck.cards:
-                raise DoubleDummyError(f"hands[{seat}]: card {format_card(card)} is not in the "
+                raise DoubleDummyError(f"cards[{seat}]: card {format_card(card)} is not in the "
                                        f"{deck.name} deck of {rules.name} ({deck.note})")
     try:
         check_deal(hands, hand_size=None, seat_count=seats)
-    except ValueError as error:
-        raise DoubleDummyError(str(error)) from None
+    except ValueError as error:  # worded for a log's field "hands": here the cards given
+        raise DoubleDummyError(str(error).replace("hands", "cards")) from None
     dealt = {card for held in hands for card in held}
     missing = sorted(deck.cards - dealt)
     complete = rules.mode != Mode.TWO_PLAYER
@@ -86,56 +86,15 @@ def parse_hands(rules: RuleSet, texts: Sequence[str]) -> tuple[tuple[int, ...], 
         if len(held) != size:
             note = (f"; missing from the deal: {_few_cards(missing)}" if complete and missing
                     else "")
-            raise DoubleDummyError(f"hands[{seat}] has {len(held)} cards: allowed {size}{note}")
+            raise DoubleDummyError(f"cards[{seat}] has {len(held)} cards: allowed {size}{note}")
     if complete and missing:  # cannot happen with the sizes right and no card twice; kept plain
-        raise DoubleDummyError(f"hands: missing from the deal: {_few_cards(missing)}")
+        raise DoubleDummyError(f"cards: missing from the deal: {_few_cards(missing)}")
     return tuple(hands)
 
 
 def _few_cards(cards: Sequence[int], most: int = 8) -> str:
     shown_cards = format_cards(cards[:most])
     return shown_cards + (f" and {len(cards) - most} more" if len(cards) > most else "")
-
-
-def parse_bid_list(rules: RuleSet, text: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-    """``--bids``: one bid per seat in seat order, comma-separated, each a number, ``nil`` or
-    ``blind`` (blind nil), e.g. ``4,3,nil,4``; as (bids, blind) per seat (a nil bids 0)."""
-    parts = [part.strip().lower() for part in text.split(",")]
-    allowed = (f"{rules.seat_count} bids, one per seat in seat order, each 0 to "
-               f"{rules.hand_size}, nil or blind, e.g. " + ",".join(["4", "3", "nil", "4", "1"]
-                                                                    [:rules.seat_count]))
-    if len(parts) != rules.seat_count:
-        raise DoubleDummyError(f"bids={shown(text)!r}: allowed {allowed}")
-    bids, blind = [], []
-    for part in parts:
-        if part in ("blind", "bn", "blind nil"):
-            bids.append(0)
-            blind.append(True)
-            continue
-        try:
-            bid = 0 if part == "nil" else whole_number(part)
-        except ValueError:
-            bid = -1
-        if not 0 <= bid <= rules.hand_size:
-            raise DoubleDummyError(f"bids={shown(text)!r}: allowed {allowed}")
-        bids.append(bid)
-        blind.append(False)
-    return tuple(bids), tuple(blind)
-
-
-def parse_bag_list(rules: RuleSet, text: str) -> tuple[int, ...]:
-    """``--bags``: the bags each side carries into the hand, comma-separated in side order."""
-    parts = [part.strip() for part in text.split(",")]
-    top = max(rules.bag_limit - 1, 0)
-    try:
-        bags = tuple(whole_number(part) for part in parts)
-    except ValueError:
-        bags = ()
-    if len(bags) != rules.side_count or not all(0 <= bag <= top for bag in bags):
-        raise DoubleDummyError(f"bags={shown(text)!r}: allowed {rules.side_count} numbers 0 to "
-                               f"{top}, one per side in side order, e.g. "
-                               + ",".join(["0"] * rules.side_count))
-    return bags
 
 
 def position_of(hand: Hand) -> Position:
@@ -496,5 +455,5 @@ def position_text(result: PositionAnalysis, title: str = "") -> str:
 
 __all__ = ["DealAnalysis", "DoubleDummyError", "LineTrick", "LogPosition", "PositionAnalysis",
            "analyse_deal", "analyse_position", "bids_text", "deal_text", "hand_bids",
-           "line_text", "line_tricks", "log_position", "parse_bag_list", "parse_bid_list",
+           "line_text", "line_tricks", "log_position",
            "parse_hands", "plays_of", "position_of", "position_text", "side_name"]

@@ -241,13 +241,14 @@ def nil_text(table: pd.DataFrame, feature: str, blind: bool) -> str:
     """Nil bids and success by a hand feature (``nil.nil_by_feature``)."""
     lines = [f"{feature:>10}  {'seat-hands':>10}  {'blind nils' if blind else 'nil bids':>10}  "
              f"{'bid rate':>8}  {'made':>7}  {'success':>8}  {'95% interval':>18}"]
+    named = "card" in table.columns  # top_spade's values, named as cards (nil.CARD_COLUMN)
     for row in table_rows(table):
-        value = getattr(row, feature)
+        value = row.card if named else f"{getattr(row, feature):g}"
         success, interval = "-", ""
         if row.bids:
             success = value_text(row.success, "rate", 1)
             interval = interval_text(row.low, row.high, "rate", 1)
-        lines.append(f"{value:>10g}  {row.seat_hands:>10,}  {row.bids:>10,}  "
+        lines.append(f"{value:>10}  {row.seat_hands:>10,}  {row.bids:>10,}  "
                      f"{value_text(row.bid_rate, 'rate'):>8}  {row.made:>7,}  {success:>8}  "
                      f"{interval:>18}".rstrip())
     return "\n".join(lines)

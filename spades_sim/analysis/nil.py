@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..cards import card_symbol
+from ..cards import card_symbol, format_card
 from ..intervals import wilson_interval
 from ..outputs import shown
 from ..rules import RuleSet
@@ -67,13 +67,19 @@ def feature_values(frame: pd.DataFrame, feature: str) -> pd.Series:
     return frame[feature].astype(np.int64).rename(feature)
 
 
-def nil_by_feature(frame: pd.DataFrame, feature: str, blind: bool = False) -> pd.DataFrame:
+CARD_COLUMN = "card"
+"""The column naming the card of a ``top_spade`` value (``none``, ``2S`` … ``AS``, ``BJ``)."""
+
+
+def nil_by_feature(frame: pd.DataFrame, feature: str, blind: bool = False,
+                   rules: RuleSet | None = None) -> pd.DataFrame:
     """Nil (or, with ``blind``, blind-nil) bids and their success per value of a hand feature,
     with Wilson 95% intervals.
 
     One row per value seen: ``seat_hands`` with that value, nil ``bids`` among them and the
     ``bid_rate`` (``bid_low``, ``bid_high``), nils ``made`` and the ``success`` rate
-    (``low``, ``high``; NaN where no nil was bid).
+    (``low``, ``high``; NaN where no nil was bid). For ``top_spade`` under known ``rules``,
+    a :data:`CARD_COLUMN` after the value names its card (:func:`feature_labels`).
     """
     values = feature_values(frame, feature)
     nil = ((frame["bid"] == 0) & (frame["blind"] == int(blind))).to_numpy()
@@ -90,8 +96,12 @@ def nil_by_feature(frame: pd.DataFrame, feature: str, blind: bool = False) -> pd
             "success": row.made / row.bids if row.bids else np.nan, "low": low, "high": high,
         })
     result = pd.concat([table, pd.DataFrame(rows, index=table.index)], axis=1)
-    return result[[feature, "seat_hands", "bids", "bid_rate", "bid_low", "bid_high", "made",
-                   "success", "low", "high"]]
+    named = feature == "top_spade" and rules is not None
+    if named:
+        result[CARD_COLUMN] = feature_labels(feature, result[feature].tolist(), rules,
+                                             symbols=False)
+    return result[[feature, *([CARD_COLUMN] if named else []), "seat_hands", "bids",
+                   "bid_rate", "bid_low", "bid_high", "made", "success", "low", "high"]]
 
 
 def feature_title(feature: str) -> str:
@@ -104,11 +114,12 @@ def feature_title(feature: str) -> str:
     return FEATURES[feature].split(" (")[0]
 
 
-def feature_labels(feature: str, values: Sequence[float],
-                   rules: RuleSet | None = None) -> list[str]:
+def feature_labels(feature: str, values: Sequence[float], rules: RuleSet | None = None,
+                   symbols: bool = True) -> list[str]:
     """How a figure names each value of ``feature``: for ``top_spade`` under known ``rules``
     the card (``none``, ``2♠`` … ``A♠``, then the jokers or promoted deuces of the deck,
-    ranked as docs/analysis.md lists them per deck), else the number.
+    ranked as docs/analysis.md lists them per deck; without ``symbols`` as the tables and
+    text write cards, ``2S`` … ``AS``), else the number.
 
     Without the rules a ``top_spade`` value names different cards in different decks, so it
     stays a number.
@@ -118,6 +129,8 @@ def feature_labels(feature: str, values: Sequence[float],
     ['none', '2♠', 'A♠']
     >>> feature_labels("top_spade", [-1, 11, 12, 13], RuleSet(deck="deuce-high"))
     ['none', 'A♠', '2♠', '13']
+    >>> feature_labels("top_spade", [-1, 0, 12], RuleSet(), symbols=False)
+    ['none', '2S', 'AS']
     """
     numbers = [f"{value:g}" for value in values]
     if feature != "top_spade" or rules is None:
@@ -126,7 +139,8 @@ def feature_labels(feature: str, values: Sequence[float],
     from ..kernel.packing import deck_suits
 
     lowest_first = deck_suits(rules)[3]
-    return ["none" if value == -1 else card_symbol(lowest_first[int(value)])
+    name = card_symbol if symbols else format_card
+    return ["none" if value == -1 else name(lowest_first[int(value)])
             if 0 <= value < len(lowest_first) else number
             for value, number in zip(values, numbers, strict=True)]
 

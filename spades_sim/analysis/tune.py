@@ -9,7 +9,6 @@ the luck of the cards.
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -17,8 +16,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..kernel.strategies import PARAMS, Strategy, StrategyError, get_strategy
-from ..numbers import decimal_number
+from ..kernel.strategies import (
+    MAX_PARAM_VALUES,
+    Strategy,
+    StrategyError,
+    get_strategy,
+    parse_param,
+)
 from ..outputs import shown
 from ..rules import RuleSet, resolve_rules
 from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed
@@ -29,43 +33,28 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-MAX_SETTINGS = 400
+MAX_SETTINGS = MAX_PARAM_VALUES
 """The most grid points one tuning run may ask for."""
-
-_SPEC = {spec.name: spec for spec in PARAMS}
 
 
 def parse_param_range(raw_range: str) -> tuple[str, list[float]]:
-    """Parse ``NAME=LO:HI:STEP`` into the parameter name and its grid values (HI included).
+    """A ``--param`` of ``tune`` (:func:`~spades_sim.kernel.strategies.parse_param`, the one
+    grammar): a parameter of the strategy tuned (no SIDE, or side 0 as in compare-strategies)
+    and its grid values, a list ``A,B,…`` or ``LO..HI:STEP`` (HI included).
 
-    >>> parse_param_range("bid_offset=-1:1:0.5")
+    >>> parse_param_range("bid_offset=-1..1:0.5")
     ('bid_offset', [-1.0, -0.5, 0.0, 0.5, 1.0])
+    >>> parse_param_range("0.set_slack=0,4")
+    ('set_slack', [0.0, 4.0])
     """
-    name, sep, text = raw_range.partition("=")
-    name = name.strip()
-    form = f"param={shown(raw_range)!r}: allowed NAME=LO:HI:STEP, e.g. bid_offset=-1:1:0.5"
-    parts = text.split(":")
-    if not sep or len(parts) != 3:
-        raise StrategyError(form)
-    try:
-        low, high, step = (decimal_number(part) for part in parts)
-    except ValueError:
-        raise StrategyError(form) from None
-    spec = _SPEC.get(name)
-    if spec is None:
-        raise StrategyError(f"param {shown(name)}: allowed a parameter " + ", ".join(_SPEC))
-    if not all(math.isfinite(v) for v in (low, high, step)) or step <= 0 or high < low:
-        raise StrategyError(f"param {name}={shown(text)}: allowed LO <= HI and STEP > 0")
-    if low < spec.low or high > spec.high:
-        raise StrategyError(f"param {name}={shown(text)}: allowed values from {spec.low:g} to "
-                            f"{spec.high:g}")
-    steps = (high - low) / step  # a tiny step makes this astronomically large, or infinite
-    if not steps < MAX_SETTINGS:
-        asked = f"{int(steps) + 1}" if steps < 10**12 else "far too many"
-        raise StrategyError(f"param {name}={shown(text)}: allowed at most {MAX_SETTINGS} values"
-                            f" ({asked} asked)")
-    count = math.floor(steps + 1e-9) + 1
-    return name, [round(low + k * step, 10) for k in range(count)]
+    setting = parse_param(raw_range)
+    if setting.side not in (None, 0):
+        raise StrategyError(f"param={shown(raw_range)!r}: allowed a parameter of the strategy "
+                            "tuned, NAME=… or 0.NAME=…")
+    if not setting.values:
+        raise StrategyError(f"param={shown(raw_range)!r}: allowed a grid of values, a list "
+                            "NAME=A,B,… or NAME=LO..HI:STEP, e.g. bid_offset=-1..1:0.5")
+    return setting.name, list(setting.values)
 
 
 @dataclass

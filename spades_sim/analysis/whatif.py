@@ -39,8 +39,6 @@ from ..kernel import drivers, engine
 from ..kernel.double_dummy import solve_deals
 from ..kernel.drivers import what_if_deals
 from ..kernel.strategies import DEFAULT_STRATEGY, Strategy
-from ..numbers import is_digits, whole_number
-from ..outputs import shown
 from ..referee.hand import first_leader
 from ..rules import BlindNil, RuleSet, resolve_rules
 from ..run import deals as _deals
@@ -48,6 +46,7 @@ from ..run.blocks import Block, Table, block_starts, prepare_table, run_blocks
 from ..run.deals import Dealer, SuitCount, check_deal_count, deal_block_seed
 from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, set_threads
 from .figures import error_bars, percent_ticks, plain_text, pyplot, save
+from .hand_inputs import bid_code, bid_name
 
 BLOCK_DEALS = _deals.DEAL_BLOCK
 """Deals a block of a what-if plays (a whole number of deal blocks; the result does not
@@ -100,74 +99,6 @@ class WhatIf:
         the bids open to a seat that has seen its cards (so never blind nil)."""
         bids = self.table[~self.table["bid"].isin((POLICY_LABEL, BLIND_LABEL))]
         return str(bids.sort_values(["win", "points"], ascending=False)["bid"].iloc[0])
-
-
-def bid_code(text: str) -> int:
-    """A bid as the kernel takes it: a number, ``nil`` (0) or ``blind`` / ``bn`` (blind nil)."""
-    word = text.lower()
-    if word == "nil":
-        return 0
-    if word in ("blind", "bn", "blind nil", "blind_nil"):
-        return engine.BLIND_BID
-    return whole_number(word)
-
-
-def bid_name(code: int) -> str:
-    """The other way round: ``blind nil``, ``nil`` or the number."""
-    return "blind nil" if code == engine.BLIND_BID else ("nil" if code == 0 else str(code))
-
-
-def parse_bids(text: str, seats: int) -> dict[int, int]:
-    """``SEAT:BID,…`` as {seat: bid code}, e.g. ``"1:4,2:nil"``; a text given that says nothing
-    (blanks, a line break) is refused, not read as "no bids known"."""
-    refusal = WhatIfError(f"bids={shown(text)!r}: allowed SEAT:BID,… with seats 0 to "
-                          f"{seats - 1} once each and BID a number, nil or blind, e.g. 1:4,2:nil")
-    if text and (not text.isprintable() or not text.strip()):
-        raise refusal
-    bids: dict[int, int] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        seat, sep, bid = part.partition(":")
-        try:
-            seat_number, code = whole_number(seat), bid_code(bid)
-        except ValueError:
-            seat_number, code = -1, -1
-        if not sep or not 0 <= seat_number < seats or code < 0 or seat_number in bids:
-            raise refusal
-        bids[seat_number] = code
-    return bids
-
-
-def parse_side_values(text: str, field: str, rules: RuleSet, seat: int) -> tuple[int, ...]:
-    """``us=240,them=310`` (two sides) or ``SIDE=N,…`` as one value per side.
-
-    Every side is given exactly once (``us=240`` alone is refused: the other side's value
-    is not known to be 0).
-
-    >>> from spades_sim.rules import RuleSet
-    >>> parse_side_values("them=310,us=240", "score", RuleSet(), 1)
-    (310, 240)
-    """
-    sides = rules.side_count
-    own = seat % sides
-    values: dict[int, int] = {}
-    names = {"us": own, **({"them": 1 - own} if sides == 2 else {})}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, sep, value = part.partition("=")
-        key = key.lower()
-        side = names.get(key, int(key) if is_digits(key) else -1)
-        try:
-            number = whole_number(value)
-        except ValueError:
-            side = -1
-        if not sep or not 0 <= side < sides or side in values:
-            values = {}
-            break
-        values[side] = number
-    if len(values) != sides:
-        allowed = "us=N,them=N or " if sides == 2 else ""
-        raise WhatIfError(f"{field}={shown(text)!r}: allowed {allowed}SIDE=N,… with every side "
-                          f"0 to {sides - 1} once")
-    return tuple(values[side] for side in range(sides))
 
 
 def _bids_text(known: dict[int, int]) -> str:
@@ -490,5 +421,5 @@ def double_dummy_text(result: WhatIf, view: DoubleDummyView) -> str:
 
 
 __all__ = ["BLOCK_DEALS", "DoubleDummyView", "WhatIf", "WhatIfError", "bid_code", "bid_name",
-           "deal_passes", "double_dummy_text", "parse_bids", "parse_side_values", "plot_what_if",
+           "deal_passes", "double_dummy_text", "plot_what_if",
            "what_if", "what_if_double_dummy"]

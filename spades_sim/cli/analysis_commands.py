@@ -32,6 +32,7 @@ from ..analysis.formatting import (
     what_if_text,
     win_share_text,
 )
+from ..analysis.hand_inputs import parse_bids, parse_side_values
 from ..analysis.league import BOOTSTRAP, league_text, play_league, plot_league, prepare_league
 from ..analysis.metrics import Payouts
 from ..analysis.nil import FEATURES, check_feature, nil_by_feature, plot_nil_by_feature
@@ -51,23 +52,24 @@ from ..analysis.whatif import (
     POLICY_LABEL,
     deal_passes,
     double_dummy_text,
-    parse_bids,
-    parse_side_values,
     plot_what_if,
     what_if,
     what_if_double_dummy,
 )
 from ..kernel.strategies import (
     DEFAULT_STRATEGY,
+    PARAM_FORM,
     STRATEGIES,
     Strategy,
     get_strategy,
+    old_param_spelling,
     seat_strategies,
 )
 from ..outputs import shown
 from ..rules import RuleSet
 from ..run.deals import parse_suit_count
 from ..run.simulate import resolve_seed, simulate_hands
+from .aliases import new_spelling
 from .errors import InputError, one_line, user_errors
 from .options import (
     DECIMAL,
@@ -97,6 +99,10 @@ from .output import (
     strategies_label,
 )
 
+TIME_LIMIT = ("With a bot: the seconds one decision may take; a bot over it stops the play. "
+              "[default: none]")
+"""The --time-limit help of the commands that seat bots."""
+
 
 @click.command(name="compare-strategies")
 @click.argument("strategy_a", metavar="A")
@@ -105,12 +111,11 @@ from .output import (
 @click.option("--games", type=WHOLE, default=2000, show_default=True,
               help="Deal sequences; each is played twice, seats swapped.")
 @run_options(max_hands="counted as half a win")
-@click.option("--param", "param_overrides", multiple=True, metavar="SIDE.NAME=VALUE",
+@click.option("--param", "param_overrides", multiple=True, metavar=PARAM_FORM,
               help="Change a parameter of A (side 0) or B (side 1), e.g. --param 1.set_slack=0 "
-                   "(repeatable).")
+                   "(repeatable; no SIDE: both).")
 @click.option("--time-limit", type=DECIMAL, default=None, metavar="SECONDS",
-              help="With a bot: the seconds one decision may take; a bot over it stops the "
-                   "comparison. [default: none]")
+              help=TIME_LIMIT)
 @click.option("--sprt", "sprt_text_given", default=None, metavar="ELO0,ELO1",
               help="Stop when a sequential test on the pairs accepts H0 (A is ELO0 Elo stronger) "
                    "or H1 (ELO1); --games is then the most deal sequences played.")
@@ -234,7 +239,7 @@ def compare_strategies_command(strategy_a: str, strategy_b: str, rules_name: str
               help="Bootstrap replicates over the deal sequences, for the rating intervals.")
 @run_options(max_hands="counted as half a win")
 @click.option("--time-limit", type=DECIMAL, default=None, metavar="SECONDS",
-              help="With a bot: the seconds one decision may take. [default: none]")
+              help=TIME_LIMIT)
 @output_options("league.png", out="Write the per-match table (pairs by outcome, win share) to "
                 "a .parquet, .csv or .json file, or - for CSV on stdout.")
 def league_command(contenders: tuple[str, ...], rules_name: str | None,
@@ -319,8 +324,10 @@ def _exit_stopped(result: Comparison) -> None:
 
 @click.command(name="tune")
 @click.argument("strategy_name", metavar="STRATEGY")
-@click.option("--param", "param_ranges", multiple=True, required=True, metavar="NAME=LO:HI:STEP",
-              help="A parameter to search, HI included (repeatable: a grid over all of them).")
+@click.option("--param", "param_ranges", multiple=True, required=True, metavar=PARAM_FORM,
+              help="A parameter to search and its values, a list NAME=A,B,… or NAME=LO..HI:STEP "
+                   "(HI included); SIDE, if given, is 0, the strategy tuned (repeatable: a grid "
+                   "over all of them).")
 @click.option("--against", default=DEFAULT_STRATEGY, show_default=True, metavar="NAME",
               help="The opponent every setting plays in duplicate.")
 @rule_options
@@ -340,11 +347,13 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str
     Example:
 
     \b
-        spades-sim tune basic --param bid_offset=-1:1:0.25 --against basic --games 1000
+        spades-sim tune basic --param bid_offset=-1..1:0.25 --against basic --games 1000
     """
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
-        ranges = [parse_param_range(text) for text in param_ranges]
+        ranges = [parse_param_range(new_spelling("tune", "--param", text,
+                                                 old_param_spelling(text)))
+                  for text in param_ranges]
         outputs = check_outputs(fmt, out, figure_path, svg, no_figure or len(ranges) > 2,
                                 reads={"rules": rules_files(rules_name)})
         settings = math.prod(len(values) for _, values in ranges)
@@ -409,7 +418,7 @@ def nil_command(rules_name: str | None, rule_overrides: tuple[str, ...], hands: 
     if not run.done:
         echo(title)
         sys.exit(130)
-    table = nil_by_feature(run.records(), feature, blind)
+    table = nil_by_feature(run.records(), feature, blind, rules)
     deliver(outputs, f"{title}\n{nil_text(table, feature, blind)}", table,
             run_metadata(run, "nil", feature=feature, blind=blind),
             lambda path: plot_nil_by_feature(table, feature, title, path, blind, rules))
@@ -589,13 +598,15 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str 
 
 @click.command(name="hand")
 @click.argument("cards", metavar="CARDS")
-@click.option("--seat", type=WHOLE, default=0, show_default=True, help="The seat holding CARDS.")
+@click.option("--seat", type=WHOLE, default=0, show_default=True, metavar="N",
+              help="The seat holding CARDS.")
 @rule_options
-@click.option("--score", "score_text", default="", metavar="us=N,them=N",
-              help="The score before this hand, of every side (or SIDE=N,… for each side). "
-                   "[default: 0-0]")
-@click.option("--bags", "bags_text", default="", metavar="us=N,them=N",
-              help="Bags each side carries, every side given. [default: none]")
+@click.option("--score", "score_text", default="", metavar="SIDE=N,…",
+              help="The score before this hand, every side given: 0=240,1=310, or us=240,"
+                   "them=310 from the seat's side. [default: 0-0]")
+@click.option("--bags", "bags_text", default="", metavar="SIDE=N,…",
+              help="Bags each side carries, every side given: 0=3,1=5, or us=3,them=5 from the "
+                   "seat's side. [default: none]")
 @click.option("--bids", "bids_text", default="", metavar="SEAT:BID,…",
               help="Bids already made this hand, e.g. 1:4,2:nil (blind nil: blind).")
 @click.option("--dealer", type=WHOLE, default=None,
@@ -640,7 +651,7 @@ def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: 
         rules = resolve_rules(rules_name, rule_overrides)
         score = parse_side_values(score_text, "score", rules, seat) if score_text else None
         bags = parse_side_values(bags_text, "bags", rules, seat) if bags_text else None
-        known = parse_bids(bids_text, rules.seat_count)
+        known = parse_bids(bids_text, rules)
         constraints = [parse_suit_count(text) for text in constraint_texts]
         outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
                                 reads={"rules": rules_files(rules_name)})

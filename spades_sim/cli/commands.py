@@ -9,11 +9,13 @@ kind ends in one ``Error: field=value: allowed …`` line and exit code 2
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from .. import __version__
 from ..kernel.drivers import set_compile_notice
+from .aliases import flush
 from .analysis_commands import (
     bags_command,
     bids_command,
@@ -35,7 +37,22 @@ from .run_commands import calibrate, report_command, simulate
 __all__ = ["MESSAGE_MOST", "cli"]
 
 
-@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(OneLineErrors):
+    """The ``spades-sim`` group: one ``Error:`` line for bad input; a command that ran (to its
+    end, or to an exit of its own) then prints the notices of the old spellings it was given
+    (:mod:`.aliases`), which a refused command line does not."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            result = super().invoke(ctx)
+        except SystemExit:
+            flush(ctx)
+            raise
+        flush(ctx)
+        return result
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="spades-sim")
 def cli() -> None:
     """spades-sim: Monte Carlo strategy analysis for the card game Spades.

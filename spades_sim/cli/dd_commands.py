@@ -13,17 +13,23 @@ from ..analysis.double_dummy import (
     deal_text,
     hand_bids,
     log_position,
-    parse_bag_list,
-    parse_bid_list,
     parse_hands,
     position_text,
+)
+from ..analysis.hand_inputs import (
+    every_seat_bids,
+    old_bids_spelling,
+    old_side_spelling,
+    parse_side_values,
 )
 from ..analysis.review import review_file, review_text
 from ..cards import format_card
 from ..referee.audit import check_list_count
 from ..referee.handlog import LogError, log_lines
+from .aliases import new_spelling, old_option
 from .errors import InputError, user_errors
 from .options import (
+    QUIET,
     WHOLE,
     PathType,
     log_rule_options,
@@ -37,10 +43,11 @@ from .output import check_outputs, deliver, rules_label, status
 
 
 @click.command(name="dd")
-@click.option("--hands", "hand_texts", multiple=True, metavar="CARDS",
-              help="The cards of one seat, e.g. --hands 'AS KS QS …'; once per seat, seat 0 first.")
+@click.option("--cards", "seat_cards", multiple=True, metavar="CARDS",
+              help="The cards of one seat, e.g. --cards 'AS KS QS …'; once per seat, seat 0 first.")
+@old_option("dd", "--hands", metavar="CARDS")
 @click.option("--log", "log_path", type=PathType(dir_okay=False), default=None,
-              help="Instead of --hands: a position of this hand log (JSONL).")
+              help="Instead of --cards: a position of this hand log (JSONL).")
 @click.option("--line", "line_number", type=WHOLE, default=None,
               help="The log's line holding the hand (from 1). [default: 1]")
 @click.option("--after", type=WHOLE, default=None,
@@ -51,17 +58,17 @@ from .output import check_outputs, deliver, rules_label, status
 @click.option("--rule", "rule_overrides", multiple=True, metavar="FIELD=VALUE",
               help="Override one rule field (repeatable; with --log it needs --rules).")
 @click.option("--dealer", type=WHOLE, default=None,
-              help="With --hands: the dealer, which says who leads first. [default: the seat "
+              help="With --cards: the dealer, which says who leads first. [default: the seat "
                    "before seat 0]")
-@click.option("--bids", "bids_text_", default=None, metavar="B,B,…",
-              help="Every seat's bid in seat order (a number, nil or blind), e.g. 4,3,nil,4: "
-                   "adds the best score difference and a line of play. [default with --log: "
-                   "the hand's bids]")
-@click.option("--bags", "bags_text", default=None, metavar="N,N,…",
-              help="Bags each side carries into the hand, in side order. [default: none; with "
+@click.option("--bids", "bids_text_", default=None, metavar="SEAT:BID,…",
+              help="Every seat's bid (a number, nil or blind), e.g. 0:4,1:3,2:nil,3:4: adds the "
+                   "best score difference and a line of play. [default with --log: the hand's "
+                   "bids]")
+@click.option("--bags", "bags_text", default=None, metavar="SIDE=N,…",
+              help="Bags each side carries into the hand, e.g. 0=3,1=5. [default: none; with "
                    "--log the hand's]")
 @output_options()
-def dd_command(hand_texts: tuple[str, ...], log_path: str | None, line_number: int | None,
+def dd_command(seat_cards: tuple[str, ...], log_path: str | None, line_number: int | None,
                after: int | None, rules_name: str | None, rule_overrides: tuple[str, ...],
                dealer: int | None, bids_text_: str | None, bags_text: str | None, fmt: str,
                out: str | None) -> None:
@@ -79,12 +86,16 @@ def dd_command(hand_texts: tuple[str, ...], log_path: str | None, line_number: i
     Example:
 
     \b
-        spades-sim dd --hands 'AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S' \\
-            --hands 'AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H' \\
-            --hands 'AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D' \\
-            --hands 'AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C'
+        spades-sim dd --cards 'AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S' \\
+            --cards 'AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H' \\
+            --cards 'AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D' \\
+            --cards 'AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C'
         spades-sim dd --log hands.jsonl --line 2 --after 8
     """
+    if bids_text_ is not None:
+        bids_text_ = new_spelling("dd", "--bids", bids_text_, old_bids_spelling(bids_text_))
+    if bags_text is not None:
+        bags_text = new_spelling("dd", "--bags", bags_text, old_side_spelling(bags_text))
     with user_errors():
         outputs = check_outputs(fmt, out, reads={"log": log_path,
                                                  "rules": rules_files(rules_name)})
@@ -92,12 +103,12 @@ def dd_command(hand_texts: tuple[str, ...], log_path: str | None, line_number: i
             for name, value in (("line", line_number), ("after", after)):
                 if value is not None:
                     raise InputError(f"{name}={value}: allowed only together with --log FILE")
-            if not hand_texts:
-                raise InputError("hands: allowed --hands once per seat, or --log FILE")
+            if not seat_cards:
+                raise InputError("cards: allowed --cards once per seat, or --log FILE")
             rules = resolve_rules(rules_name, rule_overrides)
-            hands = parse_hands(rules, hand_texts)
-            bids, blind = parse_bid_list(rules, bids_text_) if bids_text_ is not None else (None, ())
-            bags = parse_bag_list(rules, bags_text) if bags_text is not None else ()
+            hands = parse_hands(rules, seat_cards)
+            bids, blind = every_seat_bids(bids_text_, rules) if bids_text_ is not None else (None, ())
+            bags = parse_side_values(bags_text, "bags", rules) if bags_text is not None else ()
             deal = analyse_deal(rules, hands, dealer, bids, blind, bags)
             title = (f"rules {rules_label(rules, rule_overrides)}: double-dummy tricks of each "
                      "side by the seat that leads")
@@ -108,19 +119,19 @@ def dd_command(hand_texts: tuple[str, ...], log_path: str | None, line_number: i
                 line=[format_card(card) for card in deal.line], line_value=deal.line_value)
             deliver(outputs, f"{title}\n{deal_text(deal)}", deal.table, meta)
             return
-        if hand_texts:
-            raise InputError("hands: allowed either --hands or --log FILE, not both")
+        if seat_cards:
+            raise InputError("cards: allowed either --cards or --log FILE, not both")
         if dealer is not None:
-            raise InputError(f"dealer={dealer}: allowed only with --hands (a log names its dealer)")
+            raise InputError(f"dealer={dealer}: allowed only with --cards (a log names its dealer)")
         rules_given = log_rules(rules_name, rule_overrides)
         line = 1 if line_number is None else line_number
         spot = log_position(log_path, line, 0 if after is None else after, rules_given)
         rules = spot.logged.rules
         if bids_text_ is not None:
-            bids, blind = parse_bid_list(rules, bids_text_)
+            bids, blind = every_seat_bids(bids_text_, rules)
         else:
             bids, blind = hand_bids(spot.hand)
-        bags = (parse_bag_list(rules, bags_text) if bags_text is not None
+        bags = (parse_side_values(bags_text, "bags", rules) if bags_text is not None
                 else tuple(spot.hand.bags_before))
         result = analyse_position(rules, spot.position, bids, blind, bags)
     next_card = "" if spot.next_card is None else f"; the log plays {format_card(spot.next_card)}"
@@ -147,7 +158,7 @@ def dd_command(hand_texts: tuple[str, ...], log_path: str | None, line_number: i
               help="How many plays that lost value to list; 0 for none.")
 @click.option("--mistakes", "mistakes_path", type=PathType(dir_okay=False), default=None,
               metavar="FILE", help="Write every play that lost value: .parquet, .csv or .json.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help=QUIET)
 @output_options(out="Write the per-seat and per-strategy totals: .parquet, .csv or .json "
                     "(with the review's metadata in Parquet and JSON), or - for CSV on stdout.")
 def review_command(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...],

@@ -17,6 +17,7 @@ import click
 from .. import rules as _rules
 from ..agents import AgentError
 from ..analysis.double_dummy import DoubleDummyError
+from ..analysis.hand_inputs import HandInputError
 from ..analysis.metrics import EconomicsError
 from ..analysis.nil import FeatureError
 from ..analysis.report import StudyError
@@ -44,7 +45,7 @@ class InputError(click.ClickException):
 USER_ERRORS = (_rules.RulesError, StrategyError, RunError, OutputError, LogError, IllegalMove,
                CardError, FeatureError, EconomicsError, StudyError, DealError, WhatIfError,
                StoreError, AuditError, CalibrationError, DoubleDummyError, ReviewError,
-               PositionError, AgentError)
+               PositionError, AgentError, HandInputError)
 """The library's errors of bad input: each one's message is the line the user sees."""
 
 

@@ -9,6 +9,7 @@ from ..analysis import export
 from ..analysis.formatting import audit_text, scored_text
 from ..referee import score_file, scored_frame
 from ..referee.audit import audit_file, check_csv_path, check_list_count
+from .aliases import old_option
 from .errors import user_errors
 from .options import WHOLE, PathType, log_rule_options, log_rules, output_options, rules_files
 from .output import check_outputs, deliver, status
@@ -47,9 +48,13 @@ def score(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...]
               help="Audit only this seat's plays (repeatable). [default: every seat]")
 @click.option("--list", "list_count", type=WHOLE, default=20, show_default=True, metavar="N",
               help="How many instances to list; 0 for none.")
-@output_options(out="Write every instance as CSV.", out_metavar="FILE.csv", out_dash=False)
+@click.option("--instances", type=PathType(dir_okay=False), default=None, metavar="FILE.csv",
+              help="Write every instance as CSV.")
+@old_option("audit", "--out", type=PathType(dir_okay=False), metavar="FILE.csv")
+@output_options(out=None)
 def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[str, ...],
-                  seats: tuple[int, ...], list_count: int, out: str | None, fmt: str) -> None:
+                  seats: tuple[int, ...], list_count: int, instances: str | None,
+                  fmt: str) -> None:
     """Audit the card play of a hand log (JSONL) for five technique errors.
 
     Replays every hand with the referee, as score does, and at every card play
@@ -63,23 +68,23 @@ def audit_command(log_file: str, rules_name: str | None, rule_overrides: tuple[s
 
     \b
         spades-sim simulate --hands 5000 --seed 1 --log hands.jsonl --log-deals 0:5000
-        spades-sim audit hands.jsonl --list 10 --out instances.csv
+        spades-sim audit hands.jsonl --list 10 --instances instances.csv
     """
     with user_errors():
         check_list_count(list_count)
         rules = log_rules(rules_name, rule_overrides)
-        if out is not None:
-            check_csv_path(out)
+        if instances is not None:
+            check_csv_path(instances)
         outputs = check_outputs(fmt, None, reads={"log": log_file,
                                                   "rules": rules_files(rules_name)},
-                                writes={"out": out})
+                                writes={"instances": instances})
         result = audit_file(log_file, rules, seats or None)
     meta = export.metadata("audit", None, [rules] if rules else [], [], log=log_file,
                            hands=result.hands_audited, seats=list(result.seats))
     deliver(outputs, audit_text(result, list_count), result.table(), meta,
             extra={"instances": result.instance_table().head(list_count)})
-    if out is not None:
+    if instances is not None:
         with user_errors():  # after the results are printed: a full disk does not hide them
-            result.write_csv(out)
-        status(f"wrote {out}")
+            result.write_csv(instances)
+        status(f"wrote {instances}")
 

@@ -21,6 +21,7 @@ from .. import rules as _rules
 from ..analysis.metrics import check_buy_in, parse_rake
 from ..kernel.strategies import (
     DEFAULT_STRATEGY,
+    PARAM_FORM,
     STRATEGIES,
     seat_strategies,
 )
@@ -94,22 +95,26 @@ SEED_REPEATS = "Seed; the same seed gives the same results."
 """The --seed help of a command that plays one run (or one set of deals)."""
 
 
+QUIET = "No progress on stderr (bar or lines)."
+"""The --quiet help, the same in every command."""
+
+
 def run_options(*, seed: str | None = SEED_REPEATS, seed_default: int | None = None,
-                threads: bool = True, max_hands: str | None = None,
-                quiet: bool = True) -> Decorator:
+                seed_unset: str = "random, printed", threads: bool = True,
+                max_hands: str | None = None, quiet: bool = True) -> Decorator:
     """The run options: ``--seed``, ``--threads``, ``--max-hands`` and ``--quiet``.
 
     ``seed`` is the help of --seed (None: no --seed); with no ``seed_default`` the seed may
-    be omitted (a random one is drawn and printed). ``max_hands`` says how a game stopped at
-    the cap is counted (None: no --max-hands). ``threads`` and ``quiet``: whether the
-    command takes --threads and --quiet.
+    be omitted, and ``seed_unset`` says what is played then (a random seed, drawn and
+    printed). ``max_hands`` says how a game stopped at the cap is counted (None: no
+    --max-hands). ``threads`` and ``quiet``: whether the command takes --threads and --quiet.
     """
     options = []
     if seed is not None:
-        random = seed_default is None
+        unset = seed_default is None
         options.append(click.option(
-            "--seed", type=WHOLE, default=seed_default, show_default=None if random else True,
-            help=f"{seed} [default: random, printed]" if random else seed))
+            "--seed", type=WHOLE, default=seed_default, show_default=None if unset else True,
+            help=f"{seed} [default: {seed_unset}]" if unset else seed))
     if threads:
         options.append(click.option("--threads", type=WHOLE, default=None,
                                     help="Threads. [default: all cores]"))
@@ -118,7 +123,7 @@ def run_options(*, seed: str | None = SEED_REPEATS, seed_default: int | None = N
             "--max-hands", type=WHOLE, default=1000, show_default=True,
             help=f"Stop a game that has not ended after this many hands ({max_hands})."))
     if quiet:
-        options.append(click.option("--quiet", is_flag=True, help="No progress bar."))
+        options.append(click.option("--quiet", is_flag=True, help=QUIET))
     return _bundle(options)
 
 
@@ -127,15 +132,13 @@ TABLE_OUT = ("Write the table: .parquet, .csv or .json (with the run's metadata 
 """The --out help of a command whose file is its table."""
 
 
-def output_options(figure: str | None = None, *, out: str | None = TABLE_OUT,
-                   out_metavar: str | None = None, out_dash: bool = True) -> Decorator:
-    """The output options: ``--format``, ``--out`` and, with a ``figure``, ``--figure``,
-    ``--svg`` and ``--no-figure``.
+def output_options(figure: str | None = None, *, out: str | None = TABLE_OUT) -> Decorator:
+    """The output options: ``--format``, ``--out`` (the command's table, in every command that
+    has it) and, with a ``figure``, ``--figure``, ``--svg`` and ``--no-figure``.
 
-    ``out`` is the help of --out (None: no --out), ``out_metavar`` its metavar and
-    ``out_dash`` whether ``-`` means stdout. ``figure`` is an example file name the help of
-    --figure shows: a figure is drawn only where --figure says, so that no command writes into
-    the working folder unless told to.
+    ``out`` is the help of --out (None: no --out). ``figure`` is an example file name the help
+    of --figure shows: a figure is drawn only where --figure says, so that no command writes
+    into the working folder unless told to.
     """
     options = [click.option(
         "--format", "fmt", default="text", show_default=True, metavar="text|json|csv",
@@ -143,8 +146,7 @@ def output_options(figure: str | None = None, *, out: str | None = TABLE_OUT,
              "strategies and version) or CSV, every value, interval and count.")]
     if out is not None:
         options.append(click.option(
-            "--out", type=PathType(dir_okay=False, allow_dash=out_dash), default=None,
-            metavar=out_metavar, help=out))
+            "--out", type=PathType(dir_okay=False, allow_dash=True), default=None, help=out))
     if figure is not None:
         options += [
             click.option("--figure", "figure_path", type=PathType(dir_okay=False),
@@ -255,10 +257,10 @@ def strategy_options(command: Callable[..., Any]) -> Callable[..., Any]:
                  "in partnership); or once per seat. "
                  f"One of: {', '.join(STRATEGIES)}. [default: {DEFAULT_STRATEGY}]"),
         click.option(
-            "--param", "param_overrides", multiple=True, metavar="SIDE.NAME=VALUE",
-            help="Change one parameter of one side's strategy (a seat's, without partners), "
-                 "e.g. --param 0.bid_offset=0.5 (repeatable; spades-sim strategies show "
-                 "expert)."),
+            "--param", "param_overrides", multiple=True, metavar=PARAM_FORM,
+            help="Change one parameter of one side's strategy (a seat's, without partners; no "
+                 "SIDE: every side's), e.g. --param 0.bid_offset=0.5 (repeatable; spades-sim "
+                 "strategies show expert)."),
     ])(command)
 
 

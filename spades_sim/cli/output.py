@@ -57,43 +57,46 @@ def write_figure(draw: Callable[[str], Any], path: str, svg: bool) -> None:
         status(f"wrote {target}")
 
 
-def write_data(frame: pd.DataFrame, out: str, meta: dict[str, Any]) -> None:
-    """Write the ``--out`` table (with its metadata) and say so (a failed write as in
-    write_figure)."""
+def write_data(frame: pd.DataFrame, out: str, meta: dict[str, Any], field: str = "out") -> None:
+    """Write the ``--out`` table (or the file of option ``field``) with its metadata and say
+    so (a failed write as in write_figure)."""
     with user_errors():
-        export.write(frame, out, meta)
+        export.write(frame, out, meta, field)
     if out != export.STDOUT:
         status(f"wrote {out}")
 
 
 @dataclasses.dataclass(frozen=True)
 class Outputs:
-    """Where a command's results go: the table's ``--format``, the ``--out`` file and the
-    figure (None: --no-figure, or a command without one) with its --svg twin."""
+    """Where a command's results go: the table's ``--format``, the ``--out`` file (the option
+    ``out_name``: simulate's --records) and the figure (None: --no-figure, or a command without
+    one) with its --svg twin."""
 
     fmt: str
     out: str | None
     figure: str | None = None
     svg: bool = False
+    out_name: str = "out"
 
 
 def check_outputs(fmt: str, out: str | None, figure: str | None = None, svg: bool = False,
                   no_figure: bool = False, *, reads: Mapping[str, Paths] | None = None,
                   writes: Mapping[str, Paths] | None = None,
-                  folders: Mapping[str, Paths] | None = None) -> Outputs:
+                  folders: Mapping[str, Paths] | None = None, out_name: str = "out") -> Outputs:
     """Check every output before the run: the format, the --out path, the figure paths; then
     that no output overwrites an input or another output (:func:`spades_sim.outputs.check_apart`).
 
     The one place a command declares what it reads and writes: ``reads``, its input files and
     folders by option; ``writes``, its other output files (checked by the command itself:
-    ``--log``, ``--mistakes`` …); ``folders``, the folders it fills (``--save``).
+    ``--log``, ``--mistakes`` …); ``folders``, the folders it fills (``--save``). ``out_name``
+    is the option of the data file ``out`` when it is not --out (simulate's --records).
     """
     export.check_format(fmt)
     if out is not None:
-        export.check_out(out)
+        export.check_out(out, out_name)
         if out == export.STDOUT and fmt != "text":
-            raise InputError(f"out='-': allowed with --format text only (--format {fmt} puts "
-                             "the table on stdout already)")
+            raise InputError(f"{out_name}='-': allowed with --format text only (--format {fmt} "
+                             "puts the table on stdout already)")
     if svg and figure is None and not no_figure:
         raise OutputError("svg=true: allowed with --figure PATH (a figure is drawn only where "
                           "--figure says)")
@@ -101,9 +104,9 @@ def check_outputs(fmt: str, out: str | None, figure: str | None = None, svg: boo
         figure = None
     if figure is not None:
         check_figure(figure, svg)
-    check_apart(reads or {}, {"out": out, "figure": figure and figure_paths(figure, svg),
+    check_apart(reads or {}, {out_name: out, "figure": figure and figure_paths(figure, svg),
                               **(writes or {})}, folders)
-    return Outputs(fmt, out, figure, svg)
+    return Outputs(fmt, out, figure, svg, out_name)
 
 
 def deliver(outputs: Outputs, text: str, table: pd.DataFrame, meta: dict[str, Any],
@@ -119,7 +122,7 @@ def deliver(outputs: Outputs, text: str, table: pd.DataFrame, meta: dict[str, An
     if draw is not None and outputs.figure is not None:
         write_figure(draw, outputs.figure, outputs.svg)
     if outputs.out is not None:
-        write_data(table if data is None else data, outputs.out, meta)
+        write_data(table if data is None else data, outputs.out, meta, outputs.out_name)
 
 
 def rules_label(rules: _rules.RuleSet, rule_overrides: tuple[str, ...]) -> str:

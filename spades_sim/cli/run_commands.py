@@ -19,8 +19,16 @@ from ..outputs import check_file, check_folder, shown
 from ..referee.handlog import log_rules_file
 from ..run import backends
 from ..run.handlogs import check_log_strategies, write_hand_logs
-from ..run.simulate import check_size, check_threads, resume, simulate_games, simulate_hands
+from ..run.simulate import (
+    check_size,
+    check_threads,
+    resolve_seed,
+    resume,
+    simulate_games,
+    simulate_hands,
+)
 from ..run.store import RunStore, check_save, resume_manifest
+from .aliases import old_option
 from .errors import InputError, user_errors
 from .options import (
     WHOLE,
@@ -60,7 +68,10 @@ RECORDS_OUT = ("Write the records (one row per seat-hand, or per game): .parquet
 @click.option("--games", type=WHOLE, default=None, help="Play N games to the target instead.")
 @run_options(max_hands="counted unfinished")
 @strategy_options
-@output_options(out=RECORDS_OUT)
+@output_options(out=None)
+@click.option("--records", type=PathType(dir_okay=False, allow_dash=True), default=None,
+              help=RECORDS_OUT)
+@old_option("simulate", "--out", type=PathType(dir_okay=False, allow_dash=True))
 @click.option("--log", "log_path", type=PathType(dir_okay=False), default=None,
               help="Write hand logs (JSONL) of the deals chosen by --log-deals.")
 @click.option("--log-deals", default="0:10", show_default=True, metavar="START:STOP",
@@ -80,7 +91,7 @@ RECORDS_OUT = ("Write the records (one row per seat-hand, or per game): .parquet
 def simulate(ctx: click.Context, rules_name: str | None, rule_overrides: tuple[str, ...], hands: int | None,
              games: int | None, seed: int | None, threads: int | None,
              strategy_names: tuple[str, ...], param_overrides: tuple[str, ...], max_hands: int,
-             out: str | None, log_path: str | None, log_deals: str, buy_in: float | None,
+             records: str | None, log_path: str | None, log_deals: str, buy_in: float | None,
              rake: str | None, save_dir: str | None, resume_dir: str | None, backend: str,
              scheduler: str | None, quiet: bool, fmt: str) -> None:
     """Simulate hands or games and print a summary with 95% intervals.
@@ -104,7 +115,7 @@ def simulate(ctx: click.Context, rules_name: str | None, rule_overrides: tuple[s
         raise InputError(f"max-hands={max_hands}: allowed only together with --games N")
     if buy_in is not None and games is None:
         raise InputError(f"buy-in={buy_in:g}: allowed only together with --games N")
-    totals_only = [name for name, value in (("--out", out), ("--log", log_path),
+    totals_only = [name for name, value in (("--records", records), ("--log", log_path),
                                             ("--buy-in", buy_in)) if value is not None]
     if (backend == "dask" or resume_dir is not None) and totals_only:
         what = (f"backend={shown(backend)!r}" if backend == "dask"
@@ -137,8 +148,9 @@ def simulate(ctx: click.Context, rules_name: str | None, rule_overrides: tuple[s
             check_file(path, "log")
         if save_dir is not None:
             check_save(save_dir)
-        outputs = check_outputs(fmt, out, reads={"rules": rules_files(rules_name)},
-                                writes={"log": log_paths}, folders={"save": save_dir})
+        outputs = check_outputs(fmt, records, reads={"rules": rules_files(rules_name)},
+                                writes={"log": log_paths}, folders={"save": save_dir},
+                                out_name="records")
         kind = "games" if games is not None else "hands"
         n = games if games is not None else (hands if hands is not None else 100_000)
         check_size(kind, n)
@@ -151,7 +163,7 @@ def simulate(ctx: click.Context, rules_name: str | None, rule_overrides: tuple[s
         extra = {"max_hands": max_hands} if kind == "games" else {}
         with progress(n, kind, quiet) as advance:
             run = run_function(rules, strategies, n, seed=seed, threads=threads,
-                               keep_records=out is not None or money is not None,
+                               keep_records=records is not None or money is not None,
                                on_block=advance, save=save_dir, backend=backend,
                                scheduler=scheduler, **extra)
     text = [run_title(rules, rule_overrides, run) + stopped(run), summary_text(run.summary())]
@@ -162,7 +174,7 @@ def simulate(ctx: click.Context, rules_name: str | None, rule_overrides: tuple[s
         tables["economics"] = economics(run.records(), *money, seats, labels)
         text.append(economics_text(tables["economics"], Payouts(*money, seats, sides)))
     deliver(outputs, "\n".join(text), run.summary(), run_metadata(run), extra=tables,
-            data=run.records() if out is not None and not run.save_error else None)
+            data=run.records() if records is not None and not run.save_error else None)
     exit_if_not_saved(run)
     if deal_range is not None and deal_range.stop > run.done:  # interrupted: the hands played
         deal_range = range(deal_range.start, max(deal_range.start, run.done))
@@ -287,11 +299,12 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
 @click.option("--config", "config_path", type=PathType(dir_okay=False), default=None,
               metavar="STUDY.TOML", help="The study to run. [default: the default study]")
 @click.option("--out-dir", default="reports", show_default=True, type=PathType(file_okay=False),
-              help="The report is written to OUT_DIR/<study name>/index.html.")
-@run_options(seed=None, quiet=False)
+              metavar="DIR", help="The report is written to DIR/<study name>/index.html.")
+@run_options(seed="Seed of every section; the same seed gives the same report.",
+             seed_unset="the study's seed")
 @variant_option
-def report_command(config_path: str | None, out_dir: str, threads: int | None,
-                   variants: tuple[str, ...]) -> None:
+def report_command(config_path: str | None, out_dir: str, seed: int | None, threads: int | None,
+                   quiet: bool, variants: tuple[str, ...]) -> None:
     """Run a study and write it up as an HTML report with its figures and data.
 
     With no --config, the default study: standard rules against the main variants,
@@ -303,16 +316,18 @@ def report_command(config_path: str | None, out_dir: str, threads: int | None,
 
     \b
         spades-sim report
-        spades-sim report --config my-study.toml --out-dir /tmp
+        spades-sim report --config my-study.toml --out-dir /tmp --seed 7 --quiet
     """
     with user_errors():
         study = load_study(config_path) if config_path else DEFAULT_STUDY
         if variants:  # checked with the study's other fields
             study = dataclasses.replace(study, variants=study.variants + variants)
+        if seed is not None:  # refused as every command's --seed is
+            study = dataclasses.replace(study, seed=resolve_seed(seed))
         check_study(study, out_dir, threads, config_path)  # all before the first status line
         status(f"study {study.name!r}, seed {study.seed}")
         report = run_study(study, out_dir, threads,
-                           on_progress=lambda name: status(f"  {name} ..."))
+                           on_progress=None if quiet else lambda name: status(f"  {name} ..."))
     status(f"wrote {report.index} ({len(report.files)} files)"
            + (" (interrupted)" if report.interrupted else ""))
     if report.interrupted:

@@ -9,6 +9,7 @@ anything.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -399,39 +400,144 @@ def save_strategy(strategy: Strategy, base: str, path: str | Path) -> None:
 
 
 
-def parse_param_override(raw_override: str) -> tuple[int, str, float]:
-    """Parse ``SIDE.NAME=VALUE`` (a parameter of one side's strategy, or one seat's alone).
+PARAM_FORM = "[SIDE.]NAME=VALUE"
+"""The one way a strategy parameter is written on the command line (every ``--param``)."""
 
-    >>> parse_param_override("1.bid_offset=-0.5")
-    (1, 'bid_offset', -0.5)
+PARAM_VALUES = "VALUE, a list A,B,… or a range LO..HI (a grid LO..HI:STEP, HI included)"
+"""What a ``--param`` value may be (:func:`parse_param`)."""
+
+MAX_PARAM_VALUES = 400
+"""The most values one ``--param`` may list or step through."""
+
+
+@dataclass(frozen=True)
+class ParamSetting:
+    """One ``--param`` as written: ``[SIDE.]NAME=VALUE``, where VALUE is one value, a list
+    ``A,B,…``, a range ``LO..HI`` or a grid ``LO..HI:STEP`` (HI included).
+
+    Each command takes the forms it can use: a run takes one value per side (no SIDE: every
+    side), ``tune`` a list or a grid of the strategy it tunes.
     """
-    target, sep, text = raw_override.partition("=")
-    side, dot, name = target.partition(".")
-    try:
-        value = decimal_number(text)
-    except ValueError:
-        value = None
-    if not sep or not dot or not is_digits(side) or value is None:
-        raise StrategyError(f"param={shown(raw_override)!r}: allowed SIDE.NAME=VALUE, "
-                            "e.g. 0.bid_offset=0.5")
+
+    side: int | None
+    """The side whose strategy it changes; None: not given (every side; in ``tune`` the
+    strategy tuned)."""
+    name: str
+    values: tuple[float, ...]
+    """The values listed, or the grid's; empty for a range ``LO..HI`` with no step."""
+    bounds: tuple[float, float] | None = None
+    """``LO..HI`` as written (a range or a grid), else None."""
+    text: str = ""
+    """The text it was read from, for messages."""
+
+    @property
+    def single(self) -> float | None:
+        """The value when exactly one was written (no list, no range), else None."""
+        return self.values[0] if len(self.values) == 1 and self.bounds is None else None
+
+
+def parse_param(text: str) -> ParamSetting:
+    """Read one ``--param`` in its one grammar, ``[SIDE.]NAME=VALUE`` (:class:`ParamSetting`):
+    the parameter must exist and every value lie in its range.
+
+    >>> parse_param("1.bid_offset=-0.5")
+    ParamSetting(side=1, name='bid_offset', values=(-0.5,), bounds=None, text='1.bid_offset=-0.5')
+    >>> parse_param("bid_offset=-1..1:0.5").values
+    (-1.0, -0.5, 0.0, 0.5, 1.0)
+    >>> parse_param("bid_offset=-1..1").bounds, parse_param("set_slack=0,2,4").values
+    ((-1.0, 1.0), (0.0, 2.0, 4.0))
+    """
+    form = StrategyError(f"param={shown(text)!r}: allowed {PARAM_FORM} with {PARAM_VALUES}, "
+                         "e.g. 0.bid_offset=0.5 or bid_offset=-1..1:0.5")
+    target, sep, value_text = text.partition("=")
+    side_text, dot, name = target.rpartition(".")
+    if not sep or (dot and not is_digits(side_text)) or not name:
+        raise form
+    side = int(side_text) if dot else None
     if name not in _PARAM_BY_NAME:
-        raise StrategyError(f"param {shown(name)}={shown(text)}: allowed a parameter "
+        raise StrategyError(f"param {shown(name)}={shown(value_text)}: allowed a parameter "
                             + ", ".join(_PARAM_BY_NAME))
-    return int(side), name, value
+    spec = _PARAM_BY_NAME[name]
+    low_text, dots, rest = value_text.partition("..")
+    high_text, colon, step_text = rest.partition(":")
+    try:
+        if dots:
+            bounds: tuple[float, float] | None = (decimal_number(low_text),
+                                                  decimal_number(high_text))
+            step = decimal_number(step_text) if colon else None
+        else:
+            values = tuple(decimal_number(part) for part in value_text.split(","))
+            bounds = step = None
+    except ValueError:
+        raise form from None
+    if bounds is not None:
+        values = () if step is None else _grid(name, value_text, *bounds, step)
+    if bounds is not None and not bounds[0] <= bounds[1]:
+        raise StrategyError(f"param {name}={shown(value_text)}: allowed LO <= HI")
+    if len(values) > MAX_PARAM_VALUES:
+        raise StrategyError(f"param {name}={shown(value_text)}: allowed at most "
+                            f"{MAX_PARAM_VALUES} values ({len(values)} asked)")
+    if not all(spec.low <= value <= spec.high for value in (*values, *(bounds or ()))):
+        raise StrategyError(f"param {name}={shown(value_text)}: allowed {spec.low:g} to "
+                            f"{spec.high:g}")  # worded as Strategy's own check
+    return ParamSetting(side, name, values, bounds, text)
 
 
-def override_params(seats: list[Strategy], overrides: list[tuple[int, str, float]],
+def _grid(name: str, value_text: str, low: float, high: float, step: float) -> tuple[float, ...]:
+    """The values of ``LO..HI:STEP``, HI included when the steps reach it."""
+    if step <= 0 or high < low:
+        raise StrategyError(f"param {name}={shown(value_text)}: allowed LO <= HI and STEP > 0")
+    steps = (high - low) / step  # a tiny step makes this astronomically large, or infinite
+    if not steps < MAX_PARAM_VALUES:
+        asked = f"{int(steps) + 1}" if steps < 10**12 else "far too many"
+        raise StrategyError(f"param {name}={shown(value_text)}: allowed at most "
+                            f"{MAX_PARAM_VALUES} values ({asked} asked)")
+    count = math.floor(steps + 1e-9) + 1
+    return tuple(round(low + k * step, 10) for k in range(count))
+
+
+def old_param_spelling(text: str) -> str | None:
+    """The new spelling of a ``--param`` written as ``tune`` took it before the one grammar
+    (``NAME=LO:HI:STEP``), or None when ``text`` is not in that form.
+
+    >>> old_param_spelling("bid_offset=-1:1:0.5"), old_param_spelling("bid_offset=-1..1:0.5")
+    ('bid_offset=-1..1:0.5', None)
+    """
+    target, sep, value_text = text.partition("=")
+    parts = value_text.split(":")
+    if not sep or ".." in value_text or len(parts) != 3:
+        return None
+    return f"{target}={parts[0]}..{parts[1]}:{parts[2]}"
+
+
+def parse_param_override(raw_override: str) -> tuple[int | None, str, float]:
+    """One value of one parameter for one side's strategy (a seat's, without partners), or
+    every side's with no SIDE: ``[SIDE.]NAME=VALUE`` (:func:`parse_param`) with one value.
+
+    >>> parse_param_override("1.bid_offset=-0.5"), parse_param_override("bid_offset=1")
+    ((1, 'bid_offset', -0.5), (None, 'bid_offset', 1.0))
+    """
+    setting = parse_param(raw_override)
+    if setting.single is None:
+        raise StrategyError(f"param={shown(raw_override)!r}: allowed one value, e.g. "
+                            "0.bid_offset=0.5 (a list or a range is for tune)")
+    return setting.side, setting.name, setting.single
+
+
+def override_params(seats: list[Strategy], overrides: list[tuple[int | None, str, float]],
                     side_count: int) -> list[Strategy]:
-    """Apply ``(side, name, value)`` overrides to the strategies of that side's seats.
+    """Apply ``(side, name, value)`` overrides to the strategies of that side's seats (side
+    None: every side's).
 
     Seat ``s`` belongs to side ``s % side_count``; a changed strategy's name shows what
     changed, e.g. ``basic[bid_offset=0.5]``.
     """
     changes: dict[int, dict[str, float]] = {}
     for side, name, value in overrides:
-        if not 0 <= side < side_count:
+        if side is not None and not 0 <= side < side_count:
             raise StrategyError(f"param side {side}: allowed 0 to {side_count - 1}")
-        changes.setdefault(side, {})[name] = value
+        for each in range(side_count) if side is None else (side,):
+            changes.setdefault(each, {})[name] = value
     result = []
     for seat, strategy in enumerate(seats):
         change = changes.get(seat % side_count)
@@ -441,13 +547,13 @@ def override_params(seats: list[Strategy], overrides: list[tuple[int, str, float
 
 def seat_strategies(raw_strategies: str | Strategy | Sequence[str | Strategy],
                     seat_count: int = 4,
-                    overrides: Sequence[str | tuple[int, str, float]] = (),
+                    overrides: Sequence[str | tuple[int | None, str, float]] = (),
                     side_count: int | None = None) -> list[Strategy]:
     """One strategy per seat round the table: from one (everyone), two (taking turns round
     the table, so partners share one) or one per seat, names or :class:`Strategy` objects; then
     each override applied to its side's seats (:func:`override_params`).
 
-    ``overrides`` are ``SIDE.NAME=VALUE`` texts (:func:`parse_param_override`) or parsed
+    ``overrides`` are ``[SIDE.]NAME=VALUE`` texts (:func:`parse_param_override`) or parsed
     ``(side, name, value)`` tuples; with any, ``side_count`` says how many sides the table has.
     This is the one place strategies are seated: the runs, the what-if and the command line
     all seat theirs here.
@@ -472,8 +578,10 @@ def seat_strategies(raw_strategies: str | Strategy | Sequence[str | Strategy],
     parsed = [parse_param_override(override) if isinstance(override, str) else override
               for override in overrides]
     for i, (side, name, _) in enumerate(parsed):
-        if any((side, name) == (other, known) for other, known, _ in parsed[:i]):
-            raise StrategyError(f"param={side}.{name}: allowed each side's parameter once "
+        if any((name == known and None in (side, other)) or (side, name) == (other, known)
+               for other, known, _ in parsed[:i]):
+            written = name if side is None else f"{side}.{name}"
+            raise StrategyError(f"param={written}: allowed each side's parameter once "
                                 "(given twice)")
     return override_params(seats, parsed, side_count)
 

@@ -810,12 +810,12 @@ def check_csv_path(path: str | Path) -> None:
     Parameters
     ----------
     path : str or Path
-        The file ``--out`` names.
+        The file ``--instances`` names.
 
     Raises
     ------
     AuditError
-        With the one-line message of the CLI (``out='x.txt': allowed a file ending in .csv``).
+        With the one-line message of the CLI (``instances='x.txt': allowed a file ending in .csv``).
     OutputError
         A path that cannot be written, likewise in one line.
 
@@ -824,11 +824,11 @@ def check_csv_path(path: str | Path) -> None:
     >>> check_csv_path("instances.parquet")
     Traceback (most recent call last):
     ...
-    spades_sim.referee.audit.AuditError: out='instances.parquet': allowed a file ending in .csv
+    spades_sim.referee.audit.AuditError: instances='instances.parquet': allowed a file ending in .csv
     """
     if Path(path).suffix.lower() != ".csv":
-        raise AuditError(f"out={shown(path)!r}: allowed a file ending in .csv")
-    check_file(path, "out")  # as given: Path() drops a final /, which names a folder
+        raise AuditError(f"instances={shown(path)!r}: allowed a file ending in .csv")
+    check_file(path, "instances")  # as given: Path() drops a final /, which names a folder
 
 
 def write_instances_csv(instances: Iterable[Instance], path: str | Path) -> None:
