@@ -14,10 +14,19 @@ import pandas as pd
 import pytest
 
 from spades_sim.analysis import figures
+from spades_sim.analysis.bids import bid_profiles, plot_bid_profiles
 from spades_sim.analysis.compare import compare_strategies, plot_comparison
 from spades_sim.analysis.figures import MIN_CASES, colours, inspecting
 from spades_sim.analysis.nil import nil_by_feature, plot_nil_by_feature
-from spades_sim.analysis.report import Study, run_study
+from spades_sim.analysis.report import (
+    BAGS_EDGE_PANELS,
+    BAGS_PANELS,
+    RULES_EDGE_PANELS,
+    RULES_PANELS,
+    Study,
+    _plot_round_robin,
+    run_study,
+)
 from spades_sim.analysis.tune import plot_tuning, tune
 from spades_sim.analysis.variants import (
     BAG_RULES,
@@ -112,7 +121,7 @@ def _drawn(draw, tmp_path: Path, name: str) -> Drawn:
 def report(tmp_path_factory) -> dict[str, Drawn]:
     """Every figure of a tiny report, with a long variant label and a rules file."""
     seen: list[Drawn] = []
-    study = Study(name="tiny", seed=3, games=20, pairs=12, hands=1500,
+    study = Study(name="tiny", seed=3, games=20, self_play_games=20, pairs=12, hands=1500,
                   rules=("standard", "online-table"), variants=(f"{LONG}:nil_value=50",),
                   bag_rules=("10:100", "10:0"), strategies=("expert", "basic", "nil-happy"),
                   nil_feature="top_spade")
@@ -157,7 +166,8 @@ def commands(tmp_path_factory) -> dict[str, Drawn]:
     return {name: _drawn(draw, tmp_path, f"{name}.png") for name, draw in draws.items()}
 
 
-REPORT_FIGURES = ("rules", "bags", "strategies", "bids", "nil")
+REPORT_FIGURES = ("rules-self-play", "rules", "bags-self-play", "bags", "strategies", "bids",
+                  "nil")
 COMMAND_FIGURES = ("compare", "tune-line", "tune-heatmap", "blind-nil", "hand", "rules-economics")
 
 
@@ -186,20 +196,64 @@ def test_the_clipping_check_finds_a_clipped_text(tmp_path: Path) -> None:
 
 def test_rule_and_bag_figures_show_differences_with_paired_intervals(
         report: dict[str, Drawn], commands: dict[str, Drawn]) -> None:
-    """Each metric has a value panel and a panel of the difference from the first rule set;
-    the bag figure has hands per game."""
-    for drawn, reference, metrics in ((report["rules"], "standard", RULES_FIGURE_METRICS),
-                                      (report["bags"], "10 bags -100", BAGS_FIGURE_METRICS)):
+    """Each metric has a value panel and a panel of the difference from the first rule set, in
+    the report's figures of the game for equal players and of the edge and in the commands';
+    the bag figures have hands per game and the comebacks."""
+    for drawn, reference, metrics in (
+            (report["rules"], "standard", RULES_EDGE_PANELS),
+            (report["rules-self-play"], "standard", RULES_PANELS),
+            (report["bags"], "10 bags -100", BAGS_EDGE_PANELS),
+            (report["bags-self-play"], "10 bags -100", BAGS_PANELS),
+            (commands["rules-economics"], "standard", RULES_FIGURE_METRICS)):
         differences = [ax for ax in drawn.axes if ax.xlabel.startswith(f"minus {reference}")]
         assert len(differences) == len(metrics)
         assert "paired 95% interval" in drawn.text()
     assert ("hands_per_game", None) in BAGS_FIGURE_METRICS
-    assert "hands per game" in report["bags"].text()
+    assert "hands per game" in report["bags-self-play"].text()
+    assert "the comeback rate (wins after trailing by 100 points or more)" in report[
+        "bags-self-play"].text()
+    # The edge's rows are per side, named by the strategy that sat there.
+    assert "side 1 (seats 1+3, basic) bag penalty points per game" in report["bags"].text()
     # Every rule set but the reference has a dot with its interval in the difference panels.
     win_rate = next(ax for ax in report["rules"].axes if ax.xlabel.startswith("minus standard"))
     assert set(win_rate.rows) == {"online-table", LONG}
     assert "minus standard (percentage points)" in [ax.xlabel for ax in commands[
         "rules-economics"].axes]
+
+
+def test_the_heatmap_of_seven_strategies_keeps_its_labels_on_the_canvas(tmp_path: Path) -> None:
+    """The default study's seven strategies: the heatmap's axis labels (its y label was cut at
+    the left edge) and every tick stay on the canvas."""
+    names = list(STRATEGIES)[:7]
+    matches = pd.DataFrame([{"strategy": a, "opponent": b, "win_share": 0.5, "low": 0.45,
+                             "high": 0.55, "profit": 0.0, "profit_low": -5.0, "profit_high": 5.0}
+                            for a in names for b in names if a != b])
+    field_share = pd.DataFrame([{"strategy": name, "win_share": 0.5, "low": 0.48, "high": 0.52,
+                                 "profit": 0.0, "profit_low": -2.0, "profit_high": 2.0,
+                                 "break_even": 100 / 170} for name in names])
+    drawn = _drawn(lambda path: _plot_round_robin(matches, field_share, names, "standard", path),
+                   tmp_path, "heat.png")
+    assert drawn.clipped == []
+    assert (drawn.axes[0].xlabel, drawn.axes[0].ylabel) == ("opponent", "strategy")
+
+
+def test_the_bidding_lines_differ_in_marker_and_style(tmp_path: Path) -> None:
+    """Seven strategies' lines in the bids figure: no two share a marker and line style, so
+    they are told apart where colours are near or lines lie on each other."""
+    names = list(STRATEGIES)[:7]
+    profiles = bid_profiles(RuleSet(), names, "basic", 200, seed=1)
+    looks: list[list[tuple[str, str, str]]] = []
+
+    def look(fig, _path: str) -> None:
+        looks.extend([(str(container.get_label()), container.lines[0].get_marker(),
+                       container.lines[0].get_linestyle()) for container in ax.containers
+                      if not str(container.get_label()).startswith("_")] for ax in fig.axes)
+
+    with inspecting(look):
+        plot_bid_profiles(profiles, "t", str(tmp_path / "bids.png"))
+    for lines in looks:
+        assert [name for name, _, _ in lines] == names
+        assert len({(marker, style) for _, marker, style in lines}) == len(names)
 
 
 def test_compare_and_tune_show_the_win_share_against_50_percent_in_percent(

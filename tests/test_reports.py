@@ -21,13 +21,23 @@ from spades_sim.analysis.bids import bid_profiles
 from spades_sim.analysis.compare import compare_strategies
 from spades_sim.analysis.league import play_league
 from spades_sim.analysis.metrics import compare_game_frames, economics
-from spades_sim.analysis.report import DEFAULT_STUDY, Study, StudyError, load_study, run_study
+from spades_sim.analysis.report import (
+    DEFAULT_STUDY,
+    EDGE_KEYS,
+    EDGE_POOLED,
+    Study,
+    StudyError,
+    load_study,
+    run_study,
+)
 from spades_sim.analysis.variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,
     RULES_FIGURE_METRICS,
     bag_variants,
     compare_rules,
+    leave_out_unplayed,
+    per_side,
 )
 from spades_sim.rules import load_preset
 from spades_sim.run.catalogue import METRICS, TABLE_COLUMNS, select
@@ -229,6 +239,7 @@ name = "small"
 title = "A small study"
 seed = 2
 games = 60
+self_play_games = 40
 pairs = 40
 hands = 2000
 rules = ["standard", "classic"]
@@ -246,23 +257,40 @@ def test_report_writes_an_offline_page_with_every_figure_and_table(tmp_path: Pat
     result = invoke(["report", "--config", str(config), "--out-dir", str(tmp_path)])
     assert_ok(result)
     folder = tmp_path / "small"
-    assert result.output.splitlines()[-1] == f"wrote {folder / 'index.html'} (15 files)"
+    assert result.output.splitlines()[-1] == f"wrote {folder / 'index.html'} (19 files)"
     assert result.stdout == ""  # a report prints status lines only, on stderr
     page = (folder / "index.html").read_text()
     assert "<h1>A small study</h1>" in page
     # Offline: nothing is fetched from elsewhere; every image is a file in the folder.
     assert not re.search(r"(src|href)=\"(https?:|//)", page)
     images = re.findall(r'<img src="([^"]+)"', page)
-    assert images == ["rules.png", "bags.png", "league.png", "strategies.png", "bids.png",
-                      "nil.png"]
+    assert images == ["rules-self-play.png", "rules.png", "bags-self-play.png", "bags.png",
+                      "league.png", "strategies.png", "bids.png", "nil.png"]
     for name in images:
         assert (folder / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    for heading in ("Rule variants", "Bag rules", "Strategies", "Bidding", "Nil"):
-        assert f"<h2>{heading}</h2>" in page
-    # The data beside the page equal the library's tables for the study's seed.
+    # A table of contents links every section's heading.
+    anchors = {"rule-variants": "Rule variants", "bag-rules": "Bag rules",
+               "strategies": "Strategies", "bidding": "Bidding", "nil": "Nil"}
+    for anchor, heading in anchors.items():
+        assert f'<li><a href="#{anchor}">{heading}</a></li>' in page
+        assert f'<h2 id="{anchor}">{heading}</h2>' in page
+    # The data beside the page equal the library's tables for the study's seed: the edge of
+    # expert over basic per side (no row pools the two), classic's nil rows left out.
     rules = pd.read_csv(folder / "rules.csv")
-    expected = compare_rules(["standard", "classic"], ["expert", "basic"], 60, seed=2).table
+    compared = compare_rules(["standard", "classic"], ["expert", "basic"], 60, seed=2)
+    expected, unplayed = leave_out_unplayed(
+        per_side(compared, ["expert", "basic"], EDGE_POOLED, EDGE_KEYS), compared.rules,
+        compared.labels)
     pd.testing.assert_frame_equal(rules, expected, check_dtype=False)
+    assert set(rules[rules["side"].isna()]["key"]) == set(EDGE_POOLED)
+    assert "nil_bid_rate" in unplayed["classic"]
+    classic_nil = rules[(rules["run"] == "classic") & (rules["key"] == "nil_bid_rate")]
+    assert len(classic_nil) == 2 and classic_nil["value"].isna().all()
+    assert "Not played under these rules (left out): classic: nil bids per seat-hand" in page
+    # The game for equal players: expert at every seat, with the comebacks.
+    equal = pd.read_csv(folder / "rules-self-play.csv")
+    assert list(dict.fromkeys(equal["run"])) == ["standard", "classic"]
+    assert "comebacks" in set(equal["key"]) and "hands_per_game" in set(equal["key"])
     matches = pd.read_csv(folder / "strategies.csv")
     assert len(matches) == 6  # three pairs, each seen from both sides
     pair = compare_strategies("standard", "expert", "conservative", 40, seed=2)
@@ -281,9 +309,10 @@ def test_report_writes_an_offline_page_with_every_figure_and_table(tmp_path: Pat
     assert money["break_even"].tolist() == pytest.approx([50 / 90] * 3)
     assert "the break-even win rate is 55.56%" in page
     # Every table links its data, and every linked file is beside the page.
-    links = re.findall(r'<a href="([^"]+)"', page)
-    assert {"rules.csv", "bags.csv", "ratings.csv", "strategies.csv", "economics.csv", "bids.csv",
-            "nil.csv", "study.toml"} == set(links)
+    links = [link for link in re.findall(r'<a href="([^"]+)"', page)
+             if not link.startswith("#")]  # the table of contents, checked above
+    assert {"rules.csv", "bags.csv", "rules-self-play.csv", "bags-self-play.csv", "ratings.csv",
+            "strategies.csv", "economics.csv", "bids.csv", "nil.csv", "study.toml"} == set(links)
     assert all((folder / name).is_file() for name in links)
     # The study beside the page is the study that ran.
     assert load_study(folder / "study.toml") == load_study(config)
@@ -298,7 +327,7 @@ def test_report_runs_from_any_folder_and_makes_its_folder(tmp_path: Path,
     Path("study.toml").write_text(tomli_w.dumps({
         "name": "fresh", "rules": ["standard", "house.toml"], "bag_rules": ["10:100"],
         "strategies": ["basic", "random"], "strategy": "basic", "opponent": "random",
-        "games": 4, "pairs": 3, "hands": 400}))
+        "games": 4, "self_play_games": 4, "pairs": 3, "hands": 400}))
     result = invoke(["report", "--config", "study.toml", "--out-dir", "out/deeper"])
     assert_ok(result)
     folder = tmp_path / "out" / "deeper" / "fresh"
@@ -336,7 +365,7 @@ def test_report_escapes_every_text_a_study_sets(tmp_path: Path) -> None:
         "name": '"><img src=x onerror=alert(1)> $x$', "title": HOSTILE, "seed": 3,
         "rules": [str(rules_file), "classic"], "bag_rules": ["10:100"],
         "strategies": ["basic", "random"], "strategy": "basic", "opponent": "random",
-        "games": 2, "pairs": 2, "hands": 500}), encoding="utf-8")
+        "games": 2, "self_play_games": 2, "pairs": 2, "hands": 500}), encoding="utf-8")
     result = invoke(["report", "--config", str(config), "--out-dir", str(tmp_path)])
     assert_ok(result)
     folder = tmp_path / '"><img src=x onerror=alert(1)> $x$'
@@ -345,7 +374,8 @@ def test_report_escapes_every_text_a_study_sets(tmp_path: Path) -> None:
     page = pages[0].read_text(encoding="utf-8")
     parser = _Tags()
     parser.feed(page)
-    figures = ["rules.png", "bags.png", "league.png", "strategies.png", "bids.png", "nil.png"]
+    figures = ["rules-self-play.png", "rules.png", "bags-self-play.png", "bags.png", "league.png",
+               "strategies.png", "bids.png", "nil.png"]
     assert [dict(attrs)["src"] for tag, attrs in parser.tags if tag == "img"] == figures
     assert "script" not in {tag for tag, _ in parser.tags}
     assert not [name for _, attrs in parser.tags for name, _ in attrs if name.startswith("on")]
@@ -359,7 +389,7 @@ def test_report_escapes_every_text_a_study_sets(tmp_path: Path) -> None:
 
 def test_report_keeps_a_reproducible_page(tmp_path: Path) -> None:
     """Same study, same seed: the same page and data, word for word."""
-    study = Study(name="again", games=30, pairs=20, hands=1000, rules=("standard",),
+    study = Study(name="again", games=30, self_play_games=20, pairs=20, hands=1000, rules=("standard",),
                   bag_rules=("10:100",), strategies=("expert", "basic"))
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
@@ -505,14 +535,15 @@ def test_interrupted_report_writes_the_sections_it_finished(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(report, "_bags_section", interrupted)
-    study = Study(name="cut", games=30, rules=("standard",), bag_rules=("10:100",))
+    study = Study(name="cut", games=30, self_play_games=20, rules=("standard",), bag_rules=("10:100",))
     written = run_study(study, tmp_path)
     assert written.interrupted
     page = written.index.read_text()
     assert "Interrupted: only the sections below were finished." in page
-    assert "<h2>Rule variants</h2>" in page and "<h2>Bag rules</h2>" not in page
-    assert [path.name for path in written.files] == ["index.html", "study.toml", "rules.png",
-                                                     "rules.csv"]
+    assert '<h2 id="rule-variants">Rule variants</h2>' in page and "Bag rules" not in page
+    assert [path.name for path in written.files] == ["index.html", "study.toml",
+                                                     "rules-self-play.png", "rules.png",
+                                                     "rules-self-play.csv", "rules.csv"]
 
 
 def test_compare_rules_takes_overrides_per_rule_set_and_variants() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -19,7 +19,7 @@ from ..kernel.strategies import Strategy, StrategyError, get_strategy
 from ..outputs import shown
 from ..rules import RuleSet, resolve_rules
 from ..run.simulate import resolve_seed, simulate_hands
-from .figures import colours, error_bars, plain_text, pyplot, save
+from .figures import colours, error_bars, line_looks, plain_text, pyplot, save
 from .metrics import bid_minus_tricks, bid_profile, hand_metrics
 
 if TYPE_CHECKING:
@@ -103,11 +103,12 @@ def plot_bid_profiles(profiles: BidProfiles, title: str, path: str) -> None:
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
     bids = list(dict.fromkeys(_bid_order(profiles.profile["bid"])))
     palette = colours(profiles.profile["strategy"])
+    looks = line_looks(profiles.profile["strategy"])  # seven lines cross: marker and style too
     for name, part in profiles.profile.groupby("strategy", sort=False):
         position = {bid: k for k, bid in enumerate(bids)}
         x = np.array([position[bid] for bid in part["bid"]])
         label = cast(str, name)  # the strategy column holds names
-        _error_line(left, x, part, label, palette[label])
+        _error_line(left, x, part, label, palette[label], looks[label])
     left.set_xticks(range(len(bids)), bids, fontsize=8)
     left.set_xlabel("bid (per seat)")
     left.set_ylabel("share of seat-hands (%)")
@@ -115,7 +116,8 @@ def plot_bid_profiles(profiles: BidProfiles, title: str, path: str) -> None:
     left.legend(fontsize=7, title="95% intervals", title_fontsize=7)
     for name, part in profiles.errors.groupby("strategy", sort=False):
         label = cast(str, name)  # the strategy column holds names
-        _error_line(right, part["bid_minus_tricks"].to_numpy(), part, label, palette[label])
+        _error_line(right, part["bid_minus_tricks"].to_numpy(), part, label, palette[label],
+                    looks[label])
     right.axvline(0, color="grey", linewidth=0.8, linestyle="--")
     right.set_xlabel("contract minus tricks taken (tricks; > 0: set, < 0: bags)")
     right.set_ylabel("share of side-hands with a contract (%)")
@@ -132,8 +134,9 @@ def _bid_order(bids: pd.Series) -> list[str]:
     return sorted(set(bids), key=key)
 
 
-def _error_line(ax: Axes, x: np.ndarray, part: pd.DataFrame, label: str, colour: str) -> None:
+def _error_line(ax: Axes, x: np.ndarray, part: pd.DataFrame, label: str, colour: str,
+                look: dict[str, Any]) -> None:
     share = 100 * part["share"].to_numpy(np.float64)
     errors = error_bars(share, 100 * part["low"], 100 * part["high"])
-    ax.errorbar(x, share, yerr=errors, fmt="o-", markersize=3, capsize=3, label=label,
-                color=colour)
+    ax.errorbar(x, share, yerr=errors, markersize=4, capsize=3, label=label, color=colour,
+                linewidth=1.1, **look)

@@ -92,6 +92,28 @@ def _extra_colour(index: int) -> str:
     return f"#{round(255 * red):02x}{round(255 * green):02x}{round(255 * blue):02x}"
 
 
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+"""Markers of the lines of a figure, so that lines of near colours or lying on each other are
+still told apart (and in print without colour)."""
+
+LINE_STYLES = ("-", "--", ":", "-.")
+"""Line styles, cycled with the markers: eight markers and four styles give 8 distinct pairs."""
+
+
+def line_looks(names: Iterable[object]) -> dict[str, dict[str, Any]]:
+    """Each of ``names`` (in the order given) with its ``marker`` and ``linestyle`` keyword
+    arguments for ``plot`` or ``errorbar``: no two names of a figure alike, however many.
+
+    >>> looks = line_looks(["expert", "basic"])
+    >>> looks["expert"], looks["basic"]
+    ({'marker': 'o', 'linestyle': '-'}, {'marker': 's', 'linestyle': '--'})
+    """
+    unique = list(dict.fromkeys(str(name) for name in names))
+    return {name: {"marker": MARKERS[k % len(MARKERS)],
+                   "linestyle": LINE_STYLES[(k + k // len(MARKERS)) % len(LINE_STYLES)]}
+            for k, name in enumerate(unique)}
+
+
 LEFT_OUT = "#bbbbbb"
 """The colour of the marks where a figure leaves a bin out."""
 
@@ -310,6 +332,7 @@ def plain_text(draw: Draw) -> Draw:
     return drawn  # type: ignore[return-value]
 
 
-__all__ = ["BAG_RULE_ORDER", "FIXED_COLOURS", "LEFT_OUT", "MIN_CASES", "PALETTE", "PRESET_ORDER",
+__all__ = ["BAG_RULE_ORDER", "FIXED_COLOURS", "LEFT_OUT", "LINE_STYLES", "MARKERS", "MIN_CASES",
+           "PALETTE", "PRESET_ORDER",
            "STRATEGY_ORDER", "clipped_texts", "colours", "error_bars", "inspecting", "lay_out",
-           "percent_ticks", "plain_text", "pyplot", "save"]
+           "line_looks", "percent_ticks", "plain_text", "pyplot", "save"]

@@ -35,23 +35,30 @@ from ..rules import RulesError, RuleSet, is_rules_path, preset_names, resolve_ru
 from ..run.simulate import check_threads, simulate_hands
 from .bids import bid_profiles, plot_bid_profiles
 from .export import write_csv
-from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
+from .figures import MIN_CASES, colours, error_bars, percent_ticks, plain_text, pyplot, save
+from .findings import Finding, across_runs, number, quantity, ranked
 from .formatting import PERCENT_UNITS, interval_text, table_rows, value_text
 from .league import play_league, plot_league
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
 from .nil import FEATURES, feature_title, nil_by_feature, plot_nil_by_feature
 from .variants import (
     BAG_RULES,
-    BAGS_FIGURE_METRICS,
-    RULES_FIGURE_METRICS,
+    COMEBACK,
+    SELF_PLAY_KEYS,
     RulesComparison,
+    SelfPlay,
     bag_rule,
     bag_variants,
     check_same_table,
     compare_rules,
+    leave_out_unplayed,
     parse_variant,
+    per_side,
     plot_metric_panels,
     rule_sets_of,
+    self_play,
+    unplayed_metrics,
+    unplayed_text,
 )
 
 
@@ -81,12 +88,16 @@ class Study:
     """The strategy rated 0 in the strategies section's league (empty: ``expert-v1`` when it
     plays, else the first strategy)."""
     strategy: str = "expert"
-    """Side 0 in the rules and bag sections, every seat in the nil section, and the opponent in
+    """The study's main strategy: every seat in the rules and bag sections' game for equal
+    players and in the nil section, side 0 of their edge over ``opponent``, and the opponent in
     the bidding section."""
     opponent: str = "basic"
     """Side 1 in the rules and bag sections."""
     games: int = 5000
-    """Games under each rule set and each bag rule."""
+    """Games under each rule set and each bag rule, ``strategy`` against ``opponent``."""
+    self_play_games: int = 2000
+    """Games under each rule set and each bag rule with ``strategy`` at every seat: the game for
+    equal players (every hand's score is kept, on one thread, so fewer than ``games``)."""
     pairs: int = 2000
     """Deal sequences (each played twice) per pair of strategies."""
     hands: int = 200_000
@@ -105,7 +116,7 @@ class Study:
     def __post_init__(self) -> None:
         """The checks that read no file: types, ranges, names, strategies, economics and the
         form of every variant and bag rule (:meth:`check_rules` reads the rule sets)."""
-        for name in ("seed", "games", "pairs", "hands"):
+        for name in ("seed", "games", "self_play_games", "pairs", "hands"):
             value = getattr(self, name)
             low, high = (0, 2**63 - 1) if name == "seed" else (1, 10**9)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -325,6 +336,15 @@ class Section:
     figures: list[str] = field(default_factory=list)
     tables: list[tuple[str, _Markup, str]] = field(default_factory=list)
     """(caption, HTML, the CSV file of its data) triples."""
+    findings: list[Finding] = field(default_factory=list)
+    """The sentences the section opens with, each from the rows of one of its tables."""
+    note: str = ""
+    """What the section leaves out, and why (plain text)."""
+
+    @property
+    def anchor(self) -> str:
+        """The id of the section's heading, for the table of contents."""
+        return "-".join("".join(c if c.isalnum() else " " for c in self.heading.lower()).split())
 
 
 @dataclass
@@ -336,6 +356,8 @@ class Report:
     index: Path
     files: list[Path]
     interrupted: bool
+    sections: list[Section] = field(default_factory=list)
+    """The sections on the page, with their findings."""
 
 
 def run_study(study: Study = DEFAULT_STUDY, out_dir: str | Path = "reports",
@@ -372,7 +394,7 @@ def run_study(study: Study = DEFAULT_STUDY, out_dir: str | Path = "reports",
             sections.append(section)
     index = folder / "index.html"
     write_text(index, _page(study, sections, interrupted), "out-dir")
-    return Report(study, folder, index, [index, *writer.files], interrupted)
+    return Report(study, folder, index, [index, *writer.files], interrupted, sections)
 
 
 class _Writer:
@@ -381,6 +403,8 @@ class _Writer:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.files: list[Path] = []
+        self.played: dict[RuleSet, tuple[Any, Any]] = {}
+        """The self-play records of each rule set, kept across sections (see ``self_play``)."""
 
     def figure(self, name: str, draw: Callable[[str], None]) -> str:
         path = self.folder / f"{name}.png"
@@ -395,16 +419,22 @@ class _Writer:
         return path.name
 
 
-def _side_by_side_html(table: pd.DataFrame, group: str = "run") -> _Markup:
+def _side_by_side_html(table: pd.DataFrame, group: str = "run",
+                       unplayed: dict[str, set[str]] | None = None) -> _Markup:
     """Metrics as rows, runs as columns: value and 95% interval, and the paired difference from
-    the first run where there is one."""
+    the first run where there is one; "not played" where the run's rules cannot play the row
+    (``unplayed``: run to metric keys)."""
     runs = list(dict.fromkeys(table[group]))
     paired = "difference" in table.columns
+    unplayed = unplayed or {}
     rows = []
     for metric, part in table.groupby("metric", sort=False):
         cells = []
         for run in runs:
             row = part[part[group] == run].iloc[0]
+            if row["key"] in unplayed.get(str(run), set()):
+                cells.append(_fill("<td><small>not played</small></td>"))
+                continue
             text = _value_text(row["unit"], row["value"], row["low"], row["high"])
             if paired and run != runs[0] and not math.isnan(row["difference"]):
                 text = _fill("{}<br><small>{}</small>", text, _value_text(
@@ -434,18 +464,43 @@ def _value_text(unit: str, value: float, low: float, high: float, sign: str = ""
     return f"{value_text(value, unit, digits, sign)} {interval}".rstrip()
 
 
+EDGE_KEYS = ("nil_bid_rate", "nil_success", "blind_bid_rate", "blind_success", "make_rate",
+             "bid_error", "bags", "penalty_per_game", "points")
+"""The rows of the rules and bag sections' edge of one strategy over another, for each side: no
+row pools the two strategies' decisions."""
+EDGE_POOLED = ("hands_per_game", "decided_by_penalty")
+"""The rows of the edge that are the game's, not a side's."""
+
+RULES_PANELS = (("hands_per_game", None), (COMEBACK.key, None), ("nil_bid_rate", None),
+                ("points", None))
+"""The panels of the rule-variant section's figure of the game for equal players."""
+BAGS_PANELS = (("penalty_per_game", None), ("decided_by_penalty", None),
+               ("hands_per_game", None), (COMEBACK.key, None))
+"""The panels of the bag-rule section's figure of the game for equal players."""
+RULES_EDGE_PANELS = (("win_rate", 0), ("hands_per_game", None), ("bags", 0), ("bags", 1))
+BAGS_EDGE_PANELS = (("win_rate", 0), ("penalty_per_game", 0), ("penalty_per_game", 1),
+                    ("decided_by_penalty", None))
+
+
 def _rules_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
     rule_sets, labels = study.rule_sets()
     result = compare_rules(rule_sets, _sides(study), study.games, study.seed, threads,
                            labels=labels)
+    if result.interrupted:
+        return None
+    equal = self_play(rule_sets, study.strategy, study.self_play_games, study.seed, labels,
+                      played=writer.played)
     return _comparison_section(
-        writer, "rules", result, RULES_FIGURE_METRICS,
-        f"{_sides_text(study)}: {study.games:,} games under each rule set", "Rule variants",
-        f"The same {study.games:,} deal sequences (seed {study.seed}) played to the end under each "
-        f"rule set, {_sides_text(study)}: side 0's win rate shows how each rule set changes "
-        f"{study.strategy}'s edge. Each cell gives the value with its 95% interval; beneath it, in "
-        f"small type, the difference from {result.labels[0]} with its paired 95% "
-        "interval (game g paired with game g). Figures per side-hand pool both sides.")
+        writer, study, "rules", result, equal, (RULES_PANELS, RULES_EDGE_PANELS),
+        ("hands_per_game", COMEBACK.key, "points"), "Rule variants",
+        f"Each rule set plays the same deal sequences (seed {study.seed}) to the end of the "
+        f"game, twice: with {study.strategy} at every seat ({study.self_play_games:,} games), "
+        f"which shows how the rules change the game for equal players, and "
+        f"{_sides_text(study)} ({study.games:,} games), which shows how they change "
+        f"{study.strategy}'s edge. Each cell gives the value with its 95% interval; beneath it, "
+        f"in small type, the difference from {result.labels[0]} with its paired 95% interval "
+        "(game g paired with game g). Rows of the edge are per side: none pools the two "
+        "strategies' decisions.")
 
 
 def _bags_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
@@ -453,25 +508,58 @@ def _bags_section(study: Study, writer: _Writer, threads: int | None) -> Section
     variants, labels = bag_variants(base, study.bag_rules)
     result = compare_rules(variants, _sides(study), study.games, study.seed, threads,
                            labels=labels)
-    return _comparison_section(
-        writer, "bags", result, BAGS_FIGURE_METRICS,
-        f"{base.name} rules by bag rule, {_sides_text(study)}", "Bag rules",
-        f"The {base.name} rules with only the bag rule changed, on the same {study.games:,} deal "
-        f"sequences, {_sides_text(study)}. A game counts as decided by a bag penalty when its "
-        "winner would not be ahead at the end with every side's penalty points added back.")
-
-
-def _comparison_section(writer: _Writer, name: str, result: RulesComparison,
-                        metrics: Sequence[tuple[str, int | None]], title: str, heading: str,
-                        text: str) -> Section | None:
-    """A section of rule sets side by side: the figure, the data and the table."""
     if result.interrupted:
         return None
-    figure = writer.figure(name, lambda path: plot_metric_panels(result.table, metrics, title,
-                                                                 path))
-    writer.data(name, result.table)
-    return Section(heading, text, [figure],
-                   [(f"{name}.csv", _side_by_side_html(result.table), f"{name}.csv")])
+    equal = self_play(variants, study.strategy, study.self_play_games, study.seed, labels,
+                      played=writer.played)
+    return _comparison_section(
+        writer, study, "bags", result, equal, (BAGS_PANELS, BAGS_EDGE_PANELS),
+        ("decided_by_penalty", "hands_per_game", COMEBACK.key), "Bag rules",
+        f"The {base.name} rules with only the bag rule changed, on the same deal sequences: "
+        f"{study.strategy} at every seat ({study.self_play_games:,} games) and "
+        f"{_sides_text(study)} ({study.games:,} games). A game counts as decided by a bag "
+        "penalty when its winner would not be ahead at the end with every side's penalty points "
+        "added back.")
+
+
+def _comparison_section(writer: _Writer, study: Study, name: str, result: RulesComparison,
+                        equal: SelfPlay,
+                        panels: tuple[Sequence[tuple[str, int | None]],
+                                      Sequence[tuple[str, int | None]]],
+                        keys: Sequence[str], heading: str, text: str) -> Section:
+    """A section of rule sets side by side: the game for equal players (``equal``) and the edge
+    of one strategy over another (``result``, per side), each as a figure, its data and a
+    table, opened by a finding for each of ``keys`` of the game for equal players and one for
+    the edge's win rate; what the rules cannot play is left out and named."""
+    who = _sides(study)
+    names = [who[side % len(who)] for side in range(result.rules[0].side_count)]
+    edge, unplayed = leave_out_unplayed(
+        per_side(result, names, EDGE_POOLED, EDGE_KEYS), result.rules, result.labels)
+    equal_table, _ = leave_out_unplayed(equal.table, equal.rules, equal.labels)
+    equal_name = f"{name}-self-play"
+    figures = [
+        writer.figure(equal_name, lambda path: plot_metric_panels(
+            equal_table, panels[0], f"{study.strategy} at every seat: "
+            f"{equal.games:,} games under each rule set", path)),
+        writer.figure(name, lambda path: plot_metric_panels(
+            edge, panels[1], f"{_sides_text(study)}: {result.games:,} games under each rule set",
+            path))]
+    writer.data(equal_name, equal_table)
+    writer.data(name, edge)
+    findings = [across_runs(equal_table, key, None,
+                            f"For equal players ({study.strategy} at every seat),",
+                            f"{equal_name}.csv", unplayed) for key in keys]
+    findings.append(across_runs(edge, "win_rate", 0, f"With {study.strategy} against "
+                                f"{study.opponent},",
+                                f"{name}.csv", unplayed))
+    return Section(
+        heading, text, figures,
+        [(f"For equal players: {study.strategy} at every seat", _side_by_side_html(
+            equal_table, unplayed=unplayed), f"{equal_name}.csv"),
+         (f"The edge of {study.strategy} over {study.opponent}, per side",
+          _side_by_side_html(edge, unplayed=unplayed), f"{name}.csv")],
+        [finding for finding in findings if finding is not None],
+        unplayed_text(unplayed, [*EDGE_KEYS, *EDGE_POOLED, *SELF_PLAY_KEYS]))
 
 
 def _sides(study: Study) -> list[str]:
@@ -518,6 +606,7 @@ def _strategies_section(study: Study, writer: _Writer, threads: int | None) -> S
     writer.data("economics", field_table)
     grid = _round_robin_html(table, names)
     money_html = _economics_html(field_table)
+    findings = _league_findings(ratings, table, field_table, league.anchor)
     return Section(
         "Strategies",
         f"Every pair of strategies in duplicate under {rules.name} rules (a league): "
@@ -533,7 +622,51 @@ def _strategies_section(study: Study, writer: _Writer, threads: int | None) -> S
         [league_figure, figure],
         [("Ratings (Elo, Bradley–Terry)", _ratings_html(ratings, league.anchor), "ratings.csv"),
          ("Win share of the row strategy against the column strategy", grid, "strategies.csv"),
-         ("Against the field, with table economics", money_html, "economics.csv")])
+         ("Against the field, with table economics", money_html, "economics.csv")],
+        findings)
+
+
+def _league_findings(ratings: pd.DataFrame, table: pd.DataFrame, field_table: pd.DataFrame,
+                     anchor: str) -> list[Finding]:
+    """The strategies section's sentences: the highest rating, the top two head to head, and
+    the best and worst expected profit against the field."""
+    findings = []
+    first, second = ratings.iloc[0], ratings.iloc[1]
+    if first["name"] != anchor:
+        findings.append(Finding(
+            f"{first['name']} rates highest, {number(first['elo'], 1, sign=True)} Elo "
+            f"[{number(first['low'], 1, sign=True)}, {number(first['high'], 1, sign=True)}] "
+            f"with {anchor} at {number(0, 0)}.", "ratings.csv",
+            ({"name": first["name"]}, {"name": anchor})))
+    else:
+        findings.append(Finding(
+            f"{anchor}, the anchor at {number(0, 0)} Elo, rates highest; {second['name']} is "
+            f"next, {number(second['elo'], 1, sign=True)} Elo "
+            f"[{number(second['low'], 1, sign=True)}, {number(second['high'], 1, sign=True)}].",
+            "ratings.csv", ({"name": anchor}, {"name": second["name"]})))
+    match = table[(table["strategy"] == first["name"]) & (table["opponent"] == second["name"])]
+    if not match.empty:
+        row = match.iloc[0]
+        even = row["low"] <= 0.5 <= row["high"]  # the paired interval of the share holds ½
+        findings.append(Finding(
+            f"Head to head, {row['strategy']} takes a win share of "
+            f"{quantity(row['win_share'], row['low'], row['high'], 'share')} against "
+            f"{row['opponent']}" + (": no measurable difference between the two." if even
+                                    else "."), "strategies.csv",
+            ({"strategy": row["strategy"], "opponent": row["opponent"]},)))
+    best, worst = field_table.iloc[0], field_table.iloc[-1]
+    findings.append(Finding(
+        f"Against the field, {best['strategy']} expects "
+        f"{_profit(best)} per game and {worst['strategy']} {_profit(worst)}, at a "
+        f"break-even win rate of {number(100 * best['break_even'], 2)}%.", "economics.csv",
+        ({"strategy": best["strategy"]}, {"strategy": worst["strategy"]})))
+    return findings
+
+
+def _profit(row: pd.Series) -> str:
+    """An expected profit and its interval, signed, as the sentences write it."""
+    return (f"{number(row['profit'], 2, sign=True)} [{number(row['profit_low'], 2, sign=True)}, "
+            f"{number(row['profit_high'], 2, sign=True)}]")
 
 
 def _ratings_html(ratings: pd.DataFrame, anchor: str) -> _Markup:
@@ -605,7 +738,9 @@ def _plot_round_robin(table: pd.DataFrame, field_table: pd.DataFrame, names: lis
     grid = np.full((len(names), len(names)), np.nan)
     for row in table_rows(table):
         grid[names.index(row.strategy), names.index(row.opponent)] = 100 * row.win_share
-    image = left.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
+    # aspect "auto": a square grid would shrink inside its cell after the layout reserved room
+    # for its labels, and the y label would fall off the canvas.
+    image = left.imshow(grid, cmap="RdBu", vmin=0, vmax=100, aspect="auto")
     for i, j in itertools.product(range(len(names)), repeat=2):
         if not math.isnan(grid[i, j]):
             left.text(j, i, f"{grid[i, j]:.0f}", ha="center", va="center", fontsize=8,
@@ -657,14 +792,25 @@ def _bids_section(study: Study, writer: _Writer, threads: int | None) -> Section
         return None
     title = f"{rules.name}: bids on side 0 against {study.strategy}, {study.hands:,} hands each"
     figure = writer.figure("bids", lambda path: plot_bid_profiles(result, title, path))
-    writer.data("bids", result.data())
+    unplayed = unplayed_metrics(rules, "hands")  # every hand from 0–0
+    metrics = result.metrics[~result.metrics["key"].isin(unplayed)]
+    data = result.data()
+    data = data[~((data["table"] == "metric") & data["key"].isin(unplayed))]
+    writer.data("bids", data)
+    findings = [ranked(data, "value", "strategy", subject, unit, "bids.csv", most="highest",
+                       least="lowest", pick={"table": "metric", "key": key})
+                for key, subject, unit in (
+                    ("nil_bid_rate", "Nil bids per seat-hand are", "rate"),
+                    ("bid_error", "The mean absolute bid error is", "tricks"),
+                    ("make_rate", "Contracts made are", "rate"))]
     return Section(
         "Bidding",
         f"Each strategy bids on side 0 against {study.strategy} on the same {study.hands:,} hands, "
         "each from 0–0. Bid minus tricks is the side's contract minus the tricks its count "
         "bidders took: above 0 the contract was set, below 0 the side took bags.",
-        [figure], [("bids.csv", _side_by_side_html(result.metrics, group="strategy"),
-                    "bids.csv")])
+        [figure], [("bids.csv", _side_by_side_html(metrics, group="strategy"), "bids.csv")],
+        [finding for finding in findings if finding is not None],
+        unplayed_text({f"{rules.name} from 0–0": unplayed}, list(result.metrics["key"])))
 
 
 def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section | None:
@@ -691,7 +837,35 @@ def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section 
         f"{study.strategy} at every seat, {study.hands:,} hands from 0–0: how often a hand bids "
         f"nil and how often those nils are made, by {FEATURES[feature]}. The rates "
         "are of the nils the strategy chose to bid, not of every hand.",
-        [figure], [("nil.csv", grid, "nil.csv")])
+        [figure], [("nil.csv", grid, "nil.csv")], _nil_findings(table, feature, study.strategy))
+
+
+def _nil_findings(table: pd.DataFrame, feature: str, strategy: str) -> list[Finding]:
+    """The nil section's sentences: at the feature's values with the most and the fewest nil
+    bids (of those with at least ``MIN_CASES`` bids), how often the strategy bids nil and makes
+    it."""
+    counted = table[table["bids"] >= MIN_CASES].sort_values("bid_rate", ascending=False,
+                                                             kind="stable")
+    if counted.empty:
+        return []
+    what = feature_title(feature)
+    findings = []
+    rows = [counted.iloc[0]] + ([counted.iloc[-1]] if len(counted) > 1 else [])
+    for position, row in enumerate(rows):
+        value = number(row[feature], _decimals(row[feature]))
+        bids = quantity(row["bid_rate"], row["bid_low"], row["bid_high"], "rate")
+        made = quantity(row["success"], row["low"], row["high"], "rate")
+        text = (f"{strategy} bids nil most often with {value} {what}: on {bids} of those hands, "
+                f"making {made} of the nils" if position == 0 else
+                f"Its lowest measured nil rate is with {value} {what}: {bids} of those hands, "
+                f"{made} of the nils made") + "."
+        findings.append(Finding(text, "nil.csv", ({feature: row[feature]},)))
+    return findings
+
+
+def _decimals(value: float) -> int:
+    """The decimals a feature's value needs (a count none, a risk score two)."""
+    return 0 if float(value).is_integer() else 2
 
 
 _STYLE = """
@@ -703,6 +877,9 @@ th { background: #f2f2f2; text-align: left; }
 small { color: #555; }
 img { max-width: 100%; border: 1px solid #eee; }
 .note { background: #fff6d9; padding: 0.6em 1em; }
+.findings { background: #eef5fb; padding: 0.6em 1em 0.6em 2em; }
+.findings li { margin: 0.3em 0; }
+nav ol { margin: 0.3em 0 1em; }
 """
 
 
@@ -718,8 +895,18 @@ def _page(study: Study, sections: list[Section], interrupted: bool) -> str:
     if interrupted:
         body.append(_fill('<p class="note">Interrupted: only the sections below were '
                           'finished.</p>'))
+    if sections:
+        body.append(_fill("<nav><h2>Contents</h2><ol>{}</ol></nav>", _join(
+            _fill('<li><a href="#{}">{}</a></li>', section.anchor, section.heading)
+            for section in sections)))
     for section in sections:
-        body.append(_fill("<h2>{}</h2><p>{}</p>", section.heading, section.text))
+        body.append(_fill('<h2 id="{}">{}</h2>', section.anchor, section.heading))
+        if section.findings:
+            body.append(_fill('<ul class="findings">{}</ul>', _join(
+                _fill("<li>{}</li>", finding.text) for finding in section.findings)))
+        body.append(_fill("<p>{}</p>", section.text))
+        if section.note:
+            body.append(_fill("<p><small>{}</small></p>", section.note))
         body += [_fill('<p><img src="{}" alt="{} figure"></p>', name, section.heading)
                  for name in section.figures]
         body += [_fill('<h3>{} (<a href="{}">{}</a>)</h3>{}', caption, data, data, table)

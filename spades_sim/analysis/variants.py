@@ -17,10 +17,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..intervals import ratio_difference
 from ..numbers import whole_number
+from ..referee.scoring import blind_nil_refusal
 from ..rules import RulesError, RuleSet, check_name, overrides_of, resolve_rules
-from ..run.catalogue import METRICS, Metric, select
-from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games
+from ..run.catalogue import GAMES, METRICS, TABLE_COLUMNS, Metric, Sums, row, select, side_label
+from ..run.records import game_frame
+from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, simulate_games, trace_games
 from .figures import colours, error_bars, percent_ticks, plain_text, pyplot, save
 from .metrics import compare_game_frames, economics
 
@@ -233,6 +236,181 @@ def bag_variants(base: RuleSet, specs: Sequence[str]) -> tuple[list[RuleSet], li
     return variants, labels
 
 
+NIL_KEYS = ("nil_bid_rate", "nil_success")
+BLIND_NIL_KEYS = ("blind_bid_rate", "blind_success")
+PENALTY_KEYS = ("penalty_rate", "penalty_points", "penalty_per_game", "penalised_games",
+                "decided_by_penalty")
+
+
+def unplayed_metrics(rules: RuleSet, kind: str = "games") -> set[str]:
+    """The metric keys that cannot be non-zero (or have no case at all) under ``rules``: nils
+    where the lowest bid is 1, blind nils where they are off, bag penalties where there are
+    none. In a hand run (``kind="hands"``) every hand is a game's first, from 0–0, so blind nil
+    is played only where the rules allow it then, and a bag penalty only where one hand's
+    tricks can reach the bag limit.
+
+    >>> sorted(unplayed_metrics(RuleSet(), "hands"))
+    ['blind_bid_rate', 'blind_success']
+    >>> sorted(unplayed_metrics(RuleSet(min_bid=1, blind_nil="off", bag_penalty=0)))[:3]
+    ['blind_bid_rate', 'blind_success', 'decided_by_penalty']
+    """
+    unplayed: set[str] = set()
+    if rules.min_bid > 0:
+        unplayed.update(NIL_KEYS)
+    level = (0,) * rules.side_count
+    if rules.blind_nil == "off" or (kind == "hands"
+                                    and blind_nil_refusal(rules, 0, level, 0) is not None):
+        unplayed.update(BLIND_NIL_KEYS)
+    if rules.bag_penalty == 0 or (kind == "hands" and rules.bag_limit > rules.hand_size):
+        unplayed.update(PENALTY_KEYS)
+    return unplayed
+
+
+def leave_out_unplayed(table: pd.DataFrame, rule_sets: Sequence[RuleSet], labels: Sequence[str],
+                       kind: str = "games", group: str = "run"
+                       ) -> tuple[pd.DataFrame, dict[str, set[str]]]:
+    """``table`` (runs side by side, ``group`` naming the run) without what its rules cannot
+    play (:func:`unplayed_metrics`): a row unplayed under every rule set is dropped, and under
+    some of them its values there are left empty (NaN). Returns the table and, per label, the
+    metric keys left out."""
+    unplayed = {label: unplayed_metrics(rules, kind) for label, rules in zip(labels, rule_sets,
+                                                                           strict=True)}
+    everywhere = set.intersection(*unplayed.values()) if unplayed else set()
+    kept = table[~table["key"].isin(everywhere)].copy()
+    values = [c for c in ("value", "low", "high", "difference", "diff_low", "diff_high")
+              if c in kept.columns]
+    for label, keys in unplayed.items():
+        kept.loc[(kept[group] == label) & kept["key"].isin(keys), values] = np.nan
+    return kept.reset_index(drop=True), unplayed
+
+
+def unplayed_text(unplayed: dict[str, set[str]], shown: Sequence[str] = ()) -> str:
+    """The metrics left out, in words: "Not played under these rules: classic: nil bids per
+    seat-hand, nil success rate; …". Only the metrics of ``shown`` (all when empty) are named;
+    empty when nothing was left out."""
+    parts = []
+    for label, keys in unplayed.items():
+        named = [METRICS[m.key].label for m in METRICS.values()
+                 if m.key in keys and (not shown or m.key in shown)]
+        if named:
+            parts.append(f"{label}: {', '.join(named)}")
+    return ("Not played under these rules (left out): " + "; ".join(parts) + ".") if parts else ""
+
+
+COMEBACK_DEFICIT = 100
+"""How far behind, in points after some hand, a side must have been for its win to count as a
+comeback."""
+
+COMEBACK = Metric("comebacks", f"the comeback rate (wins after trailing by {COMEBACK_DEFICIT} "
+                  "points or more)", "rate",
+                  "came_back", "trailed", f"side-games {COMEBACK_DEFICIT} or more behind", GAMES)
+"""How often a side that trailed by :data:`COMEBACK_DEFICIT` points or more after some hand of a
+finished game went on to win it: a rate over those side-games, clustered by game. Not in the
+catalogue: it needs the score after every hand, which a game run's totals do not keep."""
+
+SELF_PLAY_KEYS = ("hands_per_game", "nil_bid_rate", "nil_success", "blind_bid_rate",
+                  "blind_success", "bags", "penalty_per_game", "decided_by_penalty", "points")
+"""The catalogue's rows of the game for equal players (:func:`self_play`), before the comebacks."""
+
+
+def comeback_units(games: Any, hands: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Per game of a traced game run (``GameRecords`` and its ``HandRecords``, game ``k`` in row
+    ``k``): the sides of a finished game that trailed by :data:`COMEBACK_DEFICIT` or more after
+    some hand and won it, and those that trailed so (a side trails by what the best other side
+    has more)."""
+    winner = games.winner.astype(np.int64)
+    count, sides = games.score.shape
+    score = hands.score.astype(np.int64)
+    best_other = np.stack([np.delete(score, side, axis=1).max(axis=1) for side in range(sides)],
+                          axis=1)
+    deficit = np.full((count, sides), np.iinfo(np.int64).min)
+    np.maximum.at(deficit, hands.game.astype(np.int64), best_other - score)
+    trailed = (deficit >= COMEBACK_DEFICIT) & (winner >= 0)[:, None]
+    came_back = trailed & (winner[:, None] == np.arange(sides))
+    return came_back.sum(axis=1).astype(np.float64), trailed.sum(axis=1).astype(np.float64)
+
+
+@dataclass
+class SelfPlay:
+    """What :func:`self_play` produced: the game under each rule set with one strategy at every
+    seat; ``table`` has the columns of :func:`spades_sim.analysis.metrics.compare_game_frames`."""
+
+    labels: list[str]
+    rules: list[RuleSet]
+    strategy: str
+    seed: int
+    games: int
+    table: pd.DataFrame
+
+
+def self_play(rule_sets: Sequence[RuleSet], strategy: str | Strategy, games: int, seed: int,
+              labels: Sequence[str], max_hands: int = DEFAULT_MAX_HANDS,
+              played: dict[RuleSet, tuple[Any, Any]] | None = None) -> SelfPlay:
+    """Games ``0 … games-1`` of ``seed`` under each rule set with ``strategy`` at every seat:
+    the game for equal players. The rows of :data:`SELF_PLAY_KEYS` (pooled over the sides, which
+    play alike) and the comebacks (:data:`COMEBACK`), each with the paired difference from the
+    first rule set. Every hand's score is kept (the games are traced, on one thread), so the
+    runs are kept small; ``played`` keeps the records of each rule set across calls (a bag rule
+    that is the baseline's own is played once). Ctrl-C raises ``KeyboardInterrupt``."""
+    played = {} if played is None else played
+    frames, units = {}, {}
+    for label, rules in zip(labels, rule_sets, strict=True):
+        if rules not in played:
+            game_records, hand_records, _, _ = trace_games(rules, strategy, range(games),
+                                                           seed, max_hands)
+            played[rules] = (game_records, hand_records)
+        game_records, hand_records = played[rules]
+        frames[label] = game_frame(game_records, rules.seat_count)
+        units[label] = comeback_units(game_records, hand_records)
+    table = compare_game_frames(frames, keys=SELF_PLAY_KEYS)
+    first = units[labels[0]]
+    rows = []
+    for label in labels:
+        sums = Sums()
+        sums.add(*units[label])
+        difference = ratio_difference(*units[label], *first)
+        rows.append({"run": label, **row(COMEBACK, sums), "difference": difference[0],
+                     "diff_low": difference[1], "diff_high": difference[2]})
+    comebacks = pd.DataFrame(rows, columns=["run", *TABLE_COLUMNS, "difference", "diff_low",
+                                            "diff_high"])
+    comebacks["side"] = comebacks["side"].astype("Int64")
+    # Each rule set's rows together, the comebacks before its points.
+    joined = pd.concat([table, comebacks], ignore_index=True)
+    order = {key: k for k, key in enumerate((*SELF_PLAY_KEYS[:-1], COMEBACK.key,
+                                             SELF_PLAY_KEYS[-1]))}
+    joined = joined.assign(_run=joined["run"].map({label: k for k, label in enumerate(labels)}),
+                           _key=joined["key"].map(order))
+    joined = joined.sort_values(["_run", "_key"], kind="stable").drop(columns=["_run", "_key"])
+    name = strategy if isinstance(strategy, str) else strategy.name
+    return SelfPlay(list(labels), list(rule_sets), name, seed, games,
+                    joined.reset_index(drop=True))
+
+
+def per_side(result: RulesComparison, who: Sequence[str], pooled: Sequence[str],
+             keys: Sequence[str], first: Sequence[str] = ("win_rate",)) -> pd.DataFrame:
+    """A rule comparison's table with no row that pools two strategies' decisions: ``first``
+    for side 0, then the game-level ``pooled`` rows (hands per game, games decided by a
+    penalty), then each of ``keys`` for every side, labelled with the strategy ``who[side]``
+    sat there."""
+    if not result.games:
+        return pd.DataFrame()
+    rules = result.rules[0]
+    parts = [compare_game_frames(result.frames, side=0, keys=first)]
+    if pooled:
+        parts.append(compare_game_frames(result.frames, keys=pooled))
+    parts += [compare_game_frames(result.frames, side=side, keys=keys)
+              for side in range(rules.side_count)]
+    table = pd.concat(parts, ignore_index=True)
+    for side in range(rules.side_count):
+        mine = table["side"] == side
+        table.loc[mine, "metric"] = [
+            f"{side_label(side, rules.side_count, rules.seat_count, who[side])} "
+            f"{METRICS[key].label}" for key in table.loc[mine, "key"]]
+    table["_run"] = table["run"].map({label: k for k, label in enumerate(result.labels)})
+    table = table.sort_values("_run", kind="stable").drop(columns="_run")
+    return table.reset_index(drop=True)
+
+
 RULES_FIGURE_METRICS = (("win_rate", 0), ("hands_per_game", None), ("nil_success", None),
                         ("penalty_per_game", None))
 """The (metric key, side) panels of the rule-variant figure (side None: pooled)."""
@@ -251,6 +429,7 @@ def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[tuple[str, int | N
     which a player breaks even at the table's economics) is drawn on the win-rate panels.
     ``table`` has the columns of :func:`spades_sim.analysis.metrics.compare_game_frames`."""
     plt = pyplot()
+    known = {**METRICS, COMEBACK.key: COMEBACK}
     names = [str(name) for name in dict.fromkeys(table[group])]
     reference = names[0]
     palette = colours(names)
@@ -262,7 +441,7 @@ def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[tuple[str, int | N
     for panel, (key, side) in zip(panels.flat, metrics):
         part = select(table, key, side).assign(name=lambda frame: frame[group].astype(str))
         part = part.set_index("name").loc[names]
-        _metric_panel(panel, part, METRICS[key], reference, palette,
+        _metric_panel(panel, part, known[key], reference, palette,
                       break_even if key == "win_rate" else None)
     for panel in list(panels.flat)[len(metrics):]:
         panel.set_visible(False)
@@ -270,7 +449,7 @@ def plot_metric_panels(table: pd.DataFrame, metrics: Sequence[tuple[str, int | N
     undefined = any(select(table, key, side)["value"].isna().any() for key, side in metrics)
     fig.supxlabel(f"Left: each rule set's value with its 95% interval. Right: its difference "
                   f"from {reference} on the same deals, with the paired 95% interval."
-                  + (" n/a: not defined under that rule set (no such event)." if undefined
+                  + (" n/a: not played under that rule set, or no such event." if undefined
                      else ""), fontsize=8, color="#444444")
     save(fig, path)
 
@@ -303,7 +482,8 @@ def _metric_panel(panel: SubFigure, part: pd.DataFrame, metric: Metric, referenc
                      textcoords="offset points", ha="left" if high > -low else "right",
                      va="center", fontsize=7, color="grey")
     value_ax.set_yticks(y, list(part.index), fontsize=8)
-    value_ax.invert_yaxis()
+    # Every row in view, top to bottom: a last row with no value ("n/a") would sit on the axis.
+    value_ax.set_ylim(len(part) - 0.5, -0.5)
     unit = "%" if metric.percent else metric.unit
     value_ax.set_xlabel(f"value ({unit})", fontsize=8)
     diff_ax.set_xlabel(f"minus {reference} ({'percentage points' if metric.percent else unit})",
