@@ -141,3 +141,17 @@ def test_blind_nil_is_an_action_when_the_rules_allow_it() -> None:
     score = state.match.score
     assert state.match.hand_index >= 1 and score[seat % 2] <= score[1 - seat % 2] - 100
     assert "cards" not in state.information_state_string(seat)  # asked before looking
+
+
+def test_an_openspiel_bot_plays_duplicate_hands_at_the_table() -> None:
+    from spades_sim.agents import play_duplicate
+    from spades_sim.agents.openspiel import OpenSpielAgent
+
+    searcher = OpenSpielAgent(lambda game, seat: pyspiel.make_uniform_random_bot(seat, seat),
+                              "jokers", name="os-random")
+    run = play_duplicate("jokers", searcher, lambda: agent("expert"), 3, seed=4, kind="hands",
+                         names=("os-random", "expert"))
+    assert run.fault is None and run.pairs == 3
+    assert run.a_first.names == ("os-random", "expert", "os-random", "expert")
+    for table in (run.a_first, run.b_first):
+        assert all(sum(log.result.tricks) == 13 for log in table.logs)

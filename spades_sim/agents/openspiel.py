@@ -484,8 +484,10 @@ def _resampled(state: SpadesSimState, seat: int, rng: np.random.Generator) -> Sp
 
 
 def _known_holdings(state: SpadesSimState, seat: int) -> list[list[int]]:
-    """The cards of each seat's dealt hand that ``seat`` knows of: its own whole hand, and the
-    cards the others played or passed to it (and its partner's passes)."""
+    """The cards of each seat's dealt hand that a resampled deal keeps there: ``seat``'s whole
+    hand, every card played, and every card passed in a blind-nil exchange (the seat saw its
+    partner's passes; an opponent's passed cards it did not see stay with the opponent too, so
+    that the exchange replays: a small knowledge the seat does not have)."""
     hand = state.hand
     assert hand is not None
     known: list[list[int]] = [[] for _ in range(4)]
@@ -559,6 +561,9 @@ class OpenSpielAgent:
     def __init__(self, make_bot: Any, rules: str = "standard", *, seed: int = 0,
                  name: str | None = None) -> None:
         self.game = pyspiel.load_game(GAME_NAME, {"rules": rules})
+        if self.game.rules.blind_nil_pass:
+            raise RulesError("blind_nil_pass", self.game.rules.blind_nil_pass,
+                             "0 for an OpenSpiel bot at the table (no exchange is replayed)")
         self.make_bot = make_bot
         self.bots: dict[int, Any] = {}
         self.rng = np.random.default_rng(seed)
