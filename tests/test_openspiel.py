@@ -155,3 +155,28 @@ def test_an_openspiel_bot_plays_duplicate_hands_at_the_table() -> None:
     assert run.a_first.names == ("os-random", "expert", "os-random", "expert")
     for table in (run.a_first, run.b_first):
         assert all(sum(log.result.tricks) == 13 for log in table.logs)
+
+
+def test_every_partnership_preset_is_an_openspiel_game() -> None:
+    """A random hand of each partnership preset through OpenSpiel's interface; other modes are
+    refused in one line."""
+    from spades_sim.rules import RulesError, preset_names
+
+    rng = np.random.default_rng(8)
+    played = []
+    for name in preset_names():
+        rules = load_preset(name)
+        if not rules.partnership:
+            with pytest.raises(RulesError, match="allowed partnership rules"):
+                pyspiel.load_game(GAME_NAME, {"rules": name})
+            continue
+        game = pyspiel.load_game(GAME_NAME, {"rules": name})
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            outcomes = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                        else state.legal_actions())
+            state.apply_action(int(rng.choice(outcomes)))
+        assert sum(state.hand.tricks_taken) == rules.hand_size
+        assert state.returns()[0] == -state.returns()[1]
+        played.append(name)
+    assert {"standard", "jokers", "classic", "suicide", "app-settings", "openspiel"} <= set(played)
