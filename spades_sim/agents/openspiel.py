@@ -255,7 +255,8 @@ class SpadesSimGame(pyspiel.Game):  # type: ignore[misc]
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT, max_chance_outcomes=MOST_CARDS, num_players=4,
             min_utility=-bound, max_utility=bound, utility_sum=0.0,
-            max_game_length=hands * (len(self.deck) + 4 * 2 + 2 * 3 + len(self.deck)))
+            # A hand: its deal, a blind-nil question and a bid a seat, up to 12 passes, its plays.
+            max_game_length=hands * (len(self.deck) + 4 * 2 + 4 * 3 + len(self.deck)))
         super().__init__(_GAME_TYPE, info, params)
 
     def new_initial_state(self) -> SpadesSimState:
