@@ -368,6 +368,17 @@ def test_override_then_validate() -> None:
      "sum_of_bids_not_hand_size=True: allowed False with forced_mode='whiz' "
      "(a forced mode sets every bid itself)"),
     ({"side_min_bid": 5}, "side_min_bid=5: allowed 0 to 4"),
+    ({"side_max_bid": 12}, "side_max_bid=12: allowed 13 to 25 (the hand size to twice it less one), "
+                           "or leave it out for off"),
+    ({"side_max_bid": 26}, "side_max_bid=26: allowed 13 to 25 (the hand size to twice it less one), "
+                           "or leave it out for off"),
+    ({"side_max_bid": 13, "min_bid": 1}, "min_bid=1: allowed 0 with side_max_bid=13"),
+    ({"side_max_bid": 14, "forced_mode": "mirror", "blind_nil": "off"},
+     "forced_mode='mirror': allowed 'none' with side_max_bid=14"),
+    ({"side_max_bid": 13, "sum_of_bids_not_hand_size": True},
+     "sum_of_bids_not_hand_size=True: allowed False with side_max_bid=13"),
+    ({"side_max_bid": 13, "mode": "solo", "blind_nil": "off"},
+     "side_max_bid=13: allowed left out (off) with mode='solo' (no partners)"),
 ])
 def test_impossible_bidding_combinations_refused(changes: dict, message: str) -> None:
     with pytest.raises(RulesError) as raised:
