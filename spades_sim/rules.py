@@ -142,6 +142,7 @@ class SpadesLead(enum.StrEnum):
 
     MUST_BREAK = "must_break"
     ANY_TIME = "any_time"
+    NEVER_BROKEN = "never_broken"
 
 
 class NilTricks(enum.StrEnum):
@@ -255,7 +256,8 @@ class RuleSet:
     """Who leads the first trick [dealer_left_no_spade]; see docs/scoring.md."""
 
     spades_lead: SpadesLead = SpadesLead.MUST_BREAK
-    """Trumps may be led once broken [must_break], or any_time."""
+    """Trumps may be led once broken [must_break], any_time, or never_broken: only by a seat
+    holding nothing else (trumps are never broken; OpenSpiel's ``spades``)."""
 
     nil_tricks: NilTricks = NilTricks.BAGS_ONLY
     """A nil bidder's tricks are bags only [bags_only] or count_for_partner's contract."""
@@ -268,6 +270,10 @@ class RuleSet:
 
     sum_of_bids_not_hand_size: bool = False
     """The last bidder may not make all the bids add up to the hand size [off]."""
+
+    side_max_bid: int | None = None
+    """A side's two bids may add up to at most this [None: off], from the hand size to twice it
+    less one, e.g. 13 (OpenSpiel's ``spades``); see docs/scoring.md."""
 
     both_partners_nil: BothPartnersNil = BothPartnersNil.ALLOWED
     """Both partners may bid nil, each scored on its own [allowed], or forbidden."""
@@ -324,6 +330,7 @@ class RuleSet:
         _check_range("bag_penalty", self.bag_penalty, 0, MAX_POINTS, " (0 = no penalty)")
         _check_range("target", self.target, 1, MAX_TARGET)
         _check_range("side_min_bid", self.side_min_bid, 0, 4)
+        self._check_side_max_bid()
         if self.elimination is not None:
             _check_range("elimination", self.elimination, -MAX_TARGET, self.target - 1,
                          " (below the target)")
@@ -342,6 +349,23 @@ class RuleSet:
             )
         _check_range("blind_nil_pass", self.blind_nil_pass, 0, 3)
         self._check_mode()
+
+    def _check_side_max_bid(self) -> None:
+        """``side_max_bid``: a partnership option that leaves every seat a bid to make (docs/rules.md
+        "Bidding constraints")."""
+        if self.side_max_bid is None:
+            return
+        if self.mode != Mode.PARTNERSHIP:
+            raise RulesError("side_max_bid", self.side_max_bid,
+                             f"left out (off) with mode={str(self.mode)!r} (no partners)")
+        _check_range("side_max_bid", self.side_max_bid, self.hand_size, 2 * self.hand_size - 1,
+                     " (the hand size to twice it less one), or leave it out for off")
+        # With a higher minimum, a forced bid or a forbidden sum, a seat could be left no bid.
+        _require_defaults((
+            ("min_bid", self.min_bid, 0),
+            ("forced_mode", self.forced_mode, ForcedMode.NONE),
+            ("sum_of_bids_not_hand_size", self.sum_of_bids_not_hand_size, False),
+        ), f" with side_max_bid={self.side_max_bid}")
 
     def _check_mode(self) -> None:
         """Refuse options that the table mode cannot play (docs/scoring.md "Table modes")."""

@@ -21,7 +21,8 @@ Legality (docs/rules.md "Play"):
   ``spades_lead`` says; ``dealer_right``: the ordinary rule below;
 - any other lead: ``spades_lead = "must_break"``: no trump before trumps are broken unless the
   leader holds only trumps; ``any_time``: anything;
-- trumps are broken when a trump is played on a non-trump lead (a trump lead does not break them).
+- trumps are broken when a trump is played on a non-trump lead (a trump lead does not break them);
+  under ``spades_lead = "never_broken"`` they never are, so a trump is led only from a hand of trumps.
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ class Oracle:
         n = self.seats
         new_hands = list(hands)
         new_hands[seat] &= ~(1 << card)
-        if trick and self.suit[card] == TRUMP_SUIT and self.suit[trick[0]] != TRUMP_SUIT:
+        if (trick and self.suit[card] == TRUMP_SUIT and self.suit[trick[0]] != TRUMP_SUIT
+                and self.rules.spades_lead != SpadesLead.NEVER_BROKEN):
             broken = True
         new_trick = (*trick, card)
         if len(new_trick) < n:

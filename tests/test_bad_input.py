@@ -256,6 +256,7 @@ RULE_OVERRIDES = {
     "=5": "rule='=5': allowed FIELD=VALUE",
     "target": "rule='target': allowed FIELD=VALUE",
     "nil_value=-1": "nil_value=-1: allowed 1 to 10000",
+    "side_max_bid=12": "side_max_bid=12: allowed 13 to 25",
     "target=" + LONG: "target='xxxxx",
     LONG + "=1": "unknown key 'xxxxx",
     "target=١٠٠": "target='١٠٠': allowed",

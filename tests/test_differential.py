@@ -325,6 +325,10 @@ OPTION_SETS = {
     "options-l": RuleSet(name="options-l", mode="three-player", deck="deuce-high",
                          blind_nil="off", sum_of_bids_not_hand_size=True, min_bid=1,
                          spades_lead="any_time", first_lead="two_of_clubs"),
+    # OpenSpiel's lead and bid rules beside the others (the openspiel preset runs above).
+    "options-m": RuleSet(name="options-m", spades_lead="never_broken", first_lead="dealer_right",
+                         side_max_bid=15, side_min_bid=2, blind_nil="anytime",
+                         first_bidder="dealer_right"),
 }
 
 

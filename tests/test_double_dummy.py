@@ -61,6 +61,7 @@ VARIANTS = {
     "solo-blind": RuleSet(mode="solo", blind_nil="anytime", blind_nil_solo=True, nil_value=50,
                           first_lead="dealer_right"),
     "jokers-hearts": RuleSet(deck="jokers", joker_deuces="clubs_hearts", spades_lead="any_time"),
+    "never-broken": RuleSet(spades_lead="never_broken", first_lead="dealer_right", side_max_bid=13),
     "three-jokers": RuleSet(mode="three-player", deck="jokers", joker_deuces="none", blind_nil="off"),
 }
 """Rule sets beside the presets: the lead rules, the scoring options, decks the presets lack."""

@@ -338,6 +338,15 @@ def test_allowed_bids_side_min_4() -> None:
     assert _allowed(rules, [5, -1, -1, -1], 2, 1) == set(range(14))       # partner made the board
 
 
+def test_allowed_bids_side_max_13_and_15() -> None:
+    rules = RuleSet(side_max_bid=13, side_min_bid=2)
+    assert _allowed(rules, [-1, -1, -1, -1], 0, 0) == set(range(14))      # first partner: free
+    assert _allowed(rules, [9, -1, -1, -1], 2, 2) == set(range(5))     # 9 + 4 = 13 at most
+    assert _allowed(rules, [13, -1, -1, -1], 2, 2) == {0}                 # beside a 13: nil only
+    assert _allowed(rules, [1, -1, -1, -1], 2, 2) == set(range(1, 13))    # the board and the cap
+    assert _allowed(RuleSet(side_max_bid=15), [6, -1, -1, -1], 2, 2) == set(range(10))
+
+
 def test_allowed_bids_sum_not_hand_size_and_double_nil() -> None:
     rules = RuleSet(sum_of_bids_not_hand_size=True, both_partners_nil="forbidden")
     assert _allowed(rules, [3, 4, 2, -1], 3, 3) == set(range(14)) - {4}       # 3 + 4 + 2 + 4 = 13

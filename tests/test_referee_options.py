@@ -31,7 +31,7 @@ from spades_sim.referee import (
     trick_winner_index,
 )
 from spades_sim.referee.handlog import HandLog, LogError
-from spades_sim.rules import RuleSet, load_preset
+from spades_sim.rules import RulesError, RuleSet, load_preset
 
 STANDARD = RuleSet()
 JOKERS = RuleSet(deck="jokers")
@@ -1106,3 +1106,63 @@ def test_forced_presets_load_with_blind_nil_off(name: str) -> None:
     expected = RuleSet(name=name, description=preset.description, blind_nil="off", forced_mode=name)
     assert preset == expected
     assert not Hand(preset, 3, DEAL_C).can_blind_nil(0)
+
+
+# --- OpenSpiel's rules: side_max_bid and spades_lead = "never_broken" ---------------------------
+# docs/scoring.md "Bidding constraints" and "Bidding and play"; the openspiel preset. DEAL_C with
+# dealer 3: seat 0 bids and leads first, as in every OpenSpiel episode.
+
+OPENSPIEL = load_preset("openspiel")
+
+
+def test_side_max_bid_second_partner_may_not_pass_the_maximum() -> None:
+    hand = Hand(OPENSPIEL, 3, DEAL_C)
+    hand.bid(0, 9)
+    hand.bid(1, 13)
+    # Seat 2: 9 + 4 = 13 is the most; 5 would make 14. Nil is always allowed.
+    expect_illegal(
+        lambda: hand.bid(2, 5),
+        "seat 2 bid 5: side 0 may bid at most 13 (side_max_bid=13; partner seat 0 bid 9)",
+    )
+    assert [t for t in range(14) if hand.can_bid(2, t)] == [0, 1, 2, 3, 4]
+    hand.bid(2, 4)
+    # Seat 3 beside a partner's 13: nil only.
+    assert [t for t in range(14) if hand.can_bid(3, t)] == [0]
+    expect_illegal(
+        lambda: hand.bid(3, 1),
+        "seat 3 bid 1: side 1 may bid at most 13 (side_max_bid=13; partner seat 1 bid 13)",
+    )
+    hand.bid(3, 0)
+    assert hand.bids == (9, 13, 4, 0) and hand.phase is Phase.PLAY
+
+
+def test_side_max_bid_first_partner_bids_freely_and_is_refused_without_partners() -> None:
+    hand = Hand(RuleSet(side_max_bid=15, blind_nil="off"), 3, DEAL_C)
+    assert [t for t in range(14) if hand.can_bid(0, t)] == list(range(14))
+    hand.bid(0, 13)
+    assert [t for t in range(14) if hand.can_bid(1, t)] == list(range(14))
+    hand.bid(1, 6)
+    assert [t for t in range(14) if hand.can_bid(2, t)] == [0, 1, 2]
+    with pytest.raises(RulesError, match="side_max_bid=13: allowed left out"):
+        RuleSet(mode="solo", blind_nil="off", side_max_bid=13)
+
+
+def test_never_broken_a_spade_is_led_only_from_a_hand_of_spades() -> None:
+    hand = Hand(OPENSPIEL, 1, DEAL_C)  # seat 2 leads
+    bid_all(hand)
+    expect_illegal(lambda: hand.play(2, parse_card("AS")),
+                   "trick 1: seat 2 may not lead AS: no spade on the first lead unless holding only "
+                   "spades (dealer_left_no_spade)")
+    play(hand, "2 AH", "3 2H", "0 6H", "1 9H", "2 KH", "3 3H", "0 7H", "1 10H")
+    play(hand, "2 QH", "3 4H", "0 8H", "1 JH")
+    # Trick 4: seat 3, void in diamonds, trumps; under must_break that would break spades.
+    play(hand, "2 2D", "3 2S", "0 5C", "1 AD")
+    assert hand.tricks[3].winner == 3 and not hand.spades_broken_status
+    # Seat 3 still holds 5H: it may not lead a spade, though one was played on a diamond.
+    expect_illegal(lambda: hand.play(3, parse_card("3S")),
+                   "trick 5: seat 3 led 3S while holding another suit (spades_lead='never_broken')")
+    assert hand.legal_plays(3) == parse_cards("5H")
+    play(hand, "3 5H", "0 6C", "1 2C", "2 3D")
+    # Seat 3 won with 5H and holds only spades now: it may lead one.
+    assert hand.tricks[4].winner == 3
+    assert hand.legal_plays(3) == parse_cards("3S 4S 5S 6S 7S 8S 9S 10S")

@@ -65,8 +65,8 @@ def test_defaults_equal_standard_preset() -> None:
     assert preset.description != ""
 
 
-def test_optional_fields_are_elimination_and_hand_limit() -> None:
-    assert OPTIONAL_FIELDS == ["elimination", "hand_limit"]
+def test_optional_fields_are_side_max_bid_elimination_and_hand_limit() -> None:
+    assert OPTIONAL_FIELDS == ["side_max_bid", "elimination", "hand_limit"]
 
 
 @pytest.mark.parametrize("name", preset_names())
@@ -115,8 +115,9 @@ def test_toml_round_trip(rule_set: RuleSet) -> None:
 
 def test_dumps_is_plain_toml_with_every_field() -> None:
     raw = tomllib.loads(dumps(NON_DEFAULT))
-    assert sorted(raw) == sorted(set(FIELDS) - set(OPTIONAL_FIELDS))  # both off: left out
-    assert sorted(tomllib.loads(dumps(NON_DEFAULT.replace(elimination=-200, hand_limit=8)))) == sorted(FIELDS)
+    assert sorted(raw) == sorted(set(FIELDS) - set(OPTIONAL_FIELDS))  # all off: left out
+    every = NON_DEFAULT.replace(elimination=-200, hand_limit=8, side_max_bid=13)
+    assert sorted(tomllib.loads(dumps(every))) == sorted(FIELDS)
     assert raw["blind_nil"] == "after_first_hand" and raw["failed_contract"] == "zero"
     assert raw["overtrick_points"] == -1 and raw["target"] == 300
 
@@ -367,6 +368,17 @@ def test_override_then_validate() -> None:
      "sum_of_bids_not_hand_size=True: allowed False with forced_mode='whiz' "
      "(a forced mode sets every bid itself)"),
     ({"side_min_bid": 5}, "side_min_bid=5: allowed 0 to 4"),
+    ({"side_max_bid": 12}, "side_max_bid=12: allowed 13 to 25 (the hand size to twice it less one), "
+                           "or leave it out for off"),
+    ({"side_max_bid": 26}, "side_max_bid=26: allowed 13 to 25 (the hand size to twice it less one), "
+                           "or leave it out for off"),
+    ({"side_max_bid": 13, "min_bid": 1}, "min_bid=1: allowed 0 with side_max_bid=13"),
+    ({"side_max_bid": 14, "forced_mode": "mirror", "blind_nil": "off"},
+     "forced_mode='mirror': allowed 'none' with side_max_bid=14"),
+    ({"side_max_bid": 13, "sum_of_bids_not_hand_size": True},
+     "sum_of_bids_not_hand_size=True: allowed False with side_max_bid=13"),
+    ({"side_max_bid": 13, "mode": "solo", "blind_nil": "off"},
+     "side_max_bid=13: allowed left out (off) with mode='solo' (no partners)"),
 ])
 def test_impossible_bidding_combinations_refused(changes: dict, message: str) -> None:
     with pytest.raises(RulesError) as raised:

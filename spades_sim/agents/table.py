@@ -189,6 +189,37 @@ class _Clock:
         return move, time.perf_counter() - start
 
 
+def legal_bids(hand: Hand, seat: int) -> tuple[int, ...]:
+    """The bids ``seat`` may make now in ``hand`` (0 is nil), lowest first."""
+    rules = hand.rules
+    return tuple(bid for bid in range(rules.min_bid, rules.hand_size + 1) if hand.can_bid(seat, bid))
+
+
+def hand_observation(decision: Decision, seat: int, hand: Hand, game: int, hand_number: int,
+                     dealer: int, score: tuple[int, ...], bags: tuple[int, ...], key: int,
+                     legal: tuple[int, ...], discards: tuple[int, ...] = ()) -> Observation:
+    """What ``seat`` knows when asked for ``decision`` in the referee's ``hand`` (after any
+    draw): the one place an observation is read off a hand, for the table and the OpenSpiel
+    bridge (:mod:`spades_sim.agents.openspiel`)."""
+    rules = hand.rules
+    bids = hand.bids
+    passed: tuple[int, ...] = ()
+    received: tuple[int, ...] = ()
+    if rules.blind_nil_pass and hand.phase is not Phase.BID:
+        passes = [op for op in hand.operations if isinstance(op, CardPass)]
+        passed = tuple(op.card for op in passes if op.seat_index == seat)
+        received = tuple(op.card for op in passes if partner_of(rules, op.seat_index) == seat)
+    return Observation(
+        decision, rules, seat, dealer, game, hand_number,
+        hand=() if decision is Decision.BLIND_NIL else hand.holding(seat),
+        bids=tuple(None if bid is None else 0 if bid == BLIND_NIL else int(bid) for bid in bids),
+        blind=tuple(bid == BLIND_NIL for bid in bids), first_bidder=hand.first_bidder_index,
+        passed=passed, received=received, tricks=tuple(hand.tricks), trick=hand.trick_cards,
+        leader=hand.leader_index, tricks_taken=hand.tricks_taken,
+        spades_broken=hand.spades_broken_status, score=score, bags=bags, legal=legal,
+        discards=discards, random_key=key)
+
+
 def _bot_frames(error: BaseException) -> TracebackType | None:
     """The traceback of an exception a bot raised, from the bot's own first frame: the table's
     frames above it are the table's business, not the bot author's."""
@@ -256,8 +287,6 @@ class Table:
         self.seed = seed
         self.clock = _Clock(time_limit)
         self._n = rules.seat_count
-        self._hand_size = rules.hand_size
-        self._partner = tuple(partner_of(rules, seat) for seat in range(self._n))
         self._kind: Literal["hands", "games"] = "games"
         self._seen: list[tuple[int, ...]] = []  # two-player: the discards each seat saw
 
@@ -316,22 +345,8 @@ class Table:
                                tricks_taken=(0,) * n, spades_broken=False, score=score, bags=bags,
                                legal=legal, drawn=draw["drawn"],
                                discards=tuple(sorted(draw["seen"])), random_key=key)
-        bids = hand.bids
-        passed: tuple[int, ...] = ()
-        received: tuple[int, ...] = ()
-        if self.rules.blind_nil_pass and hand.phase is not Phase.BID:
-            passes = [op for op in hand.operations if isinstance(op, CardPass)]
-            passed = tuple(op.card for op in passes if op.seat_index == seat)
-            received = tuple(op.card for op in passes if self._partner[op.seat_index] == seat)
-        return Observation(
-            decision, self.rules, seat, dealer, game, hand_number,
-            hand=() if decision is Decision.BLIND_NIL else hand.holding(seat),
-            bids=tuple(None if bid is None else 0 if bid == BLIND_NIL else int(bid) for bid in bids),
-            blind=tuple(bid == BLIND_NIL for bid in bids), first_bidder=hand.first_bidder_index,
-            passed=passed, received=received, tricks=tuple(hand.tricks), trick=hand.trick_cards,
-            leader=hand.leader_index, tricks_taken=hand.tricks_taken,
-            spades_broken=hand.spades_broken_status, score=score, bags=bags, legal=legal,
-            discards=self._seen[seat] if self._seen else (), random_key=key)
+        return hand_observation(decision, seat, hand, game, hand_number, dealer, score, bags, key,
+                                legal, self._seen[seat] if self._seen else ())
 
     def _draw(self, game: int, hand_number: int, dealer: int, score: tuple[int, ...],
               bags: tuple[int, ...], keys: tuple[int, ...]
@@ -376,8 +391,6 @@ class Table:
         else:
             dealt = deals.dealt_hands(self.packed, self.seed, game, hand_number)
         hand = Hand(self.rules, dealer, dealt, score, bags, hand_number, discards)
-        rules = self.rules
-        bid_range = range(rules.min_bid, self._hand_size + 1)
         while hand.phase is not Phase.SCORE:
             seat = hand.turn_index
             assert seat is not None
@@ -391,7 +404,7 @@ class Table:
                         Decision.BLIND_NIL, seat, *context, YES_NO)):
                     hand.blind_nil(seat)
                     continue
-                legal = tuple(bid for bid in bid_range if hand.can_bid(seat, bid))
+                legal = legal_bids(hand, seat)
                 hand.bid(seat, self._ask(Decision.BID, seat, self._observe(
                     Decision.BID, seat, *context, legal)))
             else:

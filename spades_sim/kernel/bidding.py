@@ -18,8 +18,9 @@ FORCED_NONE, FORCED_SUICIDE, FORCED_MIRROR, FORCED_WHIZ = 0, 1, 2, 3
 def _allowed_bids(rules, bids, seat, position, trumps_held):
     """Bit b set when ``seat``, bidding ``position``-th (from 0), may bid b (0 = nil) now.
 
-    A forced mode decides alone; otherwise min_bid, both_partners_nil, side_min_bid and
-    sum_of_bids_not_hand_size together (docs/scoring.md "Bidding constraints", "Forced-bid modes").
+    A forced mode decides alone; otherwise min_bid, both_partners_nil, side_min_bid,
+    side_max_bid and sum_of_bids_not_hand_size together (docs/scoring.md "Bidding
+    constraints", "Forced-bid modes").
     """
     n = rules.seat_count
     partner = rules.partner[seat]
@@ -40,6 +41,8 @@ def _allowed_bids(rules, bids, seat, position, trumps_held):
     if partner_bid >= 0 and rules.side_min_bid > 0:
         if partner_bid < rules.side_min_bid:
             allowed &= ~((1 << (rules.side_min_bid - partner_bid)) - 1)  # nil and counts too low
+    if partner_bid >= 0 and partner_bid + rules.max_bid > rules.side_max_bid:
+        allowed &= (1 << (rules.side_max_bid - partner_bid + 1)) - 1  # counts too high
     if position == n - 1 and rules.sum_not_hand_size:
         others = 0
         for other in range(n):

@@ -54,7 +54,9 @@ CFG_CONTEXT = 7
 never match."""
 CFG_LOWEST_CLUB = 8
 """Slot of the deck's lowest club."""
-CFG_FIELDS = 9
+CFG_TRUMPS_BREAK = 9
+"""1 when a trump on another suit's lead breaks trumps, 0 under ``spades_lead = "never_broken"``."""
+CFG_FIELDS = 10
 
 # Fields of the ``sc`` array (scoring) that MODE_SCORE reads; per seat bids and blind flags, per
 # side bags carried, follow in ``bids``, ``blind`` and ``bags``.
@@ -1187,7 +1189,8 @@ def _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, tri
             next_broken = broken
         else:
             next_led = led_suit
-            next_broken = broken or (suit == trump and led_suit != trump)
+            next_broken = broken or (suit == trump and led_suit != trump
+                                     and cfg[CFG_TRUMPS_BREAK] != 0)
             if _beats(slot, win_slot, win_suit, suit_masks, trump):
                 next_slot, next_seat, next_suit = slot, seat, suit
             else:

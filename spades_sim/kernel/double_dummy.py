@@ -42,6 +42,7 @@ from .dd_search import (
     CFG_SEATS,
     CFG_TARGET_SEATS,
     CFG_TRUMP,
+    CFG_TRUMPS_BREAK,
     ENDS_WORDS,
     EXACT_WORDS,
     KEY_WORDS,
@@ -137,6 +138,7 @@ class _Layout:
     """Card-id mask of the deck."""
     first_lead_mode: int
     lead_any_time: bool
+    trumps_break: bool
     lowest_club: int
     """Card id of the deck's lowest club."""
     cfg: np.ndarray
@@ -186,6 +188,7 @@ def _layout(rules: RuleSet) -> _Layout:
     cfg[CFG_FIRST_LEAD] = packed.first_lead_mode
     cfg[CFG_LEAD_ANY_TIME] = int(packed.lead_any_time)
     cfg[CFG_LOWEST_CLUB] = packed.suit_low[CLUBS]
+    cfg[CFG_TRUMPS_BREAK] = int(packed.trumps_break)
     sc = np.zeros(SC_FIELDS, np.int64)
     sc[SC_SIDES] = packed.side_count
     sc[SC_NIL_FOR_PARTNER] = int(packed.nil_counts_for_partner)
@@ -202,7 +205,7 @@ def _layout(rules: RuleSet) -> _Layout:
         hand_size=packed.hand_size, card_slot=card_slot, slot_card=packed.slot_card,
         slot_suit=packed.slot_suit, suit_masks=packed.suit_masks, suit_low=packed.suit_low,
         trump=packed.trump_suit, deck=deck, first_lead_mode=packed.first_lead_mode,
-        lead_any_time=packed.lead_any_time,
+        lead_any_time=packed.lead_any_time, trumps_break=packed.trumps_break,
         lowest_club=int(packed.slot_card[packed.suit_low[CLUBS]]), cfg=cfg, sc=sc,
         side_of=tuple(rules.seat_side(seat) for seat in range(packed.seat_count)))
 
@@ -345,7 +348,8 @@ def _after(position: Position, card: int, layout: _Layout) -> Position:
     hands = list(position.hands)
     hands[position.to_play] &= ~(1 << card)
     trick = (*position.trick, card)
-    broken = position.broken or (len(trick) > 1 and layout.suit(card) == layout.trump
+    broken = position.broken or (len(trick) > 1 and layout.trumps_break
+                                 and layout.suit(card) == layout.trump
                                  and layout.suit(trick[0]) != layout.trump)
     if len(trick) < seats:
         return Position(tuple(hands), (position.to_play + 1) % seats, trick,

@@ -151,11 +151,15 @@ class PackedRules(NamedTuple):
     """LEAD_NO_TRUMP, LEAD_LOWEST_CLUB (the holder of the deck's lowest club leads it) or LEAD_ORDINARY."""
     lead_any_time: bool
     """Trumps may be led before they are broken."""
+    trumps_break: bool
+    """A trump played on another suit's lead breaks trumps (false: ``never_broken``)."""
     nil_counts_for_partner: bool
     forbid_double_nil: bool
     forced_mode: int
     """FORCED_NONE, FORCED_SUICIDE, FORCED_MIRROR or FORCED_WHIZ."""
     side_min_bid: int
+    side_max_bid: int
+    """The most a side's two bids may add up to; twice the hand size when off."""
     sum_not_hand_size: bool
     """The last bidder may not make the bids add up to the hand size."""
     ten_for_two_hundred: bool
@@ -267,10 +271,12 @@ def pack_rules(rules: RuleSet) -> PackedRules:
         first_lead_offset=lead_offset,
         first_lead_mode=_FIRST_LEAD_MODE[rules.first_lead],
         lead_any_time=rules.spades_lead == SpadesLead.ANY_TIME,
+        trumps_break=rules.spades_lead != SpadesLead.NEVER_BROKEN,
         nil_counts_for_partner=rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER,
         forbid_double_nil=rules.both_partners_nil == BothPartnersNil.FORBIDDEN,
         forced_mode=_FORCED[rules.forced_mode],
         side_min_bid=rules.side_min_bid,
+        side_max_bid=2 * rules.hand_size if rules.side_max_bid is None else rules.side_max_bid,
         sum_not_hand_size=rules.sum_of_bids_not_hand_size,
         ten_for_two_hundred=rules.ten_for_two_hundred,
         thirteen_points=_BID_THIRTEEN[rules.bid_thirteen],

@@ -84,7 +84,7 @@ def _play_tricks(rules, strat, dealer, hand_index, s):
             else:
                 if suit != led_suit:
                     shown_out[seat] |= 1 << led_suit
-                if suit == trump and led_suit != trump:
+                if suit == trump and led_suit != trump and rules.trumps_break:
                     broken = True
                 if _beats(slot, win_slot, win_suit, suit_masks, trump):
                     win_slot, win_seat, win_suit = slot, seat, suit

@@ -262,6 +262,12 @@ class Hand:
             )
         if self._sum_would_be_hand_size(seat, tricks):
             raise IllegalMove(f"seat {seat} bid {tricks}: {self._sum_rule_text()}")
+        maximum = self.rules.side_max_bid
+        if maximum is not None and partner_bid is not None and tricks + _count(partner_bid) > maximum:
+            raise IllegalMove(
+                f"seat {seat} bid {tricks}: side {self.rules.seat_side(seat)} may bid at most {maximum} "
+                f"(side_max_bid={maximum}; partner seat {partner} bid {_bid_name(partner_bid)})"
+            )
 
     def _verify_forced_bid(self, seat: int, tricks: int) -> None:
         """``forced_mode`` (docs/scoring.md "Forced-bid modes"): the bids a forced mode allows.
@@ -552,12 +558,12 @@ class Hand:
                     return
                 case FirstLead.DEALER_RIGHT:
                     pass  # the ordinary leading rule below
-        if (
-            self.rules.spades_lead == SpadesLead.MUST_BREAK
-            and trump
-            and not self.spades_broken_status
-            and not only_trumps
-        ):
+        if not trump or only_trumps:
+            return
+        if self.rules.spades_lead == SpadesLead.NEVER_BROKEN:
+            raise IllegalMove(f"trick {self.trick_number}: seat {seat} led {name} while holding "
+                              "another suit (spades_lead='never_broken')")
+        if self.rules.spades_lead == SpadesLead.MUST_BREAK and not self.spades_broken_status:
             raise IllegalMove(f"trick {self.trick_number}: seat {seat} led {name} before spades were broken")
 
     def can_play(self, seat: int, card: int) -> bool:
@@ -598,8 +604,9 @@ class Hand:
             led_suit = self.deck.suit_of(self._trick_cards[0])
             # Only a trump on another suit's lead breaks spades; a trump lead
             # (allowed when holding only trumps, or with spades_lead = "any_time")
-            # does not (docs/scoring.md, Play and "Decks").
-            self.spades_broken_status |= led_suit != TRUMP_SUIT
+            # does not (docs/scoring.md, Play and "Decks"); under "never_broken" nothing does.
+            self.spades_broken_status |= (led_suit != TRUMP_SUIT
+                                          and self.rules.spades_lead != SpadesLead.NEVER_BROKEN)
         self._trick_cards.append(card)
         self.operations.append(record)
         self.turn_index = (seat + 1) % self.seat_count
