@@ -154,6 +154,17 @@ def test_duplicate_swaps_the_sides_on_the_same_deals():
         play_duplicate("solo", RandomAgent, RandomAgent, 1, seed=1)
 
 
+def test_duplicate_takes_built_in_agents_by_name_and_refuses_what_is_no_agent():
+    by_name = play_duplicate("standard", "expert", "uniform", 2, seed=4, max_hands=3)
+    made = play_duplicate("standard", agent("expert"), agent("uniform"), 2, seed=4, max_hands=3)
+    assert by_name.a_first.games[0].logs[0].strategies == ("expert", "uniform", "expert", "uniform")
+    assert [g.logs for g in by_name.a_first.games] == [g.logs for g in made.a_first.games]
+    with pytest.raises(AgentError, match="agent='nope': allowed uniform, "):
+        play_duplicate("standard", "nope", "expert", 1, seed=1)
+    with pytest.raises(AgentError, match="agent='5': allowed an agent, a class or function"):
+        play_duplicate("standard", 5, "expert", 1, seed=1)  # type: ignore[arg-type]
+
+
 class Misbehaves(RandomAgent):
     """A random agent that does ``what`` when asked ``decision`` in game ``game``, hand 1."""
 

@@ -462,15 +462,26 @@ class Table:
         return result
 
 
-AgentSource = Agent | Callable[[], Agent]
-"""An agent, or a class or function of no arguments that makes one (one for each seat)."""
+AgentSource = Agent | Callable[[], Agent] | str
+"""An agent, a class or function of no arguments that makes one (one for each seat), or the
+name of a built-in agent (:func:`spades_sim.agents.agent`)."""
 
 
 def seat_agent(source: AgentSource) -> Agent:
-    """An agent for one seat: ``source`` itself when it is an agent, else what it makes."""
+    """An agent for one seat: ``source`` itself when it is an agent, else what it makes.
+
+    :raises AgentError: an unknown name, something that is neither an agent nor makes one.
+    """
+    if isinstance(source, str):
+        from .registry import agent  # the registry imports the kernel's agents, which import this
+
+        return agent(source)
     if not isinstance(source, type) and not missing_methods(source):
         return source  # type: ignore[return-value]
-    made = source()  # type: ignore[operator]
+    if not callable(source):
+        raise AgentError("agent", shown(repr(source), 60),
+                         "an agent, a class or function making one, or a built-in agent's name")
+    made = source()
     missing = missing_methods(made)
     if missing:
         raise AgentError("agent", type(made).__name__, f"an agent: it lacks {', '.join(missing)}")
@@ -480,6 +491,8 @@ def seat_agent(source: AgentSource) -> Agent:
 def source_name(source: AgentSource) -> str:
     """The name of an agent, or of the agents a class or function makes (its ``name``
     attribute, else the class's or function's name)."""
+    if isinstance(source, str):
+        return source
     if not isinstance(source, type) and not missing_methods(source):
         return agent_name(source)
     name = getattr(source, "name", None)
