@@ -22,7 +22,7 @@ import tomli_w
 from ..inputs import loads_toml, read_text
 from ..names import NAME_MOST, name_fault
 from ..numbers import decimal_number, is_digits
-from ..outputs import shown, write_text
+from ..outputs import OutputError, check_file, shown, write_text
 from ..rules import RuleSet
 from . import calibration, drivers
 from . import expert_bid as _expert_bid
@@ -391,6 +391,14 @@ def dumps_strategy(strategy: Strategy, base: str) -> str:
                             "params": dict(strategy.params)}
     text: str = tomli_w.dumps(data)  # tomli_w ships no type hints
     return text
+
+
+def check_strategy_path(path: str | Path, field: str = "save") -> None:
+    """Refuse, before any work, a strategy file to write that does not end in ``.toml`` (it
+    could not be read back as a strategy) or cannot be written."""
+    if not is_strategy_file(str(path)):
+        raise OutputError(f"{field}={shown(str(path))!r}: allowed a strategy file ending in .toml")
+    check_file(path, field)
 
 
 def save_strategy(strategy: Strategy, base: str, path: str | Path) -> None:
