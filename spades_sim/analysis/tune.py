@@ -234,10 +234,10 @@ def check_ranges(ranges: list[ParamRange], method: str, base: Strategy) -> None:
     names = [item.name for item in ranges]
     if not names:
         raise StrategyError("param: allowed at least one parameter to tune")
-    if len(set(names)) != len(names):
-        raise StrategyError("param: allowed each parameter once (" + ", ".join(names) + ")")
     if len(names) > MAX_PARAMS:
         raise StrategyError(f"param: allowed at most {MAX_PARAMS} parameters ({len(names)} given)")
+    if len(set(names)) != len(names):
+        raise StrategyError("param: allowed each parameter once (" + ", ".join(names) + ")")
     read = {spec.name for spec in base.params_read()}
     for item in ranges:
         if item.name not in read:
@@ -253,6 +253,31 @@ def check_ranges(ranges: list[ParamRange], method: str, base: Strategy) -> None:
                                 f"{base.name}'s {item.name}={start:g}")
 
 
+def check_tuning(ranges: Sequence[ParamRange], method: str, base: Strategy, games: int | None,
+                 budget: int | None, rate: float | None, confirm: int = DEFAULT_CONFIRM) -> None:
+    """Every check of a tuning run, before any game: the ranges (:func:`check_ranges`), the
+    games, budget, rate and confirmation, and for ``cma`` the library. One line each."""
+    check_ranges(list(ranges), method, base)
+    games = DEFAULT_GAMES[method] if games is None else games
+    check_size("games", games)
+    check_size("games", confirm, "confirm")
+    if method == "grid":
+        if budget is not None:
+            raise RunError(f"budget={budget}: allowed with --method spsa or cma (the grid plays "
+                           "--games deal sequences per setting)")
+        grid_settings(ranges)
+    if method != "spsa" and rate is not None:
+        raise RunError(f"rate={rate:g}: allowed with --method spsa only")
+    if rate is not None and not 0 < rate <= 1:
+        raise RunError(f"rate={rate:g}: allowed above 0, at most 1")
+    if method == "cma":
+        load_cma()
+    if method != "grid":
+        budget = DEFAULT_BUDGET if budget is None else budget
+        check_size("games", budget, "budget")
+        _per_step(budget, games, 1 if method == "spsa" else population(len(ranges)), method)
+
+
 def tune(raw_rules: str | RuleSet, strategy: str | Strategy,
          ranges: Sequence[ParamRange | str | tuple[str, list[float]]],
          against: str | Strategy, games: int | None = None, seed: int | None = None,
@@ -263,7 +288,7 @@ def tune(raw_rules: str | RuleSet, strategy: str | Strategy,
     """Tune ``strategy``'s parameters over ``ranges`` by ``method`` (:func:`search`), then
     confirm the setting found against the starting one on ``confirm`` fresh deal sequences
     (:func:`confirm_setting`): the search's table, its setting and the confirmation."""
-    check_size("games", confirm, "confirm")
+    check_tuning(_ranges(ranges), method, get_strategy(strategy), games, budget, rate, confirm)
     result = search(raw_rules, strategy, ranges, against, games, seed, threads, max_hands,
                     on_block, method=method, budget=budget, rate=rate, on_step=on_step)
     if not result.interrupted and result.setting:
@@ -298,18 +323,8 @@ def search(raw_rules: str | RuleSet, strategy: str | Strategy,
     rules = resolve_rules(raw_rules)
     base, opponent = get_strategy(strategy), get_strategy(against)
     parsed = _ranges(ranges)
-    check_ranges(parsed, method, base)
+    check_tuning(parsed, method, base, games, budget, rate)
     games = DEFAULT_GAMES[method] if games is None else games
-    check_size("games", games)
-    if method == "grid" and budget is not None:
-        raise RunError(f"budget={budget}: allowed with --method spsa or cma (the grid plays "
-                       "--games deal sequences per setting)")
-    if method != "spsa" and rate is not None:
-        raise RunError(f"rate={rate:g}: allowed with --method spsa only")
-    if rate is not None and not 0 < rate <= 1:
-        raise RunError(f"rate={rate:g}: allowed above 0, at most 1")
-    if method == "cma":
-        load_cma()  # the missing extra refused before any game
     seed = resolve_seed(seed)
     names = [item.name for item in parsed]
     result = TuneResult(rules, base, opponent, seed, games, names, pd.DataFrame(), False, method,
@@ -319,7 +334,6 @@ def search(raw_rules: str | RuleSet, strategy: str | Strategy,
         _grid(result, grid_settings(parsed), threads, max_hands, on_block)
         return result
     budget = DEFAULT_BUDGET if budget is None else budget
-    check_size("games", budget, "budget")
     space = Space(tuple(names), np.array([item.low for item in parsed]),
                   np.array([item.high for item in parsed]),
                   np.array([result.start[name] for name in names]),

@@ -41,7 +41,7 @@ from ..analysis.tune import (
     DEFAULT_BUDGET,
     DEFAULT_CONFIRM,
     DEFAULT_GAMES,
-    check_ranges,
+    check_tuning,
     grid_settings,
     parse_param_range,
     plot_tuning,
@@ -87,6 +87,7 @@ from .errors import InputError, one_line, user_errors
 from .options import (
     DECIMAL,
     WHOLE,
+    PathType,
     economics_options,
     output_options,
     parse_economics,
@@ -359,7 +360,8 @@ def _exit_stopped(result: Comparison) -> None:
               metavar="PAIRS",
               help="Fresh deal sequences (another seed's) on which the setting found plays the "
                    "starting one, each twice: the result.")
-@click.option("--save", "save_path", default=None, metavar="FILE.toml",
+@click.option("--save", "save_path", type=PathType(dir_okay=False), default=None,
+              metavar="FILE.toml",
               help="Write the setting found as a strategy file.")
 @run_options(seed="Seed of the search's deals (the confirmation's seed is drawn from it).",
              max_hands="counted as half a win")
@@ -391,7 +393,8 @@ def tune_command(strategy_name: str, param_ranges: tuple[str, ...], method: str,
         rules = resolve_rules(rules_name, rule_overrides)
         ranges = [parse_param_range(text) for text in param_ranges]
         base = get_strategy(strategy_name)
-        check_ranges(ranges, method, base)
+        check_tuning(ranges, method, base, games, budget, rate, confirm)
+        get_strategy(against)
         if save_path is not None:
             check_strategy_path(save_path)
         strategy_files = [name for name in (strategy_name, against) if is_strategy_file(name)]
