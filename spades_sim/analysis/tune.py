@@ -489,7 +489,7 @@ def saved_strategy(result: TuneResult, name: str) -> tuple[Strategy, str]:
         key for key, known in STRATEGIES.items()
         if (known.bidding, known.play) == (result.base.bidding, result.base.play))
     facts = result.confirmed()
-    confirmed = (f"; against it on {facts['pairs']:,} fresh deal sequences x 2 (seed "
+    confirmed = (f"; against {result.base.name} on {facts['pairs']:,} fresh deal sequences x 2 (seed "
                  f"{facts['seed']}): win share {100 * facts['win_share']:.2f}% "
                  f"[{100 * facts['low']:.2f}%, {100 * facts['high']:.2f}%]") if facts else ""
     tuned = result.tuned
