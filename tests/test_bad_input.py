@@ -295,7 +295,7 @@ def _text_cases() -> list:
 
 
 def _tune_cases() -> list:
-    grid = "allowed NAME=LO:HI:STEP"
+    grid = "allowed NAME=LO:HI[:STEP]"
     ranges = {
         "bid_offset=0:1:5e-324": f"param bid_offset=0:1:5e-324: allowed at most {MAX_SETTINGS}",
         "bid_offset=-3:3:1e-300": f"param bid_offset=-3:3:1e-300: allowed at most {MAX_SETTINGS}",
@@ -307,7 +307,7 @@ def _tune_cases() -> list:
         "bid_offset=0:1:nan": f"param='bid_offset=0:1:nan': {grid}",
         "bid_offset=0:1:inf": f"param='bid_offset=0:1:inf': {grid}",
         "bid_offset=٠:1:0.5": f"param='bid_offset=٠:1:0.5': {grid}",
-        "bid_offset=0:1": f"param='bid_offset=0:1': {grid}",
+        "bid_offset=0:1": "param='bid_offset=0:1': allowed NAME=LO:HI:STEP with --method grid",
         "bid_offset": f"param='bid_offset': {grid}",
         "nope=0:1:1": "param nope: allowed a parameter",
         LONG + "=0:1:1": "param xxxxx",

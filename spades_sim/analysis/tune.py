@@ -77,9 +77,13 @@ class ParamRange(NamedTuple):
     """A grid given as its values (the library's ``(name, values)`` form) rather than a STEP."""
 
     def text(self) -> str:
-        """The range as it was given, e.g. ``bid_offset=-1:1:0.5``."""
-        step = "" if self.step is None else f":{self.step:g}"
-        return f"{self.name}={self.low:g}:{self.high:g}{step}"
+        """The range as it was given, e.g. ``bid_offset=-1:1:0.5``.
+
+        >>> ParamRange("bid_offset", 0.0, 1.0, 5e-324).text()
+        'bid_offset=0:1:5e-324'
+        """
+        numbers = [self.low, self.high] + ([] if self.step is None else [self.step])
+        return f"{self.name}=" + ":".join(repr(x).removesuffix(".0") for x in numbers)
 
     def scale(self) -> float:
         """The search's scale for this parameter."""
