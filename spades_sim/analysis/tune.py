@@ -247,6 +247,10 @@ def check_ranges(ranges: list[ParamRange], method: str, base: Strategy) -> None:
         if item.name not in read:
             raise StrategyError(f"param {item.name}: allowed a parameter {base.name}'s policies "
                                 "read: " + ", ".join(sorted(read)))
+        spec = _SPEC[item.name]
+        if not spec.low <= item.low <= item.high <= spec.high:  # a library's (name, values)
+            raise StrategyError(f"param {item.text()}: allowed values from {spec.low:g} to "
+                                f"{spec.high:g}")
         if method == "grid":
             continue
         start = base.param(item.name)
