@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -236,6 +239,37 @@ def test_search_interrupted_keeps_the_best_so_far(monkeypatch: pytest.MonkeyPatc
     assert output["metadata"]["confirmation"] == {}
     theta = float(f'{output["rows"][-1]["bid_offset"]:.4g}')  # as saved: 4 significant digits
     assert output["metadata"]["tuned"] == {"bid_offset": theta}
+    assert load_strategy(saved).param("bid_offset") == theta
+
+
+def test_ctrl_c_in_a_real_search(tmp_path: Path) -> None:
+    """SIGINT to a real SPSA search once its second step is reported: exit 130 at once, the
+    setting after the last finished step printed as the best so far and saved."""
+    saved = tmp_path / "best.toml"
+    command = [sys.executable, "-m", "spades_sim", "tune", "basic", "--method", "spsa", "--param",
+               "bid_offset=-1:1", "--against", "random", "--games", "20", "--budget", "40000",
+               "--seed", "3", "--save", str(saved), "--no-figure"]
+    # A test run started in the background hands SIG_IGN down: the child gets the default back.
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert process.stderr is not None
+    steps = []
+    for line in process.stderr:
+        steps.append(line)
+        if line.startswith("spsa step 2/"):
+            break
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    lines = out.splitlines()
+    assert lines, err
+    done = int(lines[0].split(": ")[1].split()[0])
+    assert done >= 2 and lines[0].endswith(f"{40 * done:,} games (interrupted)")
+    assert lines[-1] == "not confirmed: interrupted (the setting above is the best found so far)"
+    reported = [line for line in (steps + err.splitlines()) if line.startswith("spsa step")]
+    theta = float(reported[done - 1].rsplit("bid_offset=", 1)[1])
+    assert lines[2].split()[:3] == ["bid_offset", "0", f"{theta:g}"]
     assert load_strategy(saved).param("bid_offset") == theta
 
 

@@ -79,20 +79,20 @@ def cma_search(space: Space, generations: int, evaluate: Evaluate, seed: int = 0
                                         options)
     run = CmaRun(space.start.astype(np.float64).copy(), generations)
     for generation in range(generations):
-        try:
+        try:  # Ctrl-C anywhere in a generation (its games, or reporting it) ends the search there
             scaled = strategy.ask()
             candidates = [space.clip(space.low + width * np.asarray(x)) for x in scaled]
             shares = evaluate(generation, candidates)
-            if shares is not None:
-                strategy.tell(scaled, (-shares).tolist())
+            if shares is None:
+                raise KeyboardInterrupt
+            strategy.tell(scaled, (-shares).tolist())
+            mean = space.clip(space.low + width * np.asarray(strategy.result.xfavorite))
+            run.rows.append({"generation": generation + 1, "best_share": float(shares.max()),
+                             "mean_share": float(shares.mean()), **dict(zip(space.names, mean))})
+            run.mean = mean
+            if on_generation is not None:
+                on_generation(run)
         except KeyboardInterrupt:
-            shares = None
-        if shares is None:
             run.interrupted = True
             break
-        run.mean = space.clip(space.low + width * np.asarray(strategy.result.xfavorite))
-        run.rows.append({"generation": generation + 1, "best_share": float(shares.max()),
-                         "mean_share": float(shares.mean()), **dict(zip(space.names, run.mean))})
-        if on_generation is not None:
-            on_generation(run)
     return run

@@ -96,17 +96,18 @@ def spsa(space: Space, steps: int, match: Match, rate: float = RATE, seed: int =
         c_k = c_base / k ** GAMMA
         a_k = a_base / (a_shift + k) ** ALPHA
         delta = rng.choice(np.array([-1.0, 1.0]), size=len(space.names))
-        try:
+        try:  # Ctrl-C anywhere in a step (its match, or reporting it) ends the search there
             result = match(k - 1, space.clip(run.theta + c_k * delta),
                            space.clip(run.theta - c_k * delta))
+            if result is None:
+                raise KeyboardInterrupt
+            theta = space.clip(run.theta + a_k / c_k * result * delta)
+            run.rows.append({"step": k, **{f"c_{name}": c for name, c in zip(space.names, c_k)},
+                             "result": result, **dict(zip(space.names, theta))})
+            run.theta = theta
+            if on_step is not None:
+                on_step(run)
         except KeyboardInterrupt:
-            result = None
-        if result is None:
             run.interrupted = True
             break
-        run.theta = space.clip(run.theta + a_k / c_k * result * delta)
-        run.rows.append({"step": k, **{f"c_{name}": c for name, c in zip(space.names, c_k)},
-                         "result": result, **dict(zip(space.names, run.theta))})
-        if on_step is not None:
-            on_step(run)
     return run

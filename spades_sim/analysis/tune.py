@@ -299,11 +299,8 @@ def tune(raw_rules: str | RuleSet, strategy: str | Strategy,
     check_tuning(_ranges(ranges), method, get_strategy(strategy), games, budget, rate, confirm)
     result = search(raw_rules, strategy, ranges, against, games, seed, threads, max_hands,
                     on_block, method=method, budget=budget, rate=rate, on_step=on_step)
-    if not result.interrupted and result.setting:
-        if on_step is not None:
-            on_step(f"confirming {_setting_text(result.setting)} against {result.base.name} on "
-                    f"{confirm:,} fresh deal sequences x 2 (seed {result.confirm_seed})")
-        confirm_setting(result, confirm, threads, max_hands, on_block)
+    if not result.interrupted:
+        confirm_setting(result, confirm, threads, max_hands, on_block, on_step)
     return result
 
 
@@ -364,14 +361,19 @@ def grid_settings(ranges: Sequence[ParamRange]) -> list[tuple[float, ...]]:
 
 def confirm_setting(result: TuneResult, pairs: int = DEFAULT_CONFIRM, threads: int | None = None,
                     max_hands: int = DEFAULT_MAX_HANDS,
-                    on_block: Callable[[int], None] | None = None) -> None:
+                    on_block: Callable[[int], None] | None = None,
+                    on_step: Progress | None = None) -> None:
     """Play the setting the search found (A) against the starting strategy (B) on ``pairs``
     deal sequences of :func:`confirmation_seed`, which the search never saw, each twice:
-    ``result.confirmation``. Ctrl-C keeps the pairs finished (``result.interrupted``)."""
+    ``result.confirmation``; ``on_step`` is told first. Ctrl-C keeps the pairs finished
+    (``result.interrupted``)."""
     check_size("games", pairs, "confirm")
     if not result.setting:
         return
     try:
+        if on_step is not None:
+            on_step(f"confirming {_setting_text(result.setting)} against {result.base.name} on "
+                    f"{pairs:,} fresh deal sequences x 2 (seed {result.confirm_seed})")
         result.confirmation = compare_strategies(result.rules, result.tuned, result.base, pairs,
                                                  result.confirm_seed, threads, max_hands,
                                                  on_block=on_block)
@@ -398,9 +400,13 @@ def _grid(result: TuneResult, grid: list[tuple[float, ...]], threads: int | None
     rows = []
     for values in grid:
         setting = dict(zip(result.names, values))
-        compared = compare_strategies(result.rules, result.base.variant(setting), result.against,
-                                      result.games, result.seed, threads, max_hands,
-                                      on_block=on_block)
+        try:  # Ctrl-C while a setting's strategies are packed, as well as while it plays
+            compared = compare_strategies(result.rules, result.base.variant(setting),
+                                          result.against, result.games, result.seed, threads,
+                                          max_hands, on_block=on_block)
+        except KeyboardInterrupt:
+            result.interrupted = True
+            break
         if compared.interrupted:
             result.interrupted = True
             break
