@@ -45,11 +45,11 @@ RULE_SETS = [
 
 STEP_PAIRS = 100
 """Deal sequences per SPSA step, each played twice."""
-BUDGET = 30_000
-"""Games each search plays (150 steps)."""
-CONFIRM = 3_000
+BUDGET = 60_000
+"""Games each search plays (300 steps)."""
+CONFIRM = 5_000
 """Deal sequences of the confirmation (another seed's), each played twice."""
-ALONE = 2_000
+ALONE = 3_000
 """Deal sequences of each parameter's change alone against expert (the confirmation's first)."""
 SELF_PLAY = 2_000
 """Self-play games for the nil and blind-nil rates."""
