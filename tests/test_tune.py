@@ -381,3 +381,17 @@ def test_at_most_ten_parameters() -> None:
     with pytest.raises(StrategyError) as raised:
         tune_module.check_ranges(ranges, "spsa", STRATEGIES["expert"])
     assert str(raised.value) == f"param: allowed at most 10 parameters ({len(ranges)} given)"
+
+
+def test_save_never_overwrites_an_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "mine.toml"
+    mine.write_text('name = "mine"\nbase = "basic"\n[params]\nbid_offset = 0.5\n')
+    before = mine.read_bytes()
+    for args in (["mine.toml", "--save", "mine.toml"],
+                 ["basic", "--against", "mine.toml", "--save", "./mine.toml"]):
+        result = invoke(["tune", *args, *SEARCH, "--quiet"])
+        assert_one_line_error(result, f"save='{args[-1]}': allowed a path other than "
+                              "strategy='mine.toml' (the same file: writing it would overwrite "
+                              "that input)")
+    assert mine.read_bytes() == before
