@@ -11,7 +11,8 @@ deal sequences of another seed (the confirmation, the tuning's result); then, on
 deal sequences of that confirmation, each changed parameter alone against `expert` and the
 tuned setting with each parameter left at its shipped value against the tuned one, to see
 which parameters carry the gain; and the nil and blind-nil rates of both in self-play. Fixed
-seeds: the same command writes the same report. About 20 minutes on 2 busy cores.
+seeds: the same command writes the same report. About 15 minutes on 2 shared cores (13 for
+the report committed), more on a busier machine.
 """
 
 from __future__ import annotations
