@@ -23,7 +23,15 @@ from spades_sim.analysis.tune import (
     parse_param_range,
     tune,
 )
-from spades_sim.kernel.strategies import PARAMS, STRATEGIES, StrategyError, load_strategy
+from spades_sim.kernel.strategies import (
+    PARAMS,
+    STRATEGIES,
+    Strategy,
+    StrategyError,
+    dumps_strategy,
+    load_strategy,
+    loads_strategy,
+)
 from spades_sim.rules import RuleSet
 
 SEED = 8_080
@@ -395,3 +403,12 @@ def test_save_never_overwrites_an_input(tmp_path: Path, monkeypatch: pytest.Monk
                               "strategy='mine.toml' (the same file: writing it would overwrite "
                               "that input)")
     assert mine.read_bytes() == before
+
+
+def test_a_saved_name_that_could_not_be_read_back_is_replaced() -> None:
+    """--save a.toml.toml names the strategy after the file's stem, a.toml, which a strategy
+    file may not be named (it would read as a file): the file names it basic-tuned instead."""
+    tuned = STRATEGIES["basic"].variant({"bid_offset": -0.5})
+    for name in ("a.toml", "basic"):
+        text = dumps_strategy(Strategy(name, tuned.bidding, tuned.play, tuned.params), "basic")
+        assert loads_strategy(text).name == "basic-tuned"

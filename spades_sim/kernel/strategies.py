@@ -386,7 +386,7 @@ def dumps_strategy(strategy: Strategy, base: str) -> str:
         raise _refused("base", base, f"a strategy with the policies of {strategy.name} "
                        f"(bidding {strategy.bidding}, card play {strategy.play})")
     name = strategy.name if name_fault(strategy.name) is None and strategy.name not in STRATEGIES \
-        else f"{base}-tuned"
+        and not is_strategy_file(strategy.name) else f"{base}-tuned"
     data: dict[str, Any] = {"name": name, "description": strategy.description, "base": base,
                             "params": dict(strategy.params)}
     text: str = tomli_w.dumps(data)  # tomli_w ships no type hints
