@@ -312,7 +312,8 @@ def _tune_cases() -> list:
         "bid_offset=0..1:nan": f"param='bid_offset=0..1:nan': {grid}",
         "bid_offset=0..1:inf": f"param='bid_offset=0..1:inf': {grid}",
         "bid_offset=٠..1:0.5": f"param='bid_offset=٠..1:0.5': {grid}",
-        "bid_offset=0..1": "param='bid_offset=0..1': allowed a grid of values",
+        "bid_offset=0..1": "param='bid_offset=0..1': allowed NAME=LO..HI:STEP or a list NAME=A,B,… "
+                           "with --method grid",
         "bid_offset=0,": f"param='bid_offset=0,': {grid}",
         "bid_offset": f"param='bid_offset': {grid}",
         "nope=0..1:1": "param nope=0..1:1: allowed a parameter",

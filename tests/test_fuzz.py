@@ -103,7 +103,7 @@ BASES: dict[str, list[str]] = {
     "compare-strategies": ["basic", "random", "--games", "1", "--max-hands", "3", "--seed", "1",
                            "--quiet", "--no-figure"],
     "tune": ["basic", "--param", "bid_offset=0..1:1", "--against", "random", "--games", "1",
-             "--max-hands", "3", "--seed", "1", "--quiet", "--no-figure"],
+             "--confirm", "1", "--max-hands", "3", "--seed", "1", "--quiet", "--no-figure"],
     "nil": ["--hands", "1", "--seed", "1", "--quiet", "--no-figure"],
     "compare-rules": ["standard", "classic", "--games", "1", "--max-hands", "3", "--seed", "1",
                       "--quiet", "--no-figure"],
@@ -131,6 +131,9 @@ NEEDS: dict[tuple[str, str], tuple[list[str], list[str]]] = {
     ("simulate", "scheduler"): ([], ["--backend", "dask"]),
     ("simulate", "resume_dir"): (["--hands", "--seed"], []),
     ("compare-strategies", "rake"): ([], ["--buy-in", "10"]),
+    ("tune", "method"): ([], ["--budget", "4"]),
+    ("tune", "budget"): ([], ["--method", "spsa"]),
+    ("tune", "rate"): ([], ["--method", "spsa", "--budget", "4"]),
     ("compare-rules", "rake"): ([], ["--buy-in", "10"]),
     ("score", "rule_overrides"): ([], ["--rules", "standard"]),
     ("audit", "rule_overrides"): ([], ["--rules", "standard"]),
@@ -160,7 +163,7 @@ OUTPUT_EXAMPLES = {"out": ["out.csv", "out.json", "out.parquet"],
                    "figure_path": ["fig.png", "fig.svg"],
                    "log_path": ["log.jsonl"], "save_dir": ["saved"], "out_dir": ["tables",
                                                                                   "newdir"],
-                   "mistakes_path": ["m.csv"]}
+                   "mistakes_path": ["m.csv"], "save_path": ["best.toml"]}
 
 EXAMPLES: dict[str, list[str]] = {
     "rules_name": ["standard", "classic", "./house.toml"],
@@ -169,7 +172,9 @@ EXAMPLES: dict[str, list[str]] = {
     "strategy_a": ["basic"], "strategy_b": ["random"], "strategy_name": ["basic"],
     "against": ["random", "basic"],
     "param_overrides": ["0.bid_offset=1", "1.bid_offset=0.5"],
-    "param_ranges": ["bid_offset=0..1:1", "set_slack=0,4", "bid_offset=0:1:1"],  # old form too
+    "param_ranges": ["bid_offset=0..1:1", "set_slack=0,4", "bid_offset=0:1:1",  # old form too
+                     "bid_offset=0..1"],
+    "method": ["grid", "spsa", "cma"],
     "fmt": ["text", "json", "csv"],
     "log_deals": ["0:1", "1:2"],
     "rake": ["15%", "0.1"],
@@ -554,9 +559,10 @@ def _deeper_than(depth: int) -> Callable[[str], bool]:
 
 
 PATHS = ("out", "records", "old_records", "instances", "old_instances", "figure_path", "log_path",
-         "save_dir", "out_dir", "mistakes_path", "log_file", "config_path", "path", "resume_dir")
+         "save_dir", "out_dir", "mistakes_path", "log_file", "config_path", "path", "resume_dir",
+         "save_path")
 OUTPUTS = ("out", "records", "old_records", "instances", "old_instances", "figure_path",
-           "log_path", "save_dir", "out_dir", "mistakes_path")
+           "log_path", "save_dir", "out_dir", "mistakes_path", "save_path")
 NUMBERS = ("hands", "games", "seed", "threads", "max_hands", "buy_in", "seats", "list_count",
            "rounds", "nil_hands", "blind_hands", "seat", "dealer", "hand_index", "deals",
            "line_number", "after")

@@ -193,6 +193,22 @@ def compare_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Str
     return _compared(rules, first, second, seed, frames, interrupted)
 
 
+def play_pairs(rules: RuleSet, a: Strategy, b: Strategy, start: int, count: int, seed: int,
+               threads: int | None = None, max_hands: int = DEFAULT_MAX_HANDS,
+               on_block: Callable[[int], None] | None = None) -> list[pd.DataFrame] | None:
+    """Deal sequences ``start`` … ``start + count - 1`` of ``seed`` played twice, A on side 0
+    and then on side 1: the two game frames (A's pair scores are :func:`pair_shares` of their
+    units), or None when Ctrl-C stopped either run. The pairs of :func:`compare_strategies`
+    with that seed, a block at a time (a sequential test's blocks, a tuning search's steps)."""
+    played = []
+    for order in ([a, b], [b, a]):
+        run = simulate_game_range(rules, order, start, count, seed, threads, max_hands, on_block)
+        if run.interrupted:
+            return None
+        played.append(run.records())
+    return played
+
+
 SPRT_BLOCK = 50
 """Pairs a sequential test plays between two looks at its LLR."""
 
@@ -219,14 +235,10 @@ def sprt_strategies(raw_rules: str | RuleSet, a: str | Strategy, b: str | Strate
 
     def play_block(start: int, count: int) -> np.ndarray | None:
         nonlocal interrupted
-        played = []
-        for order in ([first, second], [second, first]):
-            run = simulate_game_range(rules, order, start, count, seed, threads, max_hands,
-                                      on_block)
-            if run.interrupted:
-                interrupted = True
-                return None
-            played.append(run.records())
+        played = play_pairs(rules, first, second, start, count, seed, threads, max_hands, on_block)
+        if played is None:
+            interrupted = True
+            return None
         for kept, frame in zip(frames, played, strict=True):
             kept.append(frame)
         return pair_shares([frame_units(frame) for frame in played])

@@ -71,6 +71,20 @@ class TuningResult(Protocol):
     def best(self) -> pd.Series: ...
     @property
     def against(self) -> _Named: ...
+    @property
+    def base(self) -> _Named: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def played(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def interrupted(self) -> bool: ...
+    def parameters(self) -> pd.DataFrame: ...
+    def confirmed(self) -> dict[str, Any]: ...
 
 
 class WhatIfResult(Protocol):
@@ -221,19 +235,56 @@ def sprt_text(result: SprtResult, comparison: DuplicateResult) -> str:
         f"LLR {result.llr:.3f} in bounds [{lower:.3f}, {upper:.3f}]: {result.verdict_text}"])
 
 
+def tune_title(result: TuningResult, rules: str) -> str:
+    """The first line of a tuning run: the rules, who tunes against whom, the seed and what
+    the search played."""
+    stopped = " (interrupted)" if result.interrupted else ""
+    if result.method == "grid":
+        return (f"rules {rules}, {result.base.name} against {result.against.name}, seed "
+                f"{result.seed}: {len(result.table)} settings x {result.games:,} deal sequences "
+                f"x 2{stopped}")
+    steps = len(result.table)
+    if result.method == "spsa":
+        played = f"{steps} steps of θ+cΔ against θ−cΔ"
+    else:
+        played = f"{steps} generations against {result.against.name}"
+    return (f"rules {rules}, {result.base.name} tuned by {result.method}, seed {result.seed}: "
+            f"{played}, {result.games:,} deal sequences x 2 a match, {result.played:,} games"
+            f"{stopped}")
+
+
 def tune_text(result: TuningResult) -> str:
-    """Every setting of a tuning run (``tune.TuneResult``), best first, and the best one."""
+    """A tuning run (``tune.TuneResult``): a grid's settings, best first, or a search's
+    parameters from start to setting found; then the confirmation against the start."""
     lines = []
-    for row in table_rows(result.table):
-        setting = "  ".join(f"{name}={getattr(row, name):g}" for name in result.names)
-        lines.append(f"{setting:<40} win share {100 * row.win_share:6.2f}%  "
-                     f"[{100 * row.low:6.2f}%, {100 * row.high:6.2f}%]  "
-                     f"points/hand {row.points_per_hand_diff:+7.2f}")
-    if not result.table.empty:
-        best = result.best
-        lines.append("best: " + ", ".join(f"{name}={best[name]:g}" for name in result.names)
-                     + f" wins {100 * best['win_share']:.2f}% [{100 * best['low']:.2f}%, "
-                     f"{100 * best['high']:.2f}%] against {result.against.name}")
+    if result.method == "grid":
+        for row in table_rows(result.table):
+            setting = "  ".join(f"{name}={getattr(row, name):g}" for name in result.names)
+            lines.append(f"{setting:<40} win share {100 * row.win_share:6.2f}%  "
+                         f"[{100 * row.low:6.2f}%, {100 * row.high:6.2f}%]  "
+                         f"points/hand {row.points_per_hand_diff:+7.2f}")
+        if not result.table.empty:
+            best = result.best
+            lines.append("best: " + ", ".join(f"{name}={best[name]:g}" for name in result.names)
+                         + f" wins {100 * best['win_share']:.2f}% [{100 * best['low']:.2f}%, "
+                         f"{100 * best['high']:.2f}%] against {result.against.name} on the "
+                         "search's deals")
+    else:
+        parameters = result.parameters()
+        lines.append(f"{'parameter':<22} {'start':>10} {'tuned':>10}   bounds")
+        for row in table_rows(parameters):
+            lines.append(f"{row.parameter:<22} {row.start:>10g} {row.tuned:>10g}   "
+                         f"[{row.low:g}, {row.high:g}]")
+    facts = result.confirmed()
+    if facts:
+        stopped = " (interrupted)" if facts["interrupted"] else ""
+        lines.append(f"confirmed against {result.base.name} on {facts['pairs']:,} fresh deal "
+                     f"sequences x 2 (seed {facts['seed']}){stopped}: win share "
+                     f"{100 * facts['win_share']:.2f}% [{100 * facts['low']:.2f}%, "
+                     f"{100 * facts['high']:.2f}%], points/hand "
+                     f"{facts['points_per_hand_diff']:+.2f}")
+    elif result.interrupted:
+        lines.append("not confirmed: interrupted (the setting above is the best found so far)")
     return "\n".join(lines)
 
 
@@ -351,4 +402,4 @@ def params_text(strategy: Strategy, table: pd.DataFrame) -> str:
 __all__ = ["PERCENT_UNITS", "DuplicateResult", "TuningResult", "WhatIfResult", "audit_text",
            "comparison_text", "economics_text", "interval_text", "nil_text", "params_text",
            "rules_economics_text", "scored_text", "side_by_side_text", "summary_text",
-           "table_rows", "tune_text", "value_text", "what_if_text", "win_share_text"]
+           "table_rows", "tune_text", "tune_title", "value_text", "what_if_text", "win_share_text"]

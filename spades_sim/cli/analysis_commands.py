@@ -4,7 +4,6 @@ best bid (hand)."""
 
 from __future__ import annotations
 
-import math
 import sys
 
 import click
@@ -29,6 +28,7 @@ from ..analysis.formatting import (
     side_by_side_text,
     sprt_text,
     tune_text,
+    tune_title,
     what_if_text,
     win_share_text,
 )
@@ -37,7 +37,18 @@ from ..analysis.league import BOOTSTRAP, league_text, play_league, plot_league, 
 from ..analysis.metrics import Payouts
 from ..analysis.nil import FEATURES, check_feature, nil_by_feature, plot_nil_by_feature
 from ..analysis.sprt import SprtResult, parse_sprt
-from ..analysis.tune import parse_param_range, plot_tuning, tune
+from ..analysis.spsa import RATE
+from ..analysis.tune import (
+    DEFAULT_BUDGET,
+    DEFAULT_CONFIRM,
+    DEFAULT_GAMES,
+    check_tuning,
+    grid_settings,
+    parse_param_range,
+    plot_tuning,
+    saved_strategy,
+    tune,
+)
 from ..analysis.variants import (
     BAG_RULES,
     BAGS_FIGURE_METRICS,
@@ -61,9 +72,13 @@ from ..kernel.strategies import (
     PARAM_FORM,
     STRATEGIES,
     Strategy,
+    check_strategy_path,
     get_strategy,
+    is_strategy_file,
     old_param_spelling,
+    save_strategy,
     seat_strategies,
+    strategy_label,
 )
 from ..outputs import shown
 from ..rules import RuleSet
@@ -74,6 +89,7 @@ from .errors import InputError, one_line, user_errors
 from .options import (
     DECIMAL,
     WHOLE,
+    PathType,
     economics_options,
     output_options,
     parse_economics,
@@ -324,52 +340,98 @@ def _exit_stopped(result: Comparison) -> None:
 
 @click.command(name="tune")
 @click.argument("strategy_name", metavar="STRATEGY")
-@click.option("--param", "param_ranges", multiple=True, required=True, metavar=PARAM_FORM,
-              help="A parameter to search and its values, a list NAME=A,B,… or NAME=LO..HI:STEP "
-                   "(HI included); SIDE, if given, is 0, the strategy tuned (repeatable: a grid "
-                   "over all of them).")
+@click.option("--param", "param_ranges", multiple=True, required=True,
+              metavar="[0.]NAME=LO..HI[:STEP]|A,B,…",
+              help="A parameter to tune within LO and HI, or the grid's values A,B,… (repeatable, "
+                   "at most 10). STEP: the grid's spacing (grid); the search's scale, SPSA's "
+                   "perturbation and CMA-ES's first spread (spsa, cma; default a tenth of HI - LO).")
+@click.option("--method", default="grid", show_default=True, metavar="grid|spsa|cma",
+              help="grid: every setting of the grid against --against on the same deals; spsa: "
+                   "steps of θ+cΔ against θ−cΔ on fresh deals; cma: CMA-ES against --against "
+                   "(the extra spades-sim[cma]).")
 @click.option("--against", default=DEFAULT_STRATEGY, show_default=True, metavar="NAME",
-              help="The opponent every setting plays in duplicate.")
+              help="The opponent of the grid's settings and of CMA-ES's candidates.")
 @rule_options
-@click.option("--games", type=WHOLE, default=500, show_default=True,
-              help="Deal sequences per setting; each is played twice, seats swapped.")
-@run_options(seed="Seed, shared by every setting.", max_hands="counted as half a win")
+@click.option("--games", type=WHOLE, default=None,
+              help="Deal sequences per setting (grid), step (spsa) or candidate (cma); each is "
+                   "played twice, seats swapped. [default: grid 500, spsa and cma 100]")
+@click.option("--budget", type=WHOLE, default=None, metavar="GAMES",
+              help=f"Games the search may play (spsa, cma). [default: {DEFAULT_BUDGET:,}]")
+@click.option("--rate", type=DECIMAL, default=None,
+              help=f"SPSA's final learning rate r_end. [default: {RATE:g}]")
+@click.option("--confirm", type=WHOLE, default=DEFAULT_CONFIRM, show_default=True,
+              metavar="PAIRS",
+              help="Fresh deal sequences (another seed's) on which the setting found plays the "
+                   "starting one, each twice: the result.")
+@click.option("--save", "save_path", type=PathType(dir_okay=False), default=None,
+              metavar="FILE.toml",
+              help="Write the setting found as a strategy file.")
+@run_options(seed="Seed of the search's deals (the confirmation's seed is drawn from it).",
+             max_hands="counted as half a win")
 @output_options("tune.png")
-def tune_command(strategy_name: str, param_ranges: tuple[str, ...], against: str,
-                 rules_name: str | None, rule_overrides: tuple[str, ...], games: int, seed: int | None,
-                 threads: int | None, max_hands: int, fmt: str, out: str | None,
+def tune_command(strategy_name: str, param_ranges: tuple[str, ...], method: str, against: str,
+                 rules_name: str | None, rule_overrides: tuple[str, ...], games: int | None,
+                 budget: int | None, rate: float | None, confirm: int, save_path: str | None,
+                 seed: int | None, threads: int | None, max_hands: int, fmt: str, out: str | None,
                  figure_path: str | None, svg: bool, no_figure: bool, quiet: bool) -> None:
-    """Grid-search a strategy's parameters against an opponent, all settings on the same deals.
+    """Tune a strategy's parameters, then confirm the setting found on fresh deals.
 
-    Prints every setting's win share with its paired 95% interval, best first, and
-    with --figure draws the result.
+    --method grid plays every setting of the grid against --against, all on the same deals,
+    and prints each one's win share with its paired 95% interval, best first. --method spsa
+    moves the setting step by step, each step a duplicate match of θ+cΔ against θ−cΔ on fresh
+    deals (as fishtest tunes engines); --method cma is CMA-ES (pip install
+    'spades-sim[cma]'). Every method ends with the confirmation: the setting found against the
+    starting strategy on deal sequences the search never saw, with its paired 95% interval.
+    Ctrl-C keeps the best setting found so far (printed, and saved with --save).
 
     Example:
 
     \b
         spades-sim tune basic --param bid_offset=-1..1:0.25 --against basic --games 1000
+        spades-sim tune expert --method spsa --param nil_bonus=-100..0 --param
+            blind_nil_margin=-0.2..0.5 --budget 20000 --save tuned.toml
     """
     with user_errors():
         rules = resolve_rules(rules_name, rule_overrides)
         ranges = [parse_param_range(new_spelling("tune", "--param", text,
                                                  old_param_spelling(text)))
                   for text in param_ranges]
-        outputs = check_outputs(fmt, out, figure_path, svg, no_figure or len(ranges) > 2,
-                                reads={"rules": rules_files(rules_name)})
-        settings = math.prod(len(values) for _, values in ranges)
-        with progress(2 * games * settings, "games", quiet) as advance:
-            result = tune(rules, strategy_name, ranges, against, games, seed, threads, max_hands,
-                          on_block=advance)
-    title = (f"rules {rules_label(rules, rule_overrides)}, {result.base.name} against "
-             f"{result.against.name}, seed {result.seed}: {len(result.table)} settings x "
-             f"{games:,} deal sequences x 2" + (" (interrupted)" if result.interrupted else ""))
+        base = get_strategy(strategy_name)
+        check_tuning(ranges, method, base, games, budget, rate, confirm)
+        get_strategy(against)
+        if save_path is not None:
+            check_strategy_path(save_path)
+        strategy_files = [name for name in (strategy_name, against) if is_strategy_file(name)]
+        drawable = method != "grid" or len(ranges) <= 2
+        outputs = check_outputs(fmt, out, figure_path, svg, no_figure or not drawable,
+                                reads={"rules": rules_files(rules_name), "strategy": strategy_files},
+                                writes={"save": save_path})
+        grid = len(grid_settings(ranges)) * 2 * (games or DEFAULT_GAMES["grid"]) \
+            if method == "grid" else 0
+        lines = None if quiet or method == "grid" else status
+        with progress(grid + 2 * confirm if grid else 0, "games", quiet or not grid) as advance:
+            result = tune(rules, base, ranges, against, games, seed, threads, max_hands,
+                          on_block=advance, method=method, budget=budget, confirm=confirm,
+                          rate=rate, on_step=lines)
+        if save_path is not None and result.setting:
+            tuned, start = saved_strategy(result, strategy_label(save_path))
+            save_strategy(tuned, start, save_path)
+    title = tune_title(result, rules_label(rules, rule_overrides))
     text = "\n".join(filter(None, [title, tune_text(result)]))
+    facts = result.confirmed()
     meta = export.metadata("tune", result.seed, [rules], [result.base, result.against],
-                           games=games, parameters=result.names, interrupted=result.interrupted)
+                           method=method, games=result.games, played=result.played,
+                           parameters=result.names, start=result.start, tuned=result.setting,
+                           confirmation=facts, interrupted=result.interrupted)
+    extra = {"parameters": result.parameters()}
+    if result.confirmation is not None and result.confirmation.pairs:
+        extra["confirmation"] = result.confirmation.summary()
     draw = (lambda path: plot_tuning(result, path)) if not result.table.empty else None
-    deliver(outputs, text, result.table, meta, draw)
-    if figure_path is not None and len(result.names) > 2 and not result.table.empty:
-        status("no figure: one or two parameters can be drawn")
+    deliver(outputs, text, result.table, meta, draw, extra=extra)
+    if not drawable and not result.table.empty:
+        status("no figure: one or two parameters of a grid can be drawn")
+    if save_path is not None and result.setting:
+        status(f"wrote {save_path}")
     if result.interrupted:
         sys.exit(130)
 

@@ -23,7 +23,7 @@ import tomli_w
 from ..inputs import loads_toml, read_text
 from ..names import NAME_MOST, name_fault
 from ..numbers import decimal_number, is_digits
-from ..outputs import shown, write_text
+from ..outputs import OutputError, check_file, shown, write_text
 from ..rules import RuleSet
 from . import calibration, drivers
 from . import expert_bid as _expert_bid
@@ -387,11 +387,19 @@ def dumps_strategy(strategy: Strategy, base: str) -> str:
         raise _refused("base", base, f"a strategy with the policies of {strategy.name} "
                        f"(bidding {strategy.bidding}, card play {strategy.play})")
     name = strategy.name if name_fault(strategy.name) is None and strategy.name not in STRATEGIES \
-        else f"{base}-tuned"
+        and not is_strategy_file(strategy.name) else f"{base}-tuned"
     data: dict[str, Any] = {"name": name, "description": strategy.description, "base": base,
                             "params": dict(strategy.params)}
     text: str = tomli_w.dumps(data)  # tomli_w ships no type hints
     return text
+
+
+def check_strategy_path(path: str | Path, field: str = "save") -> None:
+    """Refuse, before any work, a strategy file to write that does not end in ``.toml`` (it
+    could not be read back as a strategy) or cannot be written."""
+    if not is_strategy_file(str(path)):
+        raise OutputError(f"{field}={shown(str(path))!r}: allowed a strategy file ending in .toml")
+    check_file(path, field)
 
 
 def save_strategy(strategy: Strategy, base: str, path: str | Path) -> None:
@@ -429,6 +437,8 @@ class ParamSetting:
     """``LO..HI`` as written (a range or a grid), else None."""
     text: str = ""
     """The text it was read from, for messages."""
+    step: float | None = None
+    """The STEP of ``LO..HI:STEP`` as written, else None."""
 
     @property
     def single(self) -> float | None:
@@ -436,9 +446,11 @@ class ParamSetting:
         return self.values[0] if len(self.values) == 1 and self.bounds is None else None
 
 
-def parse_param(text: str) -> ParamSetting:
+def parse_param(text: str, *, step_is_scale: bool = False) -> ParamSetting:
     """Read one ``--param`` in its one grammar, ``[SIDE.]NAME=VALUE`` (:class:`ParamSetting`):
-    the parameter must exist and every value lie in its range.
+    the parameter must exist and every value lie in its range. With ``step_is_scale`` (a
+    search's scale, as ``tune --method spsa`` reads it) the STEP of ``LO..HI:STEP`` is kept
+    as written and makes no grid.
 
     >>> parse_param("1.bid_offset=-0.5")
     ParamSetting(side=1, name='bid_offset', values=(-0.5,), bounds=None, text='1.bid_offset=-0.5')
@@ -471,7 +483,9 @@ def parse_param(text: str) -> ParamSetting:
     except ValueError:
         raise form from None
     if bounds is not None:
-        values = () if step is None else _grid(name, value_text, *bounds, step)
+        if step_is_scale and step is not None and not (step > 0 and bounds[0] <= bounds[1]):
+            raise StrategyError(f"param {name}={shown(value_text)}: allowed LO <= HI and STEP > 0")
+        values = () if step is None or step_is_scale else _grid(name, value_text, *bounds, step)
     if bounds is not None and not bounds[0] <= bounds[1]:
         raise StrategyError(f"param {name}={shown(value_text)}: allowed LO <= HI")
     if len(values) > MAX_PARAM_VALUES:
@@ -480,7 +494,7 @@ def parse_param(text: str) -> ParamSetting:
     if not all(spec.low <= value <= spec.high for value in (*values, *(bounds or ()))):
         raise StrategyError(f"param {name}={shown(value_text)}: allowed {spec.low:g} to "
                             f"{spec.high:g}")  # worded as Strategy's own check
-    return ParamSetting(side, name, values, bounds, text)
+    return ParamSetting(side, name, values, bounds, text, step)
 
 
 def _grid(name: str, value_text: str, low: float, high: float, step: float) -> tuple[float, ...]:

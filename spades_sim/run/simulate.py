@@ -48,9 +48,10 @@ def _check_count(name: str, value: int, most: int | None = None) -> None:
         raise RunError(f"{name}={value!r}: allowed {allowed}")
 
 
-def check_size(kind: str, n: int) -> None:
-    """Refuse a run of ``n`` hands or games (``kind``) outside 1 to :data:`MAX_COUNT`."""
-    _check_count(kind, n, MAX_COUNT[kind])
+def check_size(kind: str, n: int, field: str | None = None) -> None:
+    """Refuse a run of ``n`` hands or games (``kind``) outside 1 to :data:`MAX_COUNT`; the
+    message names ``field`` (default ``kind``)."""
+    _check_count(field or kind, n, MAX_COUNT[kind])
 
 
 def _prepare(raw_rules: str | RuleSet, raw_strategies, kind: str, n: int, seed: int | None,
