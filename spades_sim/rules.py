@@ -650,7 +650,12 @@ RULES_FILE_FORMS = "a rules file given as ./NAME or NAME.toml"
 
 
 def load_preset(name: str) -> RuleSet:
-    """Return the shipped preset called ``name`` (see :func:`preset_names`)."""
+    """Return the shipped preset called ``name`` (see :func:`preset_names`).
+
+    A preset file lists only what differs from ``standard``, whose values are the defaults of
+    :class:`RuleSet`: it is read, as any rules file is, on top of those defaults, so a new rule
+    option needs its default in :class:`RuleSet` alone.
+    """
     names = preset_names()
     if name not in names:
         raise RulesError("rules", name, f"a preset ({', '.join(names)}) or {RULES_FILE_FORMS}")

@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import time
+import tomllib
 from pathlib import Path
 
 import click
@@ -467,6 +468,19 @@ def test_rules_show_standard_loads_back_equal() -> None:
     result = invoke(["rules", "show", "standard"])
     assert_ok(result)
     assert rules_module.loads(result.output) == rules_module.load_preset("standard")
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_rules_show_prints_every_field_of_a_preset(name: str) -> None:
+    """A preset file lists only what differs from standard; ``rules show`` prints every field
+    (an optional one that is off left out: TOML has no null), and the text loads back equal."""
+    result = invoke(["rules", "show", name])
+    assert_ok(result)
+    preset = rules_module.load_preset(name)
+    shown = tomllib.loads(result.output)
+    assert sorted(shown) == sorted(spec.name for spec in dataclasses.fields(preset)
+                                   if getattr(preset, spec.name) is not None)
+    assert rules_module.loads(result.output) == preset
 
 
 def test_rules_show_file(tmp_path: Path) -> None:

@@ -38,11 +38,6 @@ OPTIONAL_FIELDS = [spec.name for spec in dataclasses.fields(RuleSet) if spec.typ
 """Fields that may be None (off); TOML has no null, so a file leaves them out when off."""
 
 
-def spelled_out(rule_set: RuleSet) -> list[str]:
-    """The fields a TOML file of ``rule_set`` must spell out: all but the optional ones that are off."""
-    return sorted(name for name in FIELDS if getattr(rule_set, name) is not None)
-
-
 # --- defaults and presets ---
 
 
@@ -70,10 +65,64 @@ def test_optional_fields_are_side_max_bid_elimination_and_hand_limit() -> None:
 
 
 @pytest.mark.parametrize("name", preset_names())
-def test_preset_file_spells_out_every_field(name: str) -> None:
-    # Every field, except an optional one that is off (None): TOML has no null.
+def test_preset_file_lists_only_what_differs_from_standard(name: str) -> None:
+    """A preset file gives its name and description and only the fields where it differs from
+    standard, which are RuleSet's defaults: a new rule option needs its default in one place."""
     text = (resources.files("spades_sim.presets") / f"{name}.toml").read_text(encoding="utf-8")
-    assert sorted(tomllib.loads(text)) == spelled_out(load_preset(name))
+    listed = tomllib.loads(text)
+    assert {"name", "description"} <= listed.keys()
+    standard = RuleSet().to_dict()
+    same = sorted(key for key, value in listed.items()
+                  if key not in ("name", "description") and value == standard.get(key))
+    assert same == [], f"{name}.toml lists fields at standard's value: {same}"
+
+
+TODAYS_STANDARD: dict[str, Any] = {
+    "mode": "partnership", "deck": "standard", "min_bid": 0, "nil_value": 100,
+    "blind_nil": "when_behind", "blind_nil_threshold": 100, "blind_nil_value": 200,
+    "failed_contract": "minus_ten_per_bid", "overtrick_points": 1, "bag_limit": 10,
+    "bag_penalty": 100, "target": 500, "joker_deuces": "clubs_diamonds",
+    "first_bidder": "dealer_left", "first_lead": "dealer_left_no_spade",
+    "spades_lead": "must_break", "nil_tricks": "bags_only", "forced_mode": "none",
+    "side_min_bid": 0, "sum_of_bids_not_hand_size": False, "both_partners_nil": "allowed",
+    "ten_for_two_hundred": False, "bid_thirteen": "off", "elimination": None, "hand_limit": None,
+    "blind_nil_pass": 0, "blind_nil_solo": False, "draw_second_card_seen": True,
+    "two_player_first": "non_dealer",
+}
+"""Every rule field of the standard preset when the preset files spelled out all 29 fields."""
+
+TODAYS_PRESETS: dict[str, dict[str, Any]] = {
+    "app-settings": {"blind_nil_threshold": 200, "blind_nil_pass": 1},
+    "classic": {"min_bid": 1, "blind_nil": "off", "failed_contract": "zero", "bag_penalty": 0},
+    "deuce-high": {"deck": "deuce-high"},
+    "five-player": {"mode": "five-player", "deck": "jokers", "min_bid": 1, "blind_nil": "off",
+                    "failed_contract": "zero", "bag_penalty": 0, "joker_deuces": "all"},
+    "head-to-head": {"mode": "two-player", "blind_nil": "off", "bag_limit": 5, "bag_penalty": 50,
+                     "target": 300},
+    "joker-joker-deuce-ace": {"deck": "joker-joker-deuce-ace"},
+    "joker-joker-deuce-deuce": {"deck": "joker-joker-deuce-deuce"},
+    "jokers": {"deck": "jokers"},
+    "mirror": {"blind_nil": "off", "forced_mode": "mirror"},
+    "online-table": {"blind_nil": "after_first_hand", "elimination": -200},
+    "solo": {"mode": "solo", "nil_value": 50, "blind_nil": "off"},
+    "standard": {},
+    "suicide": {"blind_nil": "off", "forced_mode": "suicide"},
+    "three-player": {"mode": "three-player", "blind_nil": "off", "first_lead": "two_of_clubs"},
+    "whiz": {"blind_nil": "off", "forced_mode": "whiz"},
+}
+"""Where each preset differed from TODAYS_STANDARD then (36 values in all)."""
+
+
+@pytest.mark.parametrize("name", sorted(TODAYS_PRESETS))
+def test_presets_keep_the_values_they_had_when_spelled_out(name: str) -> None:
+    """Loaded on top of RuleSet's defaults, each preset has, field by field, the values its file
+    spelled out before the files listed only their differences (a rule option added since is
+    not in the record, and needs no edit here)."""
+    loaded = load_preset(name).to_dict()
+    expected = TODAYS_STANDARD | TODAYS_PRESETS[name]
+    differing = {field: (loaded.get(field), value) for field, value in expected.items()
+                 if loaded.get(field) != value}
+    assert differing == {}, f"{name}: field: (loaded, recorded) {differing}"
 
 
 def test_preset_names_include_standard() -> None:

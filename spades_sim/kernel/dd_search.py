@@ -7,7 +7,8 @@ reach ``target``?*, in one of three modes:
   reach ``target``; the target seats are the maximising side;
 - ``MODE_NIL``: the nil seat (the only target seat) takes ``target`` (1) tricks, the other sides
   maximising and the nil seat and its partner minimising;
-- ``MODE_SCORE``: the hand's score difference of the maximising side (kernel scoring,
+- ``MODE_SCORE``: the hand's score difference of the maximising side (the kernel's own scoring
+  of a side, ``scoring._score_side_hand``, on the rule set's ``PackedRules.scoring``:
   :func:`_hand_value`) reaches ``target``.
 
 The usual techniques of bridge solvers keep it fast: a transposition table at trick starts
@@ -31,7 +32,7 @@ from numba import njit, types
 
 from .bits import _RUNTIME_ZERO, _bits_above, _highest_bit, _lowest_bit, _nth_bit, _popcount
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP
-from .scoring import _contract_points, _score_side
+from .scoring import SCORING_NIL_FOR_PARTNER, _score_side_hand
 from .trick import _beats, _beats_mask, _follow_mask, _lead_mask
 from .views import _address, _borrowed, _view_maker
 
@@ -56,23 +57,15 @@ CFG_LOWEST_CLUB = 8
 """Slot of the deck's lowest club."""
 CFG_TRUMPS_BREAK = 9
 """1 when a trump on another suit's lead breaks trumps, 0 under ``spades_lead = "never_broken"``."""
-CFG_FIELDS = 10
+CFG_SIDES = 10
+"""Scoring sides: partners are this many seats apart."""
+CFG_SIDE = 11
+"""MODE_SCORE: the side whose score difference is asked."""
+CFG_FIELDS = 12
 
-# Fields of the ``sc`` array (scoring) that MODE_SCORE reads; per seat bids and blind flags, per
-# side bags carried, follow in ``bids``, ``blind`` and ``bags``.
-SC_SIDES = 0
-SC_NIL_FOR_PARTNER = 1
-SC_NIL_VALUE = 2
-SC_BLIND_VALUE = 3
-SC_FAILED_PER_BID = 4
-SC_TEN_FOR_200 = 5
-SC_THIRTEEN = 6
-SC_OVERTRICK = 7
-SC_BAG_LIMIT = 8
-SC_BAG_PENALTY = 9
-SC_SIDE = 10
-"""The side whose score difference is asked."""
-SC_FIELDS = 11
+# MODE_SCORE reads the rule set's scoring as the hand's kernel does, in ``scoring`` (the rule set's
+# ``PackedRules.scoring``, see ``scoring.SCORING_*``); per seat bids and blind flags, and per side
+# bags carried, in ``bids``, ``blind`` and ``bags``.
 
 KEY_WORDS = 6
 """Words of a table key: one normalised hand per seat (five at most), then the rest of the state."""
@@ -126,7 +119,7 @@ EXACT_WORDS = 4
 # and columns at these offsets of ``desc`` (see ``views._view_maker``: seven to nine words an
 # array for every recursive call would cost more than the search's own work).
 (D_HANDS, D_TAKEN, D_CFG, D_SUIT_MASKS, D_SUIT_LOW, D_SLOT_SUIT, D_KEYS, D_INFO, D_SHAPES,
- D_PAT_HANDS, D_PAT_INFO, D_CUTS, D_ENDS, D_BIDS, D_BLIND, D_BAGS, D_SC, D_MOVES,
+ D_PAT_HANDS, D_PAT_INFO, D_CUTS, D_ENDS, D_BIDS, D_BLIND, D_BAGS, D_SCORING, D_MOVES,
  D_KEY_ROWS, D_STOP) = range(0, 60, 3)
 DESC_WORDS = 60
 
@@ -138,39 +131,16 @@ _i32_rows = _view_maker(types.int32, 2)
 
 
 @njit(cache=True)
-def _hand_value(taken, bids, blind, bags, sc):
-    """The score difference of side ``sc[SC_SIDE]`` for a hand ending with ``taken`` tricks per
-    seat: its points minus the other sides' total, each side scored as ``scoring._score_hand``
-    scores it (bags and a penalty crossing the limit included)."""
-    sides = sc[SC_SIDES]
+def _hand_value(taken, bids, blind, bags, scoring, sides, asked):
+    """The score difference of side ``asked`` (of ``sides``, ``cfg[CFG_SIDE]`` and
+    ``cfg[CFG_SIDES]``) for a hand ending with ``taken`` tricks per seat: its points minus the
+    other sides' total, each side scored by the kernel's own ``scoring._score_side_hand`` (bags
+    and a penalty crossing the limit included)."""
     n = taken.shape[0]
     value = 0
     for side in range(sides):
-        contract = 0
-        contract_tricks = 0
-        nil_tricks = 0
-        nil_won = 0
-        nil_lost = 0
-        for seat in range(side, n, sides):
-            if bids[seat] > 0:
-                contract += bids[seat]
-                contract_tricks += taken[seat]
-            else:
-                if sc[SC_NIL_FOR_PARTNER]:
-                    contract_tricks += taken[seat]
-                else:
-                    nil_tricks += taken[seat]
-                nil = sc[SC_BLIND_VALUE] if blind[seat] else sc[SC_NIL_VALUE]
-                if taken[seat] == 0:
-                    nil_won += nil
-                else:
-                    nil_lost += nil
-        made_points, set_points = _contract_points(contract, sc[SC_FAILED_PER_BID],
-                                                   sc[SC_TEN_FOR_200] != 0, sc[SC_THIRTEEN])
-        points = _score_side(contract, contract_tricks, nil_tricks, nil_won, nil_lost, bags[side],
-                             made_points, set_points, sc[SC_OVERTRICK], sc[SC_BAG_LIMIT],
-                             sc[SC_BAG_PENALTY])[0]
-        value += points if side == sc[SC_SIDE] else -points
+        points = _score_side_hand(scoring, n, sides, side, bids, blind, taken, bags[side])[0]
+        value += points if side == asked else -points
     return value
 
 
@@ -199,20 +169,20 @@ def _next_ending(extra, left):
 
 
 @njit(cache=True)
-def _ending_value(taken, extra, bids, blind, bags, sc):
+def _ending_value(taken, extra, bids, blind, bags, scoring, sides, asked):
     """:func:`_hand_value` of the hand ending with ``extra`` more tricks per seat after
     ``taken`` (restored)."""
     n = taken.shape[0]
     for seat in range(n):
         taken[seat] += extra[seat]
-    value = _hand_value(taken, bids, blind, bags, sc)
+    value = _hand_value(taken, bids, blind, bags, scoring, sides, asked)
     for seat in range(n):
         taken[seat] -= extra[seat]
     return value
 
 
 @njit(cache=True)
-def _score_values(taken, left, bids, blind, bags, sc, out):
+def _score_values(taken, left, bids, blind, bags, scoring, sides, asked, out):
     """The distinct score differences any ending of ``left`` more tricks can give, ascending, in
     ``out``; returns how many."""
     extra = np.zeros(taken.shape[0], np.int64)
@@ -220,7 +190,7 @@ def _score_values(taken, left, bids, blind, bags, sc, out):
     count = 0
     more = True
     while more:
-        value = _ending_value(taken, extra, bids, blind, bags, sc)
+        value = _ending_value(taken, extra, bids, blind, bags, scoring, sides, asked)
         known = False
         for i in range(count):
             if out[i] == value:
@@ -235,10 +205,11 @@ def _score_values(taken, left, bids, blind, bags, sc, out):
 
 
 @njit(cache=True)
-def _ends_row(ends, taken, left, n, cfg, bids, blind, bags, sc):
+def _ends_row(ends, taken, left, n, cfg, bids, blind, bags, scoring):
     """The row of ``ends`` for the endings of ``left`` more tricks after ``taken`` (see
     ENDS_WORDS), filled by going through every way the tricks can fall if it was not there."""
-    key = np.int64(_score_taken(taken, n, bids, sc)) | (left << 40) | (cfg[CFG_CONTEXT] << 45)
+    key = np.int64(_score_taken(taken, n, bids, scoring, cfg)) | (left << 40) | (
+        cfg[CFG_CONTEXT] << 45)
     row = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (
         ends.shape[0] - 1)
     if ends[row, 0] == key:
@@ -250,13 +221,14 @@ def _ends_row(ends, taken, left, n, cfg, bids, blind, bags, sc):
         ends[row, high + m] = -_UNSET
     extra = np.zeros(n, np.int64)
     extra[n - 1] = left
+    sides, asked = cfg[CFG_SIDES], cfg[CFG_SIDE]
     more = True
     while more:
         ours = 0
         for seat in range(n):
             if (cfg[CFG_MAX_SEATS] >> seat) & 1:
                 ours += extra[seat]
-        value = _ending_value(taken, extra, bids, blind, bags, sc)
+        value = _ending_value(taken, extra, bids, blind, bags, scoring, sides, asked)
         ends[row, low + ours] = min(ends[row, low + ours], value)
         ends[row, high + ours] = max(ends[row, high + ours], value)
         more = _next_ending(extra, left)
@@ -516,8 +488,8 @@ def _guess_tricks(hands, n, left, cfg, suit_masks):
 
 
 @njit(cache=True)
-def _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, bids, sc,
-               key):
+def _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, bids,
+               scoring, key):
     """Fill ``key`` (KEY_WORDS words) for a trick start: each seat's cards by rank among the cards
     still out in its suit, then leader, broken, first trick, the question and (score mode) the
     tricks taken per seat as :func:`_score_taken` tells them apart."""
@@ -540,25 +512,25 @@ def _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low
     meta = np.uint64(leader) | (np.uint64(broken) << np.uint64(3)) | (
         np.uint64(first) << np.uint64(4)) | (np.uint64(cfg[CFG_CONTEXT]) << np.uint64(5))
     if cfg[CFG_MODE] == MODE_SCORE:
-        meta |= _score_taken(taken, n, bids, sc) << np.uint64(24)
+        meta |= _score_taken(taken, n, bids, scoring, cfg) << np.uint64(24)
     key[KEY_WORDS - 1] = meta | _VALID
 
 
 @njit(cache=True, inline='always')
-def _score_taken(taken, n, bids, sc):
+def _score_taken(taken, n, bids, scoring, cfg):
     """The tricks taken per seat as far as the hand's score can tell them apart (5 bits a seat):
     a side whose seats all count toward its contract (every seat bid, or nil tricks count for
     the partner) is scored on its total alone, so the total goes to its first seat and the
     others show 0, except that a nil seat's 0 or more still matters; positions that differ only
     in which partner took the tricks then share table entries."""
-    sides = sc[SC_SIDES]
+    sides = cfg[CFG_SIDES]
     word = np.uint64(0)
     for side in range(sides):
         pooled = sides < n
         total = 0
         for seat in range(side, n, sides):
             total += taken[seat]
-            if bids[seat] == 0 and not sc[SC_NIL_FOR_PARTNER]:
+            if bids[seat] == 0 and not scoring[SCORING_NIL_FOR_PARTNER]:
                 pooled = False
         for seat in range(side, n, sides):
             count = taken[seat]
@@ -1050,7 +1022,7 @@ def _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, tri
     bids = _i64s(desc, D_BIDS)
     blind = _i64s(desc, D_BLIND)
     bags = _i64s(desc, D_BAGS)
-    sc = _i64s(desc, D_SC)
+    scoring = _i64s(desc, D_SCORING)
     moves = _i64_rows(desc, D_MOVES)
     key_rows = _u64_rows(desc, D_KEY_ROWS)
     stop = _i64s(desc, D_STOP)
@@ -1080,7 +1052,8 @@ def _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, tri
                     win_seat, win_slot, win_suit = seat, slot, slot_suit[slot]
             taken[win_seat] += 1
             if mode == MODE_SCORE:
-                reached = _hand_value(taken, bids, blind, bags, sc) >= target
+                reached = _hand_value(taken, bids, blind, bags, scoring, cfg[CFG_SIDES],
+                                      cfg[CFG_SIDE]) >= target
             else:
                 reached = _won(taken, n, cfg) >= target
             taken[win_seat] -= 1
@@ -1091,8 +1064,9 @@ def _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, tri
         won = end = 0
         if mode == MODE_SCORE:
             if left == 0:
-                return _hand_value(taken, bids, blind, bags, sc) >= target, nothing
-            end = _ends_row(ends, taken, left, n, cfg, bids, blind, bags, sc)
+                return _hand_value(taken, bids, blind, bags, scoring, cfg[CFG_SIDES],
+                                   cfg[CFG_SIDE]) >= target, nothing
+            end = _ends_row(ends, taken, left, n, cfg, bids, blind, bags, scoring)
         else:
             won = _won(taken, n, cfg)
             need = target - won  # the table holds bounds on the tricks still to come
@@ -1121,8 +1095,8 @@ def _reach(k, leader, led_suit, win_slot, win_seat, win_suit, broken, first, tri
                     if (_worst(mode, won, quick, ends, end) >= target if maximising
                             else _best(mode, won, left, quick, ends, end) < target):
                         return maximising, _closure(hands, n, cashed, suit_masks)
-        _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, bids, sc,
-                   key)
+        _table_key(hands, n, leader, broken, first, taken, cfg, suit_masks, suit_low, bids,
+                   scoring, key)
         place, check = _table_hashes(key)
         row = _exact_find(keys, place, check)
         if row >= 0:
@@ -1274,7 +1248,7 @@ def _describe_rows(desc, at, array):
 @njit(cache=True, nogil=True)
 def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
                 trick_mask, target, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
-                pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves, key_rows, stop):
+                pat_hands, pat_info, cuts, ends, bids, blind, bags, scoring, moves, key_rows, stop):
     """:func:`_reach` from the top of a search. Every array must be C-contiguous (the solver's
     own are; others raise ValueError) and is kept alive by the caller while the search runs on
     views of it.
@@ -1300,7 +1274,7 @@ def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit,
     _describe(desc, D_BIDS, bids)
     _describe(desc, D_BLIND, blind)
     _describe(desc, D_BAGS, bags)
-    _describe(desc, D_SC, sc)
+    _describe(desc, D_SCORING, scoring)
     _describe_rows(desc, D_MOVES, moves)
     _describe_rows(desc, D_KEY_ROWS, key_rows)
     _describe(desc, D_STOP, stop)
@@ -1311,7 +1285,7 @@ def _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit,
 @njit(cache=True, nogil=True)
 def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                   first, trick_mask, low, high, guess, cfg, suit_masks, suit_low, slot_suit, keys,
-                  info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
+                  info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, scoring, moves,
                   key_rows, stop):
     """The exact value between ``low`` (the tricks taken, known reached) and ``high`` (the most
     possible): the largest target the maximising seats reach, stepping one trick at a time from
@@ -1329,7 +1303,7 @@ def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_sui
         target = min(max(target, low + 1), high)
         if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                        first, trick_mask, target, cfg, suit_masks, suit_low, slot_suit, keys,
-                       info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
+                       info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, scoring, moves,
                        key_rows, stop):
             low = target
             target += 1
@@ -1342,7 +1316,7 @@ def _solve_tricks(hands, taken, k, leader, led_suit, win_slot, win_seat, win_sui
 @njit(cache=True, nogil=True)
 def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken, first,
                  trick_mask, values, count, guess, cfg, suit_masks, suit_low, slot_suit, keys,
-                 info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
+                 info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, scoring, moves,
                  key_rows, stop):
     """The exact score difference: the largest of ``values[:count]`` (every ending's value,
     ascending; the smallest is always reached) that the maximising side reaches. With ``guess``
@@ -1358,7 +1332,7 @@ def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit
         if _reach_root(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit, broken,
                        first, trick_mask, values[target], cfg, suit_masks, suit_low,
                        slot_suit, keys, info, shapes, pat_hands, pat_info, cuts, ends, bids, blind,
-                       bags, sc, moves, key_rows, stop):
+                       bags, scoring, moves, key_rows, stop):
             low = target
             target += 1
         else:
@@ -1369,7 +1343,7 @@ def _solve_score(hands, taken, k, leader, led_suit, win_slot, win_seat, win_suit
 
 @njit(cache=True, nogil=True)
 def _solve_many(deals, leaders, sides, cfg, partner_side, suit_masks, suit_low, slot_suit, keys,
-                info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
+                info, shapes, pat_hands, pat_info, cuts, ends, bids, blind, bags, scoring, moves,
                 key_rows, stop, out):
     """Tricks of ``sides[i]`` in fresh deal ``deals[i]`` (slot masks per seat) led by
     ``leaders[i]``, for every i, into ``out``. ``partner_side`` is each seat's side; ``cfg`` is
@@ -1393,7 +1367,7 @@ def _solve_many(deals, leaders, sides, cfg, partner_side, suit_masks, suit_low, 
         out[i] = _solve_tricks(hands, taken, zero, leaders[i], zero - 1, zero - 1, zero - 1,
                                zero - 1, zero != zero, zero == zero, np.uint64(zero), zero, size,
                                zero - 1, cfg, suit_masks, suit_low, slot_suit, keys, info, shapes,
-                               pat_hands, pat_info, cuts, ends, bids, blind, bags, sc, moves,
+                               pat_hands, pat_info, cuts, ends, bids, blind, bags, scoring, moves,
                                key_rows, stop)
         if stop[0]:
             break

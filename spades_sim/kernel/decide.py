@@ -31,7 +31,7 @@ from .policy import (
     _pass_card,
     _wants_blind_nil,
 )
-from .scoring import _bag_room
+from .scoring import SCORING_FAILED_PER_BID, _bag_room
 from .scratch import COST_OPPONENTS, COST_OWN_SIDE
 from .trick import _beats, _seat_after
 
@@ -164,8 +164,8 @@ def _decide_card(rules, strat, s, seat, legal, trick):
         s.remaining[seat], trick.position, trick.led_suit, trick.win_slot, trick.win_seat,
         trick.win_suit, trick.played | s.known[seat], s.shown_out, s.bids, s.tricks, n,
         _bag_room(rules, s.bag_total[seat % rules.side_count]), s.costs[seat, COST_OWN_SIDE],
-        s.costs[seat, COST_OPPONENTS], 10.0 + rules.failed_per_bid, rules.suit_masks,
-        rules.suit_low, rules.trump_suit, s.rng[seat])
+        s.costs[seat, COST_OPPONENTS], 10.0 + rules.scoring[SCORING_FAILED_PER_BID],
+        rules.suit_masks, rules.suit_low, rules.trump_suit, s.rng[seat])
     return slot
 
 

@@ -40,6 +40,8 @@ from .dd_search import (
     CFG_MAX_SEATS,
     CFG_MODE,
     CFG_SEATS,
+    CFG_SIDE,
+    CFG_SIDES,
     CFG_TARGET_SEATS,
     CFG_TRUMP,
     CFG_TRUMPS_BREAK,
@@ -52,18 +54,6 @@ from .dd_search import (
     MODE_SCORE,
     MODE_TRICKS,
     PAT_WORDS,
-    SC_BAG_LIMIT,
-    SC_BAG_PENALTY,
-    SC_BLIND_VALUE,
-    SC_FAILED_PER_BID,
-    SC_FIELDS,
-    SC_NIL_FOR_PARTNER,
-    SC_NIL_VALUE,
-    SC_OVERTRICK,
-    SC_SIDE,
-    SC_SIDES,
-    SC_TEN_FOR_200,
-    SC_THIRTEEN,
     _hand_value,
     _reach_root,
     _score_values,
@@ -143,8 +133,9 @@ class _Layout:
     """Card id of the deck's lowest club."""
     cfg: np.ndarray
     """The search's ``cfg`` with the rule fields filled in."""
-    sc: np.ndarray
-    """The search's ``sc`` with the scoring rule fields filled in."""
+    scoring: np.ndarray
+    """The rule set's scoring as the kernel packs it (``PackedRules.scoring``), which the score
+    search reads."""
     side_of: tuple[int, ...]
 
     def side_seats(self, side: int) -> int:
@@ -189,24 +180,15 @@ def _layout(rules: RuleSet) -> _Layout:
     cfg[CFG_LEAD_ANY_TIME] = int(packed.lead_any_time)
     cfg[CFG_LOWEST_CLUB] = packed.suit_low[CLUBS]
     cfg[CFG_TRUMPS_BREAK] = int(packed.trumps_break)
-    sc = np.zeros(SC_FIELDS, np.int64)
-    sc[SC_SIDES] = packed.side_count
-    sc[SC_NIL_FOR_PARTNER] = int(packed.nil_counts_for_partner)
-    sc[SC_NIL_VALUE] = packed.nil_value
-    sc[SC_BLIND_VALUE] = packed.blind_value
-    sc[SC_FAILED_PER_BID] = packed.failed_per_bid
-    sc[SC_TEN_FOR_200] = int(packed.ten_for_two_hundred)
-    sc[SC_THIRTEEN] = packed.thirteen_points
-    sc[SC_OVERTRICK] = packed.overtrick_points
-    sc[SC_BAG_LIMIT] = packed.bag_limit
-    sc[SC_BAG_PENALTY] = packed.bag_penalty
+    cfg[CFG_SIDES] = packed.side_count
     return _Layout(
         rules=rules, seats=packed.seat_count, sides=packed.side_count,
         hand_size=packed.hand_size, card_slot=card_slot, slot_card=packed.slot_card,
         slot_suit=packed.slot_suit, suit_masks=packed.suit_masks, suit_low=packed.suit_low,
         trump=packed.trump_suit, deck=deck, first_lead_mode=packed.first_lead_mode,
         lead_any_time=packed.lead_any_time, trumps_break=packed.trumps_break,
-        lowest_club=int(packed.slot_card[packed.suit_low[CLUBS]]), cfg=cfg, sc=sc,
+        lowest_club=int(packed.slot_card[packed.suit_low[CLUBS]]), cfg=cfg,
+        scoring=packed.scoring,
         side_of=tuple(rules.seat_side(seat) for seat in range(packed.seat_count)))
 
 
@@ -603,7 +585,7 @@ class DoubleDummy:
     def _no_score(self) -> tuple[np.ndarray, ...]:
         seats = self._layout.seats
         return (np.zeros(seats, np.int64), np.zeros(seats, np.int64),
-                np.zeros(self._layout.sides, np.int64), self._layout.sc, self._moves,
+                np.zeros(self._layout.sides, np.int64), self._layout.scoring, self._moves,
                 self._key_rows, self._stop)
 
     def _state(self, position: Position, layout: _Layout) -> tuple[object, ...]:
@@ -625,7 +607,7 @@ class DoubleDummy:
 
     def _score_question(self, position: Position, bids: Sequence[int], blind: Sequence[bool],
                         bags: Sequence[int], side: int) -> tuple[np.ndarray, ...]:
-        """(cfg, bids, blind, bags, sc) of a score question, checked."""
+        """(cfg, bids, blind, bags, scoring) of a score question, checked."""
         layout = self._layout
         seats, sides = layout.seats, layout.sides
         bid_list = [int(bid) for bid in bids]
@@ -653,14 +635,13 @@ class DoubleDummy:
             self._ends[:] = 0
             context = self._contexts.setdefault(key, _SCORE_CONTEXT)
         cfg = self._cfg(MODE_SCORE, layout.side_seats(side), 0, context)
-        sc = layout.sc.copy()
-        sc[SC_SIDE] = side
+        cfg[CFG_SIDE] = side
         return (cfg, np.array(bid_list, np.int64), np.array(blind_list, np.int64),
-                np.array(bag_list, np.int64), sc)
+                np.array(bag_list, np.int64), layout.scoring)
 
     def _score_value(self, position: Position, layout: _Layout,
                      question: tuple[np.ndarray, ...]) -> int:
-        cfg, bids, blind, bags, sc = question
+        cfg, bids, blind, bags, scoring = question
         left = _count(position.hands[position.to_play])
         by_tricks = self._score_by_tricks(position, layout, question, left)
         if by_tricks is not None:
@@ -668,14 +649,15 @@ class DoubleDummy:
         state = self._state(position, layout)
         taken = state[1]
         values = np.zeros(_endings(layout.seats, left), np.int64)
-        count = _score_values(taken, left, bids, blind, bags, sc, values)
+        count = _score_values(taken, left, bids, blind, bags, scoring, int(cfg[CFG_SIDES]),
+                              int(cfg[CFG_SIDE]), values)
         known = (MODE_SCORE, int(cfg[CFG_CONTEXT]))
         guess = self._guess(position, known)
         start = -1  # the index of the largest possible value not above the guess
         if guess is not None:
             start = max(0, int(np.searchsorted(values[:count], guess, side="right")) - 1)
         value = int(self._search(_solve_score, *state, values, count, start, cfg,
-                                 *self._tables(), bids, blind, bags, sc, self._moves,
+                                 *self._tables(), bids, blind, bags, scoring, self._moves,
                                  self._key_rows, self._stop))
         self._answered(position, known, value)
         return value
@@ -698,10 +680,10 @@ class DoubleDummy:
         (so the value depends on the sides' trick totals alone) and a value that never falls
         as the asked side takes more of the tricks left (no bag penalty within reach; then
         the best score line is the most tricks). None otherwise."""
-        _, bids, blind, bags, sc = question
+        cfg, bids, blind, bags, scoring = question
         if layout.sides != 2 or not bids.all():
             return None
-        side = int(sc[SC_SIDE])
+        side = int(cfg[CFG_SIDE])
         own, other = (layout.side_of.index(s) for s in (side, 1 - side))
         taken = position.taken_tricks()
         won = sum(count for seat, count in enumerate(taken) if layout.side_of[seat] == side)
@@ -710,22 +692,22 @@ class DoubleDummy:
         for more in range(left + 1):
             ending = np.zeros(layout.seats, np.int64)
             ending[own], ending[other] = won + more, lost + left - more
-            values.append(int(_hand_value(ending, bids, blind, bags, sc)))
+            values.append(int(_hand_value(ending, bids, blind, bags, scoring, layout.sides, side)))
         if any(later < earlier for earlier, later in pairwise(values)):
             return None
         return values[self.tricks(position, side) - won]
 
     def _reaches(self, position: Position, question: tuple[np.ndarray, ...], target: int) -> bool:
-        cfg, bids, blind, bags, sc = question
+        cfg, bids, blind, bags, scoring = question
         return bool(self._search(_reach_root, *self._state(position, self._layout), target,
-                                 cfg, *self._tables(), bids, blind, bags, sc, self._moves,
+                                 cfg, *self._tables(), bids, blind, bags, scoring, self._moves,
                                  self._key_rows, self._stop))
 
     def _score_line(self, position: Position, layout: _Layout,
                     question: tuple[np.ndarray, ...], value: int) -> list[int]:
         """A line from ``position`` that keeps ``value``: at each turn a card after which the
         value is unchanged."""
-        side = int(question[4][SC_SIDE])
+        side = int(question[0][CFG_SIDE])
         line: list[int] = []
         while any(position.hands):
             maximising = layout.side_of[position.to_play] == side

@@ -47,7 +47,15 @@ from .params import (
 )
 from .policy import _holds_rank_from_top
 from .rng import _next
-from .scoring import _contract_points, _score_side
+from .scoring import (
+    SCORING_BAG_LIMIT,
+    SCORING_BAG_PENALTY,
+    SCORING_BLIND_VALUE,
+    SCORING_NIL_VALUE,
+    SCORING_OVERTRICK,
+    _contract_value,
+    _score_side,
+)
 
 STRENGTH_FEATURES = 22
 """Length of :func:`_strength_features`'s vector."""
@@ -230,29 +238,29 @@ def _bag_row(rules, tables, horizon, bags):
 def _next_bag_cost(rules, tables, horizon, bags, weight):
     """What one more bag costs a side carrying ``bags``: penalties now and later (weighted), less
     the overtrick point (negative when bags pay)."""
-    return weight * _bag_row(rules, tables, horizon, bags)[1] - rules.overtrick_points
+    return weight * _bag_row(rules, tables, horizon, bags)[1] - rules.scoring[SCORING_OVERTRICK]
 
 
 @njit(cache=True)
 def _outcome_value(rules, contract, tricks, costs, weight):
     """Points of a side's contract of ``contract`` taking ``tricks``, less ``weight`` × the rise in
     expected bag penalties (``costs``, a :func:`_bag_row`)."""
-    made_points, set_points = _contract_points(contract, rules.failed_per_bid,
-                                               rules.ten_for_two_hundred, rules.thirteen_points)
+    made_points, set_points = _contract_value(rules.scoring, contract)
     if tricks < contract:
         return -set_points
     bags = tricks - contract
-    return made_points + rules.overtrick_points * bags - weight * costs[bags]
+    return made_points + rules.scoring[SCORING_OVERTRICK] * bags - weight * costs[bags]
 
 
 @njit(cache=True, inline='always')
 def _hand_points(rules, contract, tricks, bags_before):
     """The score change of a side's contract with no nil (bag penalty crossed this hand
     included): the engine's own scoring, ``scoring._score_side``."""
-    made_points, set_points = _contract_points(contract, rules.failed_per_bid,
-                                               rules.ten_for_two_hundred, rules.thirteen_points)
+    scoring = rules.scoring
+    made_points, set_points = _contract_value(scoring, contract)
     return _score_side(contract, tricks, 0, 0, 0, bags_before, made_points, set_points,
-                       rules.overtrick_points, rules.bag_limit, rules.bag_penalty)[0]
+                       scoring[SCORING_OVERTRICK], scoring[SCORING_BAG_LIMIT],
+                       scoring[SCORING_BAG_PENALTY])[0]
 
 
 @njit(cache=True)
@@ -294,17 +302,17 @@ def _opponents_outcomes(rules, tables, bids, seat, partner, values, weights):
         values[0], values[1], values[2] = mu - _GH_Z * sigma, mu, mu + _GH_Z * sigma
         weights[0], weights[1], weights[2] = 1.0 / 6.0, 2.0 / 3.0, 1.0 / 6.0
         return 3
-    made_points, set_points = _contract_points(contract, rules.failed_per_bid,
-                                               rules.ten_for_two_hundred, rules.thirteen_points)
+    made_points, set_points = _contract_value(rules.scoring, contract)
     make = tables.game[G_MAKE] if contract > 0 else 1.0
-    values[0], values[1] = made_points + rules.overtrick_points, -set_points
+    values[0], values[1] = made_points + rules.scoring[SCORING_OVERTRICK], -set_points
     weights[0], weights[1] = make, 1.0 - make
     if nils == 0:
         return 2
     nil = tables.game[G_NIL]
-    values[2], values[3] = values[0] - rules.nil_value, values[1] - rules.nil_value
-    values[0] += rules.nil_value
-    values[1] += rules.nil_value
+    nil_value = rules.scoring[SCORING_NIL_VALUE]
+    values[2], values[3] = values[0] - nil_value, values[1] - nil_value
+    values[0] += nil_value
+    values[1] += nil_value
     weights[2], weights[3] = weights[0] * (1.0 - nil), weights[1] * (1.0 - nil)
     weights[0] *= nil
     weights[1] *= nil
@@ -522,8 +530,8 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
         _nil_features(hand, rules.suit_masks, rules.suit_low, rules.trump_suit, work)
         nil_chance = _nil_chance(tables, ctx, _dot(tables.nil_w, work))
         nil_ok = nil_chance >= params[P_NIL_MIN_CHANCE]
-        nil_value = ((2.0 * nil_chance - 1.0) * rules.nil_value + params[P_NIL_BONUS]
-                     + partner_points - relative)
+        nil_value = ((2.0 * nil_chance - 1.0) * rules.scoring[SCORING_NIL_VALUE]
+                     + params[P_NIL_BONUS] + partner_points - relative)
         if not endgame:
             return (0 if nil_ok and nil_value > best_value else best), rng_state
     elif not endgame:
@@ -597,7 +605,8 @@ def _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin,
             chosen, chosen_chance = b, chance
     if nil_ok:
         chance = _gamble_chance(rules, tables, ours, theirs, hands_left, nil_chance,
-                                rules.nil_value, partner_points, values, weights, count)
+                                rules.scoring[SCORING_NIL_VALUE], partner_points, values, weights,
+                                count)
         if chance > chosen_chance + 1e-9:
             chosen = 0
     return chosen
@@ -637,15 +646,13 @@ def _wants_blind_expert(rules, tables, params, seat, bids, score, hand_index, wo
                                                  hand_index, work)
     values, weights = work[_OPP:_OPP + 4], work[_OPP + 4:_OPP + 8]
     if partner_bid > 0:
-        made_points, set_points = _contract_points(partner_bid, rules.failed_per_bid,
-                                                   rules.ten_for_two_hundred,
-                                                   rules.thirteen_points)
+        made_points, set_points = _contract_value(rules.scoring, partner_bid)
         make = tables.game[G_MAKE]
         rest = make * made_points - (1.0 - make) * set_points
     else:
         rest = tables.game[G_MU_COVER]
-    blind = _gamble_chance(rules, tables, ours, theirs, hands_left, chance, rules.blind_value,
-                           rest, values, weights, count)
+    blind = _gamble_chance(rules, tables, ours, theirs, hands_left, chance,
+                           rules.scoring[SCORING_BLIND_VALUE], rest, values, weights, count)
     mu, sigma = tables.game[G_MU], tables.game[G_SIGMA]
     ordinary = (_win_chance(rules, tables, ours, theirs, hands_left, mu, values, weights, count)
                 * (2.0 / 3.0)

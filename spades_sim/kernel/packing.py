@@ -36,6 +36,18 @@ from ..rules import (
 from .bidding import FORCED_MIRROR, FORCED_NONE, FORCED_SUICIDE, FORCED_WHIZ
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP, LEAD_ORDINARY
 from .policy import BLIND_AFTER_FIRST_HAND, BLIND_ANYTIME, BLIND_OFF, BLIND_WHEN_BEHIND
+from .scoring import (
+    SCORING_BAG_LIMIT,
+    SCORING_BAG_PENALTY,
+    SCORING_BLIND_VALUE,
+    SCORING_FAILED_PER_BID,
+    SCORING_FIELDS,
+    SCORING_NIL_FOR_PARTNER,
+    SCORING_NIL_VALUE,
+    SCORING_OVERTRICK,
+    SCORING_TEN_FOR_200,
+    SCORING_THIRTEEN,
+)
 
 _BLIND_CODES = {
     BlindNil.OFF: BLIND_OFF,
@@ -133,15 +145,11 @@ class PackedRules(NamedTuple):
     trump_suit: int
     min_bid: int
     max_bid: int
-    nil_value: int
+    scoring: np.ndarray
+    """ndarray(int64, ndim=1), ``SCORING_FIELDS`` long: the scoring rules, one number a slot
+    (``scoring.SCORING_*``), as the hand's scoring and the double-dummy search both read them."""
     blind_mode: int
     blind_threshold: int
-    blind_value: int
-    failed_per_bid: int
-    """Points lost per contract trick when set: 10, or 0 for the book rule."""
-    overtrick_points: int
-    bag_limit: int
-    bag_penalty: int
     target: int
     first_bid_offset: int
     """Seats after the dealer of the first bidder: 1 (dealer's left), n - 1 (dealer's right), or
@@ -153,7 +161,6 @@ class PackedRules(NamedTuple):
     """Trumps may be led before they are broken."""
     trumps_break: bool
     """A trump played on another suit's lead breaks trumps (false: ``never_broken``)."""
-    nil_counts_for_partner: bool
     forbid_double_nil: bool
     forced_mode: int
     """FORCED_NONE, FORCED_SUICIDE, FORCED_MIRROR or FORCED_WHIZ."""
@@ -162,9 +169,6 @@ class PackedRules(NamedTuple):
     """The most a side's two bids may add up to; twice the hand size when off."""
     sum_not_hand_size: bool
     """The last bidder may not make the bids add up to the hand size."""
-    ten_for_two_hundred: bool
-    thirteen_points: int
-    """Points for a made contract of 13 (500 or 200), 0 for the ordinary value."""
     thirteen_wins: bool
     elimination: int
     hand_limit: int
@@ -206,6 +210,26 @@ class PackedStrategies(NamedTuple):
     joint_bid: np.ndarray
     joint_value: np.ndarray
     cover_points: np.ndarray
+
+
+def pack_scoring(rules: RuleSet) -> np.ndarray:
+    """The scoring rules of a validated :class:`RuleSet` as ``PackedRules.scoring``.
+
+    >>> pack_scoring(RuleSet(nil_value=50)).tolist()
+    [0, 50, 200, 10, 0, 0, 1, 10, 100]
+    """
+    scoring = np.zeros(SCORING_FIELDS, dtype=np.int64)
+    scoring[SCORING_NIL_FOR_PARTNER] = rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER
+    scoring[SCORING_NIL_VALUE] = rules.nil_value
+    scoring[SCORING_BLIND_VALUE] = rules.blind_nil_value
+    scoring[SCORING_FAILED_PER_BID] = (
+        10 if rules.failed_contract == FailedContract.MINUS_TEN_PER_BID else 0)
+    scoring[SCORING_TEN_FOR_200] = rules.ten_for_two_hundred
+    scoring[SCORING_THIRTEEN] = _BID_THIRTEEN[rules.bid_thirteen]
+    scoring[SCORING_OVERTRICK] = rules.overtrick_points
+    scoring[SCORING_BAG_LIMIT] = rules.bag_limit
+    scoring[SCORING_BAG_PENALTY] = rules.bag_penalty
+    return scoring
 
 
 def pack_rules(rules: RuleSet) -> PackedRules:
@@ -258,28 +282,20 @@ def pack_rules(rules: RuleSet) -> PackedRules:
         trump_suit=SPADES,
         min_bid=rules.min_bid,
         max_bid=rules.hand_size,
-        nil_value=rules.nil_value,
+        scoring=pack_scoring(rules),
         blind_mode=_BLIND_CODES[rules.blind_nil],
         blind_threshold=rules.blind_nil_threshold,
-        blind_value=rules.blind_nil_value,
-        failed_per_bid=10 if rules.failed_contract == FailedContract.MINUS_TEN_PER_BID else 0,
-        overtrick_points=rules.overtrick_points,
-        bag_limit=rules.bag_limit,
-        bag_penalty=rules.bag_penalty,
         target=rules.target,
         first_bid_offset=bid_offset,
         first_lead_offset=lead_offset,
         first_lead_mode=_FIRST_LEAD_MODE[rules.first_lead],
         lead_any_time=rules.spades_lead == SpadesLead.ANY_TIME,
         trumps_break=rules.spades_lead != SpadesLead.NEVER_BROKEN,
-        nil_counts_for_partner=rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER,
         forbid_double_nil=rules.both_partners_nil == BothPartnersNil.FORBIDDEN,
         forced_mode=_FORCED[rules.forced_mode],
         side_min_bid=rules.side_min_bid,
         side_max_bid=2 * rules.hand_size if rules.side_max_bid is None else rules.side_max_bid,
         sum_not_hand_size=rules.sum_of_bids_not_hand_size,
-        ten_for_two_hundred=rules.ten_for_two_hundred,
-        thirteen_points=_BID_THIRTEEN[rules.bid_thirteen],
         thirteen_wins=rules.bid_thirteen == BidThirteen.WINS_GAME,
         elimination=NO_ELIMINATION if rules.elimination is None else rules.elimination,
         hand_limit=0 if rules.hand_limit is None else rules.hand_limit,

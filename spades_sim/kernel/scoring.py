@@ -1,8 +1,12 @@
 """Score a hand (docs/scoring.md, steps 1-5): each side's contract, nils, bags and penalty.
 
-``_score_side`` scores one side from plain numbers (the expert bidder calls it too, to
-weigh its candidate bids); ``_score_hand`` scores every side of the hand just played
-from the scratch state. jit-compiled; inputs not checked.
+The scoring rules reach the kernel as one array, ``PackedRules.scoring`` (its slots are the
+``SCORING_*`` constants below, filled by ``packing.pack_rules``); the hand's own scoring and the
+double-dummy search's score mode (``dd_search._hand_value``) both read it, through
+``_score_side_hand``, the one tally of a side's nils and contract. ``_score_side`` scores one
+side from plain numbers (the expert bidder calls it too, to weigh its candidate bids);
+``_score_hand`` scores every side of the hand just played from the scratch state.
+jit-compiled; inputs not checked.
 """
 
 from numba import njit
@@ -21,6 +25,27 @@ SIDE_CONTRACT = 4
 SIDE_COUNT_TRICKS = 5
 """The count bidders' own tricks (the contract's tricks may add a nil bidder's)."""
 SIDE_ROWS = 6
+
+# Slots of ``PackedRules.scoring`` (int64): the scoring rules, as numbers.
+SCORING_NIL_FOR_PARTNER = 0
+"""1 when a nil bidder's tricks count toward its partner's contract, 0 when they are bags only."""
+SCORING_NIL_VALUE = 1
+"""Points for a made nil, lost for a set one."""
+SCORING_BLIND_VALUE = 2
+"""Points for a made blind nil, lost for a set one."""
+SCORING_FAILED_PER_BID = 3
+"""Points lost per contract trick when set: 10, or 0 for the book rule."""
+SCORING_TEN_FOR_200 = 4
+"""1 when a contract of 10 or more scores 200 both ways."""
+SCORING_THIRTEEN = 5
+"""Points for a made contract of 13 (500 or 200), 0 for the ordinary value."""
+SCORING_OVERTRICK = 6
+"""Points per bag on a made contract (+1, 0 or -1)."""
+SCORING_BAG_LIMIT = 7
+"""Bags that cost one penalty."""
+SCORING_BAG_PENALTY = 8
+"""Points lost each time the bag limit is reached (0: none)."""
+SCORING_FIELDS = 9
 
 
 @njit(cache=True, inline='always')
@@ -62,7 +87,7 @@ def _score_side(contract, contract_tricks, nil_tricks, nil_made_value, nil_set_v
         What the contract scores when made, and loses when set (>= 0): 10 × contract
         and 10 × contract under the baseline rules.
     overtrick_points, bag_limit, bag_penalty : int
-        Rule numbers (see ``PackedRules``).
+        Rule numbers (the ``SCORING_*`` slots of ``PackedRules.scoring``).
 
     Returns
     -------
@@ -90,7 +115,59 @@ def _score_side(contract, contract_tricks, nil_tricks, nil_made_value, nil_set_v
 @njit(cache=True, inline='always')
 def _bag_room(rules, bag_total):
     """Bags a side can still take before the next penalty (a large number when bags are free)."""
-    return rules.bag_limit - bag_total if rules.bag_penalty > 0 else 1000
+    scoring = rules.scoring
+    return (scoring[SCORING_BAG_LIMIT] - bag_total if scoring[SCORING_BAG_PENALTY] > 0
+            else 1000)
+
+
+@njit(cache=True, inline='always')
+def _contract_value(scoring, contract):
+    """(made_points, set_points) of a side's ``contract`` under ``scoring`` (see
+    :func:`_contract_points`)."""
+    return _contract_points(contract, scoring[SCORING_FAILED_PER_BID],
+                            scoring[SCORING_TEN_FOR_200], scoring[SCORING_THIRTEEN])
+
+
+@njit(cache=True, inline='always')
+def _score_side_hand(scoring, seats, sides, side, bids, blind, tricks, bags_before):
+    """Score ``side`` for a hand of ``bids``, ``blind`` flags and ``tricks`` (one each per seat;
+    a bid of 0 is a nil, blind when its flag is 1), carrying ``bags_before``: the tally of its
+    nils and contract, then :func:`_score_side`. Partners are ``sides`` seats apart.
+
+    Returns
+    -------
+    points, bags, penalty, bags_after, made : int
+        As :func:`_score_side`.
+    contract, count_tricks : int
+        The sum of the side's count bids, and the count bidders' own tricks.
+    """
+    contract = 0
+    contract_tricks = 0
+    count_tricks = 0  # the count bidders' own tricks (contract_tricks may add a nil's)
+    nil_tricks = 0
+    nil_won = 0
+    nil_lost = 0
+    for seat in range(side, seats, sides):
+        if bids[seat] > 0:
+            contract += bids[seat]
+            contract_tricks += tricks[seat]
+            count_tricks += tricks[seat]
+        else:
+            if scoring[SCORING_NIL_FOR_PARTNER]:
+                contract_tricks += tricks[seat]
+            else:
+                nil_tricks += tricks[seat]
+            value = scoring[SCORING_BLIND_VALUE] if blind[seat] == 1 else scoring[SCORING_NIL_VALUE]
+            if tricks[seat] == 0:
+                nil_won += value
+            else:
+                nil_lost += value
+    made_points, set_points = _contract_value(scoring, contract)
+    points, bags, penalty, bags_after, made = _score_side(
+        contract, contract_tricks, nil_tricks, nil_won, nil_lost, bags_before, made_points,
+        set_points, scoring[SCORING_OVERTRICK], scoring[SCORING_BAG_LIMIT],
+        scoring[SCORING_BAG_PENALTY])
+    return points, bags, penalty, bags_after, made, contract, count_tricks
 
 
 @njit(cache=True, inline='always')
@@ -99,33 +176,8 @@ def _score_hand(rules, s):
     n = rules.seat_count
     sides = rules.side_count
     for side in range(sides):
-        contract = 0
-        contract_tricks = 0
-        count_tricks = 0  # the count bidders' own tricks (contract_tricks may add a nil's)
-        nil_tricks = 0
-        nil_won = 0
-        nil_lost = 0
-        for seat in range(side, n, sides):  # partners are side_count seats apart
-            if s.bids[seat] > 0:
-                contract += s.bids[seat]
-                contract_tricks += s.tricks[seat]
-                count_tricks += s.tricks[seat]
-            else:
-                if rules.nil_counts_for_partner:
-                    contract_tricks += s.tricks[seat]
-                else:
-                    nil_tricks += s.tricks[seat]
-                value = rules.blind_value if s.blind[seat] == 1 else rules.nil_value
-                if s.tricks[seat] == 0:
-                    nil_won += value
-                else:
-                    nil_lost += value
-        made_points, set_points = _contract_points(contract, rules.failed_per_bid,
-                                                   rules.ten_for_two_hundred,
-                                                   rules.thirteen_points)
-        points, bags, penalty, bags_after, made = _score_side(
-            contract, contract_tricks, nil_tricks, nil_won, nil_lost, s.bag_total[side],
-            made_points, set_points, rules.overtrick_points, rules.bag_limit, rules.bag_penalty)
+        points, bags, penalty, bags_after, made, contract, count_tricks = _score_side_hand(
+            rules.scoring, n, sides, side, s.bids, s.blind, s.tricks, s.bag_total[side])
         s.score[side] += points
         s.bag_total[side] = bags_after
         s.side[SIDE_POINTS, side] = points
