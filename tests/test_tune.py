@@ -46,7 +46,7 @@ SEED = 8_080
 ])
 def test_parse_param_range(text: str, values: list[float]) -> None:
     parsed = parse_param_range(text)
-    assert parsed.name == text.partition("=")[0] and parsed.values() == values
+    assert parsed.name == text.partition("=")[0].rpartition(".")[2] and parsed.values() == values
 
 
 def test_parse_param_range_without_a_step() -> None:
@@ -357,7 +357,8 @@ SEARCH = ["--method", "spsa", "--param", "bid_offset=-1..1"]
     (["--method", "anneal", "--param", "bid_offset=-1..1"],
      "method='anneal': allowed grid, spsa, cma"),
     (["--param", "bid_offset=-1..1"],
-     "param='bid_offset=-1..1': allowed NAME=LO:HI:STEP with --method grid (the grid's spacing)"),
+     "param='bid_offset=-1..1': allowed NAME=LO..HI:STEP or a list NAME=A,B,… with --method grid "
+     "(the grid's spacing)"),
     ([*SEARCH, "--budget", "0"], "budget=0: allowed 1 to 1,000,000,000"),
     ([*SEARCH, "--budget", "100"],
      "budget=100: allowed at least 200 games with --method spsa and --games 100 (one step)"),
