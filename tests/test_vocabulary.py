@@ -91,6 +91,11 @@ EXTENDED_FORMS = {("compare-rules", "--rule"): "[NAME:]FIELD=VALUE"}
 """Where a command takes an option's value form with more in front: compare-rules names the
 rule set a --rule changes (its rule sets are positional)."""
 
+KEEPS = {"--save": {"simulate": "DIR", "tune": "FILE.toml"}}
+"""An option whose one idea, keeping what the command made to use it again, takes the form of
+what each command makes: simulate's run folder (``--resume`` goes on with it), tune's setting
+found as a strategy file (every ``--strategy`` reads it)."""
+
 SAME_HELP = ("--format", "--quiet", "--threads", "--svg", "--no-figure", "--strategy",
              "--buy-in", "--rake", "--variant", "--time-limit")
 """Options that mean exactly the same in every command: one help text."""
@@ -138,6 +143,9 @@ def test_each_idea_has_its_one_value_form() -> None:
 
 def test_an_option_in_several_commands_has_one_type_and_form() -> None:
     for name, uses in _uses().items():
+        if name in KEEPS:
+            assert {command: option.metavar for command, option in uses} == KEEPS[name]
+            continue
         forms = {_form(command, option) for command, option in uses}
         # An extended form is the one form with more in front; compare what follows it.
         base = {(t, n, (m or "").split("]")[-1], f) for t, n, m, f in forms}

@@ -340,9 +340,8 @@ def _exit_stopped(result: Comparison) -> None:
 
 @click.command(name="tune")
 @click.argument("strategy_name", metavar="STRATEGY")
-@click.option("--param", "param_ranges", multiple=True, required=True,
-              metavar="[0.]NAME=LO..HI[:STEP]|A,B,…",
-              help="A parameter to tune within LO and HI, or the grid's values A,B,… (repeatable, "
+@click.option("--param", "param_ranges", multiple=True, required=True, metavar=PARAM_FORM,
+              help="A parameter to tune within LO..HI, or the grid's values A,B,… (repeatable, "
                    "at most 10). STEP: the grid's spacing (grid); the search's scale, SPSA's "
                    "perturbation and CMA-ES's first spread (spsa, cma; default a tenth of HI - LO).")
 @click.option("--method", default="grid", show_default=True, metavar="grid|spsa|cma",

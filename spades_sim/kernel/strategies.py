@@ -453,7 +453,7 @@ def parse_param(text: str, *, step_is_scale: bool = False) -> ParamSetting:
     as written and makes no grid.
 
     >>> parse_param("1.bid_offset=-0.5")
-    ParamSetting(side=1, name='bid_offset', values=(-0.5,), bounds=None, text='1.bid_offset=-0.5')
+    ParamSetting(side=1, name='bid_offset', values=(-0.5,), bounds=None, text='1.bid_offset=-0.5', step=None)
     >>> parse_param("bid_offset=-1..1:0.5").values
     (-1.0, -0.5, 0.0, 0.5, 1.0)
     >>> parse_param("bid_offset=-1..1").bounds, parse_param("set_slack=0,2,4").values
