@@ -583,3 +583,21 @@ def test_compare_rules_prints_the_house_rake_beside_each_side() -> None:
         rows = table[table["run"] == label]
         assert rows["profit"].sum() == pytest.approx(-30)  # a player of each side: 15 rake each
     assert (table["rake_per_game"] == 60).all()
+
+
+def test_the_nil_section_names_the_top_spade_as_a_card() -> None:
+    """By the top spade held, the nil sentences name cards (none, 2S … AS), not ranks -1 … 12."""
+    import pandas as pd
+
+    from spades_sim.analysis.report import _nil_findings
+    from spades_sim.rules import RuleSet
+
+    table = pd.DataFrame({"top_spade": [-1, 5, 12], "seat_hands": [400, 400, 400],
+                          "bids": [200, 60, 40], "bid_rate": [0.5, 0.15, 0.1],
+                          "bid_low": [0.45, 0.12, 0.07], "bid_high": [0.55, 0.18, 0.13],
+                          "success": [0.9, 0.7, 0.2], "low": [0.85, 0.6, 0.1],
+                          "high": [0.94, 0.8, 0.35]})
+    first, last = (finding.text for finding in _nil_findings(table, "top_spade", "expert",
+                                                               RuleSet()))
+    assert first.startswith("expert bids nil most often with no trump: on 50.0% [45.0, 55.0]")
+    assert last.startswith("Its lowest measured nil rate is with AS as the highest trump: 10.0%")

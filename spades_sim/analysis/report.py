@@ -40,7 +40,7 @@ from .findings import Finding, across_runs, number, quantity, ranked
 from .formatting import PERCENT_UNITS, interval_text, table_rows, value_text
 from .league import play_league, plot_league
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
-from .nil import FEATURES, feature_title, nil_by_feature, plot_nil_by_feature
+from .nil import FEATURES, feature_labels, feature_title, nil_by_feature, plot_nil_by_feature
 from .variants import (
     BAG_RULES,
     COMEBACK,
@@ -825,22 +825,25 @@ def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section 
     figure = writer.figure("nil", lambda path: plot_nil_by_feature(table, feature, title, path,
                                                                      rules=rules))
     writer.data("nil", table)
+    labels = feature_labels(feature, list(table[feature]), rules, symbols=False)  # cards by name
     rows = [
-        _fill("<tr><td>{:g}</td><td>{:,}</td><td>{:,}</td><td>{}</td><td>{}</td></tr>",
-              getattr(row, feature), row.seat_hands, row.bids,
+        _fill("<tr><td>{}</td><td>{:,}</td><td>{:,}</td><td>{}</td><td>{}</td></tr>",
+              label, row.seat_hands, row.bids,
               _value_text("rate", row.bid_rate, row.bid_low, row.bid_high),
               _value_text("rate", row.success, row.low, row.high))
-        for row in table_rows(table)]
+        for label, row in zip(labels, table_rows(table), strict=True)]
     grid = _table([feature, "seat-hands", "nil bids", "bid rate", "success rate"], rows)
     return Section(
         "Nil",
         f"{study.strategy} at every seat, {study.hands:,} hands from 0–0: how often a hand bids "
         f"nil and how often those nils are made, by {FEATURES[feature]}. The rates "
         "are of the nils the strategy chose to bid, not of every hand.",
-        [figure], [("nil.csv", grid, "nil.csv")], _nil_findings(table, feature, study.strategy))
+        [figure], [("nil.csv", grid, "nil.csv")],
+        _nil_findings(table, feature, study.strategy, rules))
 
 
-def _nil_findings(table: pd.DataFrame, feature: str, strategy: str) -> list[Finding]:
+def _nil_findings(table: pd.DataFrame, feature: str, strategy: str,
+                  rules: RuleSet) -> list[Finding]:
     """The nil section's sentences: at the feature's values with the most and the fewest nil
     bids (of those with at least ``MIN_CASES`` bids), how often the strategy bids nil and makes
     it."""
@@ -852,12 +855,16 @@ def _nil_findings(table: pd.DataFrame, feature: str, strategy: str) -> list[Find
     findings = []
     rows = [counted.iloc[0]] + ([counted.iloc[-1]] if len(counted) > 1 else [])
     for position, row in enumerate(rows):
-        value = number(row[feature], _decimals(row[feature]))
+        if feature == "top_spade":  # a card, by name
+            card = feature_labels(feature, [row[feature]], rules, symbols=False)[0]
+            held = "no trump" if card == "none" else f"{card} as the highest trump"
+        else:
+            held = f"{number(row[feature], _decimals(row[feature]))} {what}"
         bids = quantity(row["bid_rate"], row["bid_low"], row["bid_high"], "rate")
         made = quantity(row["success"], row["low"], row["high"], "rate")
-        text = (f"{strategy} bids nil most often with {value} {what}: on {bids} of those hands, "
+        text = (f"{strategy} bids nil most often with {held}: on {bids} of those hands, "
                 f"making {made} of the nils" if position == 0 else
-                f"Its lowest measured nil rate is with {value} {what}: {bids} of those hands, "
+                f"Its lowest measured nil rate is with {held}: {bids} of those hands, "
                 f"{made} of the nils made") + "."
         findings.append(Finding(text, "nil.csv", ({feature: row[feature]},)))
     return findings
