@@ -125,6 +125,7 @@ class KernelAgent:
         v[decide.OBS_DECISION] = code
         v[decide.OBS_SEAT] = o.seat
         v[decide.OBS_HAND_INDEX] = o.hand_number
+        v[decide.OBS_DEALER] = o.dealer
         mask = 0
         for card in o.hand:
             mask |= 1 << slot[card]
@@ -145,6 +146,11 @@ class KernelAgent:
         for card in o.discards:
             known |= 1 << slot[card]
         v[decide.OBS_KNOWN] = known
+        for name, cards in ((decide.OBS_PASSED, o.passed), (decide.OBS_RECEIVED, o.received)):
+            given = 0
+            for card in cards:
+                given |= 1 << slot[card]
+            v[name] = given
         # The seat's stream as its earlier decisions in this hand left it; a decision no later
         # in the hand than the last one seen starts the hand again (another table, in
         # duplicate, playing the same deal with this agent).
@@ -155,6 +161,7 @@ class KernelAgent:
         for seat in range(n):
             made = o.bids[seat]
             v[decide.OBS_BIDS + seat] = -1 if made is None else made
+            v[decide.OBS_BLIND + seat] = 1 if o.blind[seat] else 0
             v[decide.OBS_TRICKS + seat] = o.tricks_taken[seat]
         for side in range(rules.side_count):
             v[decide.OBS_SCORE + side] = o.score[side]

@@ -1,16 +1,17 @@
-"""Fixed policies: how a seat bids and which card it plays.
+"""The basic and expert-v1 policies' bids and card play, and helpers the others share.
 
-A strategy is two policy ids (bidding, card play) and a parameter vector, so
-tuning a parameter never recompiles. The policy ids and the parameter slots are
-in ``params``; this module dispatches on them and holds the random, basic and
-expert-v1 policies. The expert's own card play is in ``expert_play`` and its
+A strategy is two policies (bidding, card play) and a parameter vector, so tuning a
+parameter never recompiles. Each policy is one module of the policy table
+(``policies.TABLE``: ``policy_random``, ``policy_basic``, ``policy_expert_v1``,
+``policy_expert``) that reads the seat's observation and calls the functions here; the
+parameter slots are in ``params``. The expert's own card play is in ``expert_play`` and its
 bidding in ``expert_bid``. jit-compiled; inputs not checked.
 
 Policies
 --------
-``POLICY_RANDOM``
+``random``
     Uniform over the legal bids (never blind nil) and over the legal cards.
-``POLICY_BASIC``
+``basic``
     Bids a trick estimate (high cards, spade length, short suits) plus an
     offset; bids nil when the hand's nil risk is at most a threshold; goes blind
     nil when allowed and far enough behind; adds to its bid over a partner's nil.
@@ -20,14 +21,14 @@ Policies
     otherwise takes the next card; in a blind-nil exchange the partner passes its
     lowest cards and the blind-nil bidder passes back its highest. Bag awareness:
     within ``P_BAG_NEAR`` bags of the penalty it adds ``P_BAG_BID`` to its estimate.
-``POLICY_EXPERT_V1``
+``expert-v1``
     The first release's expert, kept unchanged as the fixed yardstick. Bids as basic.
     Plays with the cards still out in view: covers a partner's nil
     (high before the nil bidder, the cheapest winner after it), attacks an opponent's
     nil with leads it cannot duck unless its own contract needs the tricks, plays for
     tricks only until the contract is certain (boss trumps), then ducks, and goes for
     the set when the opponents can lose fewer than ``P_SET_SLACK`` of the tricks left.
-``POLICY_EXPERT``
+``expert``
     Bids by expected value under the table's scoring and the game state from
     calibration tables (``expert_bid``); sound card play (``expert_play``).
 
@@ -37,12 +38,13 @@ The trick estimate is made for four seats and multiplied by the table's
 ``trick_scale`` (``spades_sim.kernel.packing``): 4/3 at three seats, 4/5 at five.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from .bits import _bits_above, _highest_bit, _lowest_bit, _nth_bit, _popcount
-from .expert_play import _play_expert
-from .params import (  # noqa: F401  (the ids and slots are read as policy.P_… elsewhere)
+from .bits import _bits_above, _highest_bit, _lowest_bit, _popcount
+from .params import (  # noqa: F401  (the slots are read as policy.P_… elsewhere)
     P_BAG_BID,
     P_BAG_NEAR,
     P_BID_OFFSET,
@@ -53,12 +55,7 @@ from .params import (  # noqa: F401  (the ids and slots are read as policy.P_…
     P_SET_SLACK,
     P_SOLO_NIL_THRESHOLD,
     PARAM_COUNT,
-    POLICY_BASIC,
-    POLICY_EXPERT,
-    POLICY_EXPERT_V1,
-    POLICY_RANDOM,
 )
-from .rng import _below, _next
 from .trick import _beats_mask, _seat_after
 
 # Blind-nil eligibility codes (``PackedRules.blind_mode``).
@@ -142,14 +139,12 @@ def _nil_risk(hand, suit_masks, suit_low, trump_suit):
 
 
 @njit(cache=True, inline='always')
-def _wants_blind_nil(policy, params, partner_bid, deficit, other_score, target):
+def _wants_blind_nil(params, partner_bid, deficit, other_score, target):
     """Decide blind nil before seeing the cards (only called when it is allowed).
 
     The basic policy goes blind only as a last resort: far behind, with the
     opponents close to the target, and the partner not already nil.
     """
-    if policy == POLICY_RANDOM:
-        return False
     return (partner_bid != 0 and deficit >= params[P_BLIND_DEFICIT]
             and other_score >= target - params[P_BLIND_NEAR])
 
@@ -165,23 +160,20 @@ def _nearest_allowed(bid, allowed, max_bid):
 
 
 @njit(cache=True)
-def _choose_bid(policy, params, hand, partner, partner_bid, allowed, max_bid, trick_scale,
-                bag_room, suit_masks, suit_low, trump_suit, rng_state):
-    """Return (bid, rng_state); ``partner_bid`` is -1 while the partner has not bid, or
-    when there is no partner (``partner`` = -1). ``bag_room`` is how many more bags the
+def _bid_basic(params, hand, partner, partner_bid, allowed, max_bid, trick_scale, bag_room,
+               suit_masks, suit_low, trump_suit):
+    """The basic bid (module docstring); ``partner_bid`` is -1 while the partner has not bid,
+    or when there is no partner (``partner`` = -1). ``bag_room`` is how many more bags the
     side can take before the next penalty (large when bags cost nothing).
 
     ``allowed`` has bit b set when bid b (0 = nil) is allowed now: the bidding rules
     are applied by the engine, the policy only picks among what they leave.
     """
-    if policy == POLICY_RANDOM:
-        rng_state, bits = _next(rng_state)
-        return _nth_bit(np.uint64(allowed), _below(bits, _popcount(np.uint64(allowed)))), rng_state
     # Alone, nobody covers a nil and every opponent attacks it: a separate, stricter threshold.
     nil_threshold = params[P_NIL_THRESHOLD] if partner >= 0 else params[P_SOLO_NIL_THRESHOLD]
     if (allowed & 1 and partner_bid != 0
             and _nil_risk(hand, suit_masks, suit_low, trump_suit) <= nil_threshold):
-        return 0, rng_state
+        return 0
     estimate = (_estimate_tricks(hand, suit_masks, suit_low, trump_suit) * trick_scale
                 + params[P_BID_OFFSET])
     if partner_bid == 0:
@@ -192,35 +184,26 @@ def _choose_bid(policy, params, hand, partner, partner_bid, allowed, max_bid, tr
     if partner_bid > 0:
         bid = min(bid, max_bid - partner_bid)
     bid = _nearest_allowed(min(max(bid, 1), max_bid), allowed, max_bid)
-    return (bid if bid >= 0 else 0), rng_state  # only nil is left when no count bid is allowed
+    return bid if bid >= 0 else 0  # only nil is left when no count bid is allowed
 
 
 @njit(cache=True, inline='always')
-def _keep_first(policy, slot, slot_suit, suit_masks, suit_low, trump_suit, rng_state):
-    """Two-player draw: return (keep, rng_state), whether to keep the drawn card ``slot``.
-
-    Otherwise it is discarded and the next card must be kept.
+def _keep_first(slot, slot_suit, suit_masks, suit_low, trump_suit):
+    """Two-player draw: whether to keep the drawn card ``slot`` (a trump or a side ace, king or
+    queen). Otherwise it is discarded and the next card must be kept.
     """
-    if policy == POLICY_RANDOM:
-        rng_state, bits = _next(rng_state)
-        return (bits & np.uint64(1)) == np.uint64(1), rng_state
     suit = slot_suit[slot]
     from_top = suit_low[suit] + _suit_size(suit_masks, suit) - 1 - slot
-    return suit == trump_suit or from_top < 3, rng_state
+    return suit == trump_suit or from_top < 3
 
 
 @njit(cache=True, inline='always')
-def _pass_card(policy, hand, to_blind_nil, suit_masks, suit_low, trump_suit, rng_state):
-    """Return (slot, rng_state): the card a seat passes in the blind-nil exchange.
-
-    ``to_blind_nil``: the partner passes to the blind-nil bidder (else it is the way back).
-    """
-    if policy == POLICY_RANDOM:
-        rng_state, bits = _next(rng_state)
-        return _nth_bit(hand, _below(bits, _popcount(hand))), rng_state
+def _pass_card(hand, to_blind_nil, suit_masks, suit_low, trump_suit):
+    """The card a seat passes in the blind-nil exchange: its lowest to the blind-nil bidder
+    (``to_blind_nil``), its highest on the way back."""
     if to_blind_nil:
-        return _lowest_rank(hand, suit_masks, suit_low, trump_suit), rng_state
-    return _highest_rank(hand, suit_masks, suit_low, trump_suit), rng_state
+        return _lowest_rank(hand, suit_masks, suit_low, trump_suit)
+    return _highest_rank(hand, suit_masks, suit_low, trump_suit)
 
 
 @njit(cache=True, inline='always')
@@ -279,39 +262,6 @@ def _duck(legal, beats, suit_masks, suit_low, trump_suit):
 
 
 @njit(cache=True, inline='always')
-def _choose_card(policy, params, seat, partner, legal, hand, position, led_suit, win_slot,
-                 win_seat, win_suit, gone, shown_out, bids, tricks, seat_count, bag_room,
-                 bag_cost_own, bag_cost_opp, set_unit, suit_masks, suit_low, trump_suit,
-                 rng_state):
-    """Return (slot, rng_state): the card ``seat`` plays from the ``legal`` mask.
-
-    ``partner`` is the partner's seat, -1 when playing alone. ``position`` is 0 for
-    the leader; then ``led_suit`` is the suit led and ``win_slot``/``win_seat``/``win_suit``
-    describe the card now winning the trick. ``bids`` and ``tricks`` are per seat (bids
-    -1 until made); ``gone`` is the mask of cards the seat knows are out of play: played
-    this hand, or seen discarded in the two-player draw; ``shown_out`` has bit s of a seat
-    set once it failed to follow suit s. ``bag_room`` as in :func:`_choose_bid`;
-    ``bag_cost_own``, ``bag_cost_opp`` and ``set_unit`` as in ``expert_play._play_expert``.
-    """
-    if policy == POLICY_RANDOM:
-        rng_state, bits = _next(rng_state)
-        return _nth_bit(legal, _below(bits, _popcount(legal))), rng_state
-    if _popcount(legal) == 1:
-        return _lowest_bit(legal), rng_state
-    if policy == POLICY_EXPERT:
-        return _play_expert(params, seat, partner, legal, hand, position, led_suit, win_slot,
-                            win_seat, win_suit, gone, shown_out, bids, tricks, seat_count,
-                            bag_cost_own, bag_cost_opp, set_unit, suit_masks, suit_low,
-                            trump_suit), rng_state
-    if policy == POLICY_EXPERT_V1:
-        return _play_expert_v1(params, seat, partner, legal, hand, position, win_slot, win_seat,
-                               win_suit, gone, bids, tricks, seat_count, bag_room,
-                               suit_masks, suit_low, trump_suit), rng_state
-    return _play_basic(seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
-                       gone, bids, tricks, seat_count, suit_masks, suit_low, trump_suit), rng_state
-
-
-@njit(cache=True, inline='always')
 def _side_need(seat, partner, bids, tricks):
     """Tricks the contract of ``seat``'s side still needs (its count bidders' bids - tricks)."""
     need = bids[seat] - tricks[seat] if bids[seat] > 0 else 0
@@ -323,7 +273,8 @@ def _side_need(seat, partner, bids, tricks):
 @njit(cache=True)
 def _play_basic(seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
                 gone, bids, tricks, seat_count, suit_masks, suit_low, trump_suit):
-    """The basic card play (module docstring); arguments as in :func:`_choose_card`."""
+    """The basic card play (module docstring); arguments as in ``policy_basic.play`` reads them
+    from the observation."""
     my_nil = bids[seat] == 0
     partner_nil_alive = partner >= 0 and bids[partner] == 0 and tricks[partner] == 0
     opp_nil_alive = False
@@ -475,7 +426,8 @@ def _lead_for_tricks(legal, hand, gone, suit_masks, suit_low, trump_suit):
 @njit(cache=True)
 def _play_expert_v1(params, seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
                     gone, bids, tricks, seat_count, bag_room, suit_masks, suit_low, trump_suit):
-    """The expert-v1 card play (module docstring); arguments as in :func:`_choose_card`."""
+    """The expert-v1 card play (module docstring); arguments as in ``policy_expert_v1.play``
+    reads them from the observation."""
     cards_left = _popcount(hand)
     my_nil = bids[seat] == 0
     partner_nil = partner >= 0 and bids[partner] == 0 and tricks[partner] == 0
@@ -561,3 +513,91 @@ def _play_expert_v1(params, seat, partner, legal, hand, position, win_slot, win_
         # The partner is still to play: hold back and let it try (second hand low).
         return _lowest_rank(losing, suit_masks, suit_low, trump_suit)
     return _lowest_bit(winners)
+
+
+# --- Constructed positions: a policy asked directly, with the rule facts it reads passed one by
+# one (tests/test_expert.py builds positions this way). The kernel never calls these: its
+# decisions go through ``decide`` and the policy table with the seat's observation.
+
+
+class _PositionRules(NamedTuple):
+    """The rule facts a bid or a card play reads, for a position built by hand."""
+
+    seat_count: int
+    max_bid: int
+    trick_scale: float
+    failed_per_bid: float
+    suit_masks: np.ndarray
+    suit_low: np.ndarray
+    trump_suit: int
+
+
+def __getattr__(name: str) -> int:
+    """``POLICY_RANDOM``, ``POLICY_BASIC``, ``POLICY_EXPERT_V1``, ``POLICY_EXPERT``: a policy's
+    id, its place in ``policies.TABLE`` (read from there: the table is the one place it lives)."""
+    if name.startswith("POLICY_"):
+        from .policies import IDS
+
+        key = name.removeprefix("POLICY_").lower().replace("_", "-")
+        if key in IDS:
+            return IDS[key]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _position(seat, partner, hand, legal, position, led_suit, win_slot, win_seat, win_suit, gone,
+              shown_out, bids, tricks, bag_room, notes):
+    """An observation of a constructed position (the fields no policy reads there left empty)."""
+    from .observation import _Observation
+
+    empty = np.zeros(len(bids), np.int64)
+    return _Observation(
+        int(seat), int(partner), 0, 0, np.uint64(hand), legal, int(position), -1,
+        np.ascontiguousarray(bids, np.int64), empty, np.uint64(0), np.uint64(0),
+        np.zeros(1, np.int64), 0, int(led_suit), int(win_slot), int(win_seat), int(win_suit),
+        np.uint64(gone), np.uint64(gone), np.ascontiguousarray(shown_out, np.int64),
+        np.ascontiguousarray(tricks, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
+        int(bag_room), np.asarray(notes, np.float64), np.zeros(1, np.float64))
+
+
+def _choose_bid(policy, params, hand, partner, partner_bid, allowed, max_bid, trick_scale,
+                bag_room, suit_masks, suit_low, trump_suit, rng_state):
+    """Return (bid, rng_state): the bid of the policy with id ``policy`` for seat 0 holding
+    ``hand`` in a constructed position (``partner_bid`` -1 before the partner bids): its
+    module's own ``bid`` (compiled for these stand-ins alone, not the whole table)."""
+    from .policies import TABLE
+
+    seats = max(partner + 1, 2)
+    bids = np.full(seats, -1, np.int64)
+    if partner >= 0:
+        bids[partner] = partner_bid
+    rules = _PositionRules(seats, int(max_bid), float(trick_scale), 10.0, suit_masks, suit_low,
+                           int(trump_suit))
+    obs = _position(0, partner, hand, int(allowed), 0, -1, -1, -1, -1, 0, np.zeros(seats),
+                    bids, np.zeros(seats), bag_room, np.zeros(2))
+    strat = _PositionStrategy(np.tile(np.asarray(params, np.float64), (seats, 1)))
+    return TABLE[policy].bid(rules, strat, obs, np.uint64(rng_state))
+
+
+class _PositionStrategy(NamedTuple):
+    """The seats' parameter vectors, for a position built by hand."""
+
+    params: np.ndarray
+
+
+def _choose_card(policy, params, seat, partner, legal, hand, position, led_suit, win_slot,
+                 win_seat, win_suit, gone, shown_out, bids, tricks, seat_count, bag_room,
+                 bag_cost_own, bag_cost_opp, set_unit, suit_masks, suit_low, trump_suit,
+                 rng_state):
+    """Return (slot, rng_state): the card the policy with id ``policy`` plays from ``legal`` in
+    a constructed position, its facts as the observation's fields (``gone``: the cards the seat
+    knows are out of play; ``bag_cost_own``/``bag_cost_opp``: the expert's bag costs;
+    ``set_unit``: 10 plus the points a failed contract loses a trick)."""
+    from .policies import TABLE
+
+    rules = _PositionRules(int(seat_count), 13, 1.0, float(set_unit) - 10.0, suit_masks,
+                           suit_low, int(trump_suit))
+    obs = _position(seat, partner, hand, np.uint64(legal), position, led_suit, win_slot,
+                    win_seat, win_suit, gone, shown_out, bids, tricks, bag_room,
+                    [bag_cost_own, bag_cost_opp])
+    strat = _PositionStrategy(np.tile(np.asarray(params, np.float64), (int(seat_count), 1)))
+    return TABLE[policy].play(rules, strat, obs, np.uint64(rng_state))
