@@ -18,10 +18,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .basic_policies import _blind_nil_allowed
 from .bits import _RUNTIME_ZERO
 from .observation import _observe
 from .policies import _bid, _blind, _keep, _pass_card, _play, _prepare
-from .policy import _blind_nil_allowed
 from .trick import _beats, _seat_after
 
 # --- the decisions, as the hand's loop makes them ---

@@ -1,4 +1,4 @@
-"""The ``basic`` policy (``policy`` module docstring): a trick estimate, simple card play.
+"""The ``basic`` policy (``basic_policies`` module docstring): a trick estimate, simple card play.
 
 One module of the policy table (``policies.TABLE``): every decision is a function
 ``(rules, strat, obs, rng) -> (move, rng)`` of the seat's observation
@@ -8,8 +8,8 @@ checked.
 
 from numba import njit
 
+from .basic_policies import _bid_basic, _keep_first, _pass_card, _play_basic, _wants_blind_nil
 from .bits import _lowest_bit, _popcount
-from .policy import _bid_basic, _keep_first, _pass_card, _play_basic, _wants_blind_nil
 
 NAME = "basic"
 """The name strategies give it."""

@@ -1,4 +1,4 @@
-"""The ``expert-v1`` policy (``policy`` module docstring): the first release's expert, kept
+"""The ``expert-v1`` policy (``basic_policies`` module docstring): the first release's expert, kept
 unchanged as the fixed yardstick. It bids, draws and passes as ``basic``.
 
 One module of the policy table (``policies.TABLE``): every decision is a function
@@ -8,8 +8,8 @@ One module of the policy table (``policies.TABLE``): every decision is a functio
 
 from numba import njit
 
+from .basic_policies import _play_expert_v1
 from .bits import _lowest_bit, _popcount
-from .policy import _play_expert_v1
 from .policy_basic import bid, blind, keep, pass_card, prepare  # noqa: F401  (its decisions)
 
 NAME = "expert-v1"
