@@ -73,6 +73,16 @@ def _blind_nil_allowed(blind_mode, blind_threshold, own_score, other_score, hand
 
 
 @njit(cache=True, inline='always')
+def _leading_other(score, side):
+    """The highest score of any side but ``side``: the one "behind" is measured against."""
+    best = -(2**62)
+    for other in range(score.shape[0]):
+        if other != side and score[other] > best:
+            best = score[other]
+    return best
+
+
+@njit(cache=True, inline='always')
 def _suit_size(suit_masks, suit):
     return _popcount(suit_masks[suit])
 

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .basic_policies import _blind_nil_allowed
+from .basic_policies import _blind_nil_allowed, _leading_other
 from .bits import _RUNTIME_ZERO
 from .observation import _observe
 from .policies import _bid, _blind, _keep, _pass_card, _play, _prepare
@@ -29,16 +29,6 @@ from .trick import _beats, _seat_after
 _NO_CARD = -1
 """A slot, suit or seat that is not there (the trick's winner before the lead, the card drawn
 outside the draw)."""
-
-
-@njit(cache=True, inline='always')
-def _leading_other(score, side):
-    """The highest score of any side but ``side``: the one "behind" is measured against."""
-    best = -(2**62)
-    for other in range(score.shape[0]):
-        if other != side and score[other] > best:
-            best = score[other]
-    return best
 
 
 @njit(cache=True, inline='always')

@@ -8,7 +8,14 @@ checked.
 
 from numba import njit
 
-from .basic_policies import _bid_basic, _keep_first, _pass_card, _play_basic, _wants_blind_nil
+from .basic_policies import (
+    _bid_basic,
+    _keep_first,
+    _leading_other,
+    _pass_card,
+    _play_basic,
+    _wants_blind_nil,
+)
 from .bits import _lowest_bit, _popcount
 
 NAME = "basic"
@@ -18,16 +25,6 @@ READS_TABLES = False
 COMPILED_APART = (_play_basic,)
 """The functions it calls that are compiled on their own, not into the hand (the first run's
 warm-up compiles them through ``decide._card_players``; its test checks their types)."""
-
-
-@njit(cache=True, inline='always')
-def _leading_other(score, side):
-    """The highest score of any side but ``side``: the one "behind" is measured against."""
-    best = -(2**62)
-    for other in range(score.shape[0]):
-        if other != side and score[other] > best:
-            best = score[other]
-    return best
 
 
 @njit(cache=True, inline='always')
