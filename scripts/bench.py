@@ -8,6 +8,7 @@ first), because the 2-core development machine is noisy.
     python scripts/bench.py            # the full set, about six minutes (10^8 hands for memory)
     python scripts/bench.py --quick    # smaller counts
     python scripts/bench.py --strategies-only   # hands/s and games/s per strategy only
+    python scripts/bench.py --hands random,expert   # full hands/s of these, one thread, only
     python scripts/bench.py --breakdown-only    # ns per hand of each step of the kernel only
     python scripts/bench.py --presets-only      # cards played/s under every preset only
     python scripts/bench.py --dd [--dd-deals 1000]   # double-dummy solves only
@@ -362,6 +363,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--strategies-only", action="store_true",
                         help="only the hands/s and games/s of each strategy")
+    parser.add_argument("--hands", metavar="STRATEGIES",
+                        help="only the full hands/s of these strategies (comma-separated), "
+                             "one thread: a kernel change timed before and after")
     parser.add_argument("--breakdown-only", action="store_true",
                         help="only where the time goes, step by step, in the kernel")
     parser.add_argument("--presets-only", action="store_true",
@@ -402,6 +406,13 @@ def main() -> None:
           f"{args.repeats} repeats, medians")
     if args.breakdown_only:
         _print_breakdown(hands, args.repeats)
+        return
+    if args.hands:
+        for strategy in args.hands.split(","):
+            rate = _median_rate(lambda k, s=strategy: simulate_hands(rules, s, k, seed=1,
+                                                                     threads=1),
+                                hands, args.repeats)
+            print(f"{f'full hands/s, {strategy}':<34} {rate:>12,.0f}  (1 thread)")
         return
     if args.presets_only:
         _print_presets(hands // 2, args.repeats)

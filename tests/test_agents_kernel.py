@@ -5,8 +5,9 @@ Every preset is played at the table with built-in agents on every seat (the four
 mixed, each seat's strategy rotating with the preset) and compared, hand by hand, with the
 kernel's trace of the same seed: every bid, blind nil, draw (the cards kept and discarded),
 pass and card, every trick and every result, and in whole games every score and the winner.
-CI plays ``SPADES_SIM_AGENT_HANDS`` hands per preset (default 70: 1,050 in all) and a few whole
-games; set it higher outside CI (e.g. ``SPADES_SIM_AGENT_HANDS=1000``) for more.
+CI plays ``SPADES_SIM_AGENT_HANDS`` hands per preset (default 1,000: 15,000 in all, about 40 s of
+one core) and a few whole games; set it higher outside CI (e.g. ``SPADES_SIM_AGENT_HANDS=10000``)
+for more.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from spades_sim.rules import load_preset, preset_names
 from spades_sim.run.records import trace_logs
 from spades_sim.run.simulate import trace_games, trace_hands
 
-HANDS = int(os.environ.get("SPADES_SIM_AGENT_HANDS", "70"))
+HANDS = int(os.environ.get("SPADES_SIM_AGENT_HANDS", "1000"))
 """Hands per preset."""
 GAMES = 2
 """Whole games per preset."""

@@ -14,10 +14,14 @@ every preset).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any
 
 import numpy as np
+from numba import typeof
 
 from ..kernel import decide, drivers
 from ..kernel.engine import _new_scratch
@@ -44,8 +48,27 @@ class _Table:
     """The kernel's slot of each card id (-1: not in the deck)."""
     card: tuple[int, ...]
     """The card id of each slot."""
+    bit: tuple[int, ...]
+    """The bit of each card id in a mask of slots (0: not in the deck)."""
     obs: np.ndarray
     """The observation vector, reused from one decision to the next."""
+    decide: Callable[..., tuple[int, int]]
+    """``decide._decide`` as compiled for this table's arguments (see :func:`_compiled`)."""
+
+
+def _compiled(dispatcher: Any, *args: Any) -> Callable[..., Any]:
+    """``dispatcher``'s compiled entry for the types of ``args`` (which it was compiled or
+    loaded for), called without numba's dispatch: typing a table's packed rules, strategies
+    and scratch (some eighty arrays and numbers) on every call took five times as long as the
+    decision itself. The dispatcher itself when that entry cannot be found."""
+    call: Callable[..., Any] = dispatcher
+    try:
+        found = dispatcher.overloads.get(tuple(typeof(arg) for arg in args))
+        if found is not None:
+            call = found.entry_point
+    except Exception:  # another numba's internals: the ordinary call
+        pass
+    return call
 
 
 _PHASE = {decide.DECIDE_DRAW: 0, decide.DECIDE_BLIND: 1, decide.DECIDE_BID: 2,
@@ -89,8 +112,12 @@ class KernelAgent:
         self._tables: dict[RuleSet, _Table] = {}
         self._streams: dict[int, tuple[tuple[int, int], int]] = {}
         self._deal: tuple[int, int] | None = None
+        self._last: tuple[RuleSet | None, _Table | None] = (None, None)
 
     def _table(self, rules: RuleSet) -> _Table:
+        last_rules, last_table = self._last
+        if rules is last_rules and last_table is not None:  # as the decision before: no hashing
+            return last_table
         table = self._tables.get(rules)
         if table is None:
             packed = pack_rules(rules)
@@ -101,12 +128,15 @@ class KernelAgent:
                 if card_id >= 0:
                     slot[card_id] = at
             scratch = _new_scratch(packed)  # type: ignore[no-untyped-call]
-            table = self._tables[rules] = _Table(packed, strategies, scratch,
-                                                 tuple(slot), card,
-                                                 np.zeros(decide.OBS_SIZE, np.int64))
+            obs = np.zeros(decide.OBS_SIZE, np.int64)
             # Compiled (a first time: tens of seconds, with the kernel's notice) or loaded
             # from the cache before the first decision, Ctrl-C taken at once meanwhile.
-            drivers.load_kernel(decide._decide, packed, strategies, scratch, table.obs)
+            drivers.load_kernel(decide._decide, packed, strategies, scratch, obs)
+            table = self._tables[rules] = _Table(
+                packed, strategies, scratch, tuple(slot), card,
+                tuple(0 if at < 0 else 1 << at for at in slot), obs,
+                _compiled(decide._decide, packed, strategies, scratch, obs))
+        self._last = (rules, table)
         return table
 
     def _decide(self, decision: str, observation: Observation) -> int:
@@ -120,31 +150,28 @@ class KernelAgent:
         rules = o.rules
         n = rules.seat_count
         slot = table.slot
+        bit = table.bit.__getitem__
         code = _DECISIONS[decision]
         v = table.obs
         v[decide.OBS_DECISION] = code
         v[decide.OBS_SEAT] = o.seat
         v[decide.OBS_HAND_INDEX] = o.hand_number
-        mask = 0
-        for card in o.hand:
-            mask |= 1 << slot[card]
-        v[decide.OBS_HAND] = mask
+        v[decide.OBS_DEALER] = o.dealer
+        v[decide.OBS_HAND] = reduce(or_, map(bit, o.hand), 0)
         legal = 0
         if code == decide.DECIDE_BID:
             for bid in o.legal:
                 legal |= 1 << bid
             v[decide.OBS_POSITION] = (o.seat - o.first_bidder) % n
         elif code in (decide.DECIDE_PASS, decide.DECIDE_PLAY):
-            for card in o.legal:
-                legal |= 1 << slot[card]
+            legal = reduce(or_, map(bit, o.legal), 0)
         v[decide.OBS_LEGAL] = legal
         if code == decide.DECIDE_PASS:
             v[decide.OBS_POSITION] = 1 if self._to_blind_nil(o) else 0
         v[decide.OBS_DRAWN] = slot[o.drawn] if o.drawn is not None else 0
-        known = 0
-        for card in o.discards:
-            known |= 1 << slot[card]
-        v[decide.OBS_KNOWN] = known
+        v[decide.OBS_KNOWN] = reduce(or_, map(bit, o.discards), 0)
+        v[decide.OBS_PASSED] = reduce(or_, map(bit, o.passed), 0)
+        v[decide.OBS_RECEIVED] = reduce(or_, map(bit, o.received), 0)
         # The seat's stream as its earlier decisions in this hand left it; a decision no later
         # in the hand than the last one seen starts the hand again (another table, in
         # duplicate, playing the same deal with this agent).
@@ -155,22 +182,20 @@ class KernelAgent:
         for seat in range(n):
             made = o.bids[seat]
             v[decide.OBS_BIDS + seat] = -1 if made is None else made
+            v[decide.OBS_BLIND + seat] = 1 if o.blind[seat] else 0
             v[decide.OBS_TRICKS + seat] = o.tricks_taken[seat]
         for side in range(rules.side_count):
             v[decide.OBS_SCORE + side] = o.score[side]
             v[decide.OBS_BAGS + side] = o.bags[side]
-        played = decide.OBS_PLAYS
+        played = 0
         if code == decide.DECIDE_PLAY:
             v[decide.OBS_FIRST_LEADER] = o.tricks[0].leader if o.tricks else o.leader
-            for trick in o.tricks:
-                for card in trick.cards:
-                    v[played] = slot[card]
-                    played += 1
-            for card in o.trick:
-                v[played] = slot[card]
-                played += 1
-        v[decide.OBS_PLAYED] = played - decide.OBS_PLAYS
-        move, stream = decide._decide(table.rules, table.strategies, table.scratch, v)
+            plays = [slot[card] for trick in o.tricks for card in trick.cards]
+            plays.extend(slot[card] for card in o.trick)
+            played = len(plays)
+            v[decide.OBS_PLAYS:decide.OBS_PLAYS + played] = plays
+        v[decide.OBS_PLAYED] = played
+        move, stream = table.decide(table.rules, table.strategies, table.scratch, v)
         self._streams[o.random_key] = (progress, int(stream))
         if code in (decide.DECIDE_PASS, decide.DECIDE_PLAY):
             return table.card[int(move)]

@@ -1,7 +1,8 @@
 """The kernel tier: numba functions on ints and arrays, and the Python face that feeds and drives them.
 
-The jitted modules take ints and arrays only: bits, rng, params, trick, policy, expert_bid and
-expert_play (the helpers and the policies), and one module per rule step, deal, bidding (and
+The jitted modules take ints and arrays only: bits, rng, params, trick, the policies (the table
+``policies``, one module a policy ``policy_*``, deciding from ``observation``; ``basic_policies``,
+expert_bid and expert_play, the algorithms they call), and one module per rule step, deal, bidding (and
 the blind-nil exchange), play, scoring and game (a hand's pipeline and the game loop), with
 scratch (the state they share), outputs (the record layouts and their writing), engine
 (the chunk entry points the drivers call) and sums (what a block adds to a run's totals).
@@ -33,6 +34,7 @@ from .cache import kernel_caching, tidy
 
 with kernel_caching():
     from . import (  # noqa: F401  (compiled into the kernel's cache folder)
+        basic_policies,
         bidding,
         bits,
         dd_search,
@@ -41,10 +43,16 @@ with kernel_caching():
         expert_bid,
         expert_play,
         game,
+        observation,
         outputs,
         params,
         play,
+        policies,
         policy,
+        policy_basic,
+        policy_expert,
+        policy_expert_v1,
+        policy_random,
         rng,
         scoring,
         scratch,

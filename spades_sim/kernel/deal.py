@@ -47,7 +47,7 @@ def _deal(deck_slots, seat_count, hand_size, key, cards, hands):
 
 
 @njit(cache=True, inline='always')
-def _draw_deal(rules, play_policy, key, first, s):
+def _draw_deal(rules, strat, dealer, hand_index, key, first, s):
     """The two-player keep-or-discard draw (docs/scoring.md); ``first`` draws first.
 
     Writes ``s.hands`` (kept), ``s.discards`` and ``s.known`` (discards the drawer saw).
@@ -61,7 +61,7 @@ def _draw_deal(rules, play_policy, key, first, s):
     for turn in range(rules.deck_slots.shape[0] // 2):
         seat = (first + turn) % 2
         top, below = s.cards[2 * turn], s.cards[2 * turn + 1]
-        keep = _decide_keep(rules, play_policy, s, seat, top)
+        keep = _decide_keep(rules, strat, s, seat, dealer, hand_index, top)
         if keep:
             s.hands[seat] |= one << np.uint64(top)
             s.discards[seat] |= one << np.uint64(below)

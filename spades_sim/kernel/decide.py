@@ -1,14 +1,12 @@
 """One decision at a time: every decision a seat makes, from what the seat knows.
 
-Each function below makes one kind of decision for one seat from the hand's state in the
-scratch ``s`` (``scratch._Scratch``: the seat's cards, the bids so far, the tricks taken, the
-cards it knows are gone, the cards each seat has shown out of, the scores and bags before the
-hand, its random stream ``s.rng[seat]``) and, for a card, the trick in progress. The hand's
-own loop (``bidding``, ``deal``, ``play``) decides through them, and so does a built-in
-strategy asked from Python one decision at a time (:func:`_decide`, for
-``spades_sim.agents.kernel_agent``): both run the same code on the same state, so an agent
-makes exactly the kernel's moves. The policies themselves stay where they are
-(``policy``, ``expert_bid``, ``expert_play``); these functions give them their arguments.
+Each function below makes one kind of decision for one seat: it makes the seat's observation
+(``observation._observe``) from the hand's scratch ``s`` (``scratch._Scratch``) and the
+decision's own facts, and asks the seat's policy through the policy table (``policies``), with
+the seat's random stream ``s.rng[seat]``. The hand's own loop (``bidding``, ``deal``,
+``play``) decides through them, and so does a built-in strategy asked from Python one decision
+at a time (:func:`_decide`, for ``spades_sim.agents.kernel_agent``): both run the same code on
+the same state, so an agent makes exactly the kernel's moves.
 
 :func:`_decide` takes the seat's observation as one int64 vector (the ``OBS_*`` layout
 below), fills a scratch from it and calls the decision asked for. jit-compiled; inputs not
@@ -20,32 +18,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .basic_policies import _blind_nil_allowed, _leading_other
 from .bits import _RUNTIME_ZERO
-from .expert_bid import _bid_expert, _horizon, _next_bag_cost, _wants_blind_expert
-from .params import P_BAG_WEIGHT, POLICY_EXPERT
-from .policy import (
-    _blind_nil_allowed,
-    _choose_bid,
-    _choose_card,
-    _keep_first,
-    _pass_card,
-    _wants_blind_nil,
-)
-from .scoring import SCORING_FAILED_PER_BID, _bag_room
-from .scratch import COST_OPPONENTS, COST_OWN_SIDE
+from .observation import _observe
+from .policies import _bid, _blind, _keep, _pass_card, _play, _prepare
 from .trick import _beats, _seat_after
 
 # --- the decisions, as the hand's loop makes them ---
 
-
-@njit(cache=True, inline='always')
-def _leading_other(score, side):
-    """The highest score of any side but ``side``: the one "behind" is measured against."""
-    best = -(2**62)
-    for other in range(score.shape[0]):
-        if other != side and score[other] > best:
-            best = score[other]
-    return best
+_NO_CARD = -1
+"""A slot, suit or seat that is not there (the trick's winner before the lead, the card drawn
+outside the draw)."""
 
 
 @njit(cache=True, inline='always')
@@ -58,85 +41,57 @@ def _blind_allowed(rules, s, seat, allowed, hand_index):
 
 
 @njit(cache=True, inline='always')
-def _decide_blind(rules, strat, s, seat, hand_index):
-    """Whether ``seat`` bids blind nil (asked only when it may); draws from ``s.rng[seat]``."""
-    params = strat.params[seat]
-    policy = strat.bid_policy[seat]
-    if policy == POLICY_EXPERT:
-        blind, s.rng[seat] = _wants_blind_expert(rules, strat, params, seat, s.bids, s.score,
-                                                 hand_index, s.work, s.rng[seat])
-        return blind
-    side = seat % rules.side_count
-    partner = rules.partner[seat]
-    partner_bid = s.bids[partner] if partner >= 0 else -1
-    leader = _leading_other(s.score, side)
-    return _wants_blind_nil(policy, params, partner_bid, leader - s.score[side], leader,
-                            rules.target)
+def _before_play(rules, s, seat, dealer, hand_index, hand, legal, position, drawn):
+    """The observation of a decision before the first lead (nothing played yet)."""
+    zero = np.uint64(0)
+    return _observe(rules, s, seat, dealer, hand_index, hand, legal, position, drawn, _NO_CARD,
+                    _NO_CARD, _NO_CARD, _NO_CARD, zero)
 
 
 @njit(cache=True, inline='always')
-def _decide_bid(rules, strat, s, seat, position, allowed, hand_index):
+def _decide_blind(rules, strat, s, seat, dealer, hand_index):
+    """Whether ``seat`` bids blind nil (asked only when it may); draws from ``s.rng[seat]``."""
+    obs = _before_play(rules, s, seat, dealer, hand_index, s.hands[seat], 1, 0, _NO_CARD)
+    blind, s.rng[seat] = _blind(strat.bid_policy[seat], rules, strat, obs, s.rng[seat])
+    return blind == 1
+
+
+@njit(cache=True, inline='always')
+def _decide_bid(rules, strat, s, seat, dealer, position, allowed, hand_index):
     """The bid of ``seat``, the ``position``-th to bid, from the bids ``allowed`` (bit b: bid
     b, 0 nil) and its cards ``s.hands[seat]``; draws from ``s.rng[seat]``."""
-    params = strat.params[seat]
-    if strat.bid_policy[seat] == POLICY_EXPERT:
-        bid, s.rng[seat] = _bid_expert(rules, strat, params, seat, position, allowed,
-                                       s.hands[seat], s.bids, s.score, s.bag_total, hand_index,
-                                       s.work, s.rng[seat])
-        return bid
-    side = seat % rules.side_count
-    partner = rules.partner[seat]
-    partner_bid = s.bids[partner] if partner >= 0 else -1
-    bid, s.rng[seat] = _choose_bid(strat.bid_policy[seat], params, s.hands[seat], partner,
-                                   partner_bid, allowed, rules.max_bid, rules.trick_scale,
-                                   _bag_room(rules, s.bag_total[side]), rules.suit_masks,
-                                   rules.suit_low, rules.trump_suit, s.rng[seat])
+    obs = _before_play(rules, s, seat, dealer, hand_index, s.hands[seat], allowed, position,
+                       _NO_CARD)
+    bid, s.rng[seat] = _bid(strat.bid_policy[seat], rules, strat, obs, s.rng[seat])
     return bid
 
 
 @njit(cache=True, inline='always')
-def _decide_keep(rules, play_policy, s, seat, slot):
+def _decide_keep(rules, strat, s, seat, dealer, hand_index, slot):
     """Two-player draw: whether ``seat`` keeps the card ``slot`` just drawn."""
-    keep, s.rng[seat] = _keep_first(play_policy[seat], slot, rules.slot_suit, rules.suit_masks,
-                                    rules.suit_low, rules.trump_suit, s.rng[seat])
-    return keep
+    obs = _before_play(rules, s, seat, dealer, hand_index, s.hands[seat], 1, 0, slot)
+    keep, s.rng[seat] = _keep(strat.play_policy[seat], rules, strat, obs, s.rng[seat])
+    return keep == 1
 
 
 @njit(cache=True, inline='always')
-def _decide_pass(rules, play_policy, s, seat, to_blind_nil):
+def _decide_pass(rules, strat, s, seat, dealer, hand_index, to_blind_nil):
     """The card (slot) ``seat`` passes from ``s.remaining[seat]`` in the blind-nil exchange;
     ``to_blind_nil``: it passes to the blind-nil bidder (else it is the bidder passing back)."""
-    slot, s.rng[seat] = _pass_card(play_policy[seat], s.remaining[seat], to_blind_nil,
-                                   rules.suit_masks, rules.suit_low, rules.trump_suit,
-                                   s.rng[seat])
+    hand = s.remaining[seat]
+    obs = _before_play(rules, s, seat, dealer, hand_index, hand, hand, 1 if to_blind_nil else 0,
+                       _NO_CARD)
+    slot, s.rng[seat] = _pass_card(strat.play_policy[seat], rules, strat, obs, s.rng[seat])
     return slot
 
 
 @njit(cache=True, inline='always')
-def _bag_costs(rules, tables, params, seat, score, bag_total, hand_index, costs):
-    """What one more bag costs ``seat``'s side and (on average) its opponents, for the expert's
-    card play: ``costs[seat, COST_OWN_SIDE]`` and ``costs[seat, COST_OPPONENTS]``."""
-    horizon = _horizon(rules, tables, score, hand_index)
-    weight = params[P_BAG_WEIGHT]
-    sides = rules.side_count
-    own = seat % sides
-    opponents = 0.0
-    for side in range(sides):
-        cost = _next_bag_cost(rules, tables, horizon, bag_total[side], weight)
-        if side == own:
-            costs[seat, COST_OWN_SIDE] = cost
-        else:
-            opponents += cost
-    costs[seat, COST_OPPONENTS] = opponents / (sides - 1)
-
-
-@njit(cache=True, inline='always')
-def _prepare_play(rules, strat, s, seat, hand_index):
+def _prepare_play(rules, strat, s, seat, dealer, hand_index):
     """What ``seat``'s card play reads all hand long, worked out once before the first trick
-    (the expert's bag costs, ``s.costs[seat]``)."""
-    if strat.play_policy[seat] == POLICY_EXPERT:
-        _bag_costs(rules, strat, strat.params[seat], seat, s.score, s.bag_total, hand_index,
-                   s.costs)
+    (its policy's ``prepare``: the expert's bag costs, ``s.costs[seat]``)."""
+    hand = s.remaining[seat]
+    obs = _before_play(rules, s, seat, dealer, hand_index, hand, hand, 0, _NO_CARD)
+    _, s.rng[seat] = _prepare(strat.play_policy[seat], rules, strat, obs, s.rng[seat])
 
 
 class _Trick(NamedTuple):
@@ -155,17 +110,13 @@ class _Trick(NamedTuple):
 
 
 @njit(cache=True, inline='always')
-def _decide_card(rules, strat, s, seat, legal, trick):
+def _decide_card(rules, strat, s, seat, dealer, hand_index, legal, trick):
     """The card (slot) ``seat`` plays from the ``legal`` mask of its cards
     ``s.remaining[seat]`` into ``trick`` (a :class:`_Trick`). Draws from ``s.rng[seat]``."""
-    n = rules.seat_count
-    slot, s.rng[seat] = _choose_card(
-        strat.play_policy[seat], strat.params[seat], seat, rules.partner[seat], legal,
-        s.remaining[seat], trick.position, trick.led_suit, trick.win_slot, trick.win_seat,
-        trick.win_suit, trick.played | s.known[seat], s.shown_out, s.bids, s.tricks, n,
-        _bag_room(rules, s.bag_total[seat % rules.side_count]), s.costs[seat, COST_OWN_SIDE],
-        s.costs[seat, COST_OPPONENTS], 10.0 + rules.scoring[SCORING_FAILED_PER_BID],
-        rules.suit_masks, rules.suit_low, rules.trump_suit, s.rng[seat])
+    obs = _observe(rules, s, seat, dealer, hand_index, s.remaining[seat], legal, trick.position,
+                   _NO_CARD, trick.led_suit, trick.win_slot, trick.win_seat, trick.win_suit,
+                   trick.played)
+    slot, s.rng[seat] = _play(strat.play_policy[seat], rules, strat, obs, s.rng[seat])
     return slot
 
 
@@ -177,7 +128,7 @@ def _card_players(rules, strat, s):
     (``warmup.callee_groups``) rather than typing their arguments out again. Plays nothing
     worth reading (a lead from seat 0's cards)."""
     zero = _RUNTIME_ZERO[0]  # not a literal: the hand's numbers are read, typed int64
-    return _decide_card(rules, strat, s, zero, s.remaining[0],
+    return _decide_card(rules, strat, s, zero, zero, zero, s.remaining[0],
                         _Trick(zero, zero - 1, zero - 1, zero - 1, zero - 1, np.uint64(0)))
 
 
@@ -215,9 +166,16 @@ OBS_PLAYED = 9
 """Cards played so far this hand, the trick in progress included."""
 OBS_FIRST_LEADER = 10
 """The seat that led the first trick."""
-OBS_BIDS = 11
+OBS_DEALER = 11
+OBS_PASSED = 12
+"""The cards the seat passed in a blind-nil exchange."""
+OBS_RECEIVED = 13
+"""The cards its partner passed it."""
+OBS_BIDS = 14
 """Each seat's bid (-1 before it bids; blind nil is 0)."""
-OBS_TRICKS = OBS_BIDS + MAX_SEATS
+OBS_BLIND = OBS_BIDS + MAX_SEATS
+"""Each seat: 1 when its bid is blind nil."""
+OBS_TRICKS = OBS_BLIND + MAX_SEATS
 """Tricks taken by each seat."""
 OBS_SCORE = OBS_TRICKS + MAX_SEATS
 """Each side's score before the hand."""
@@ -235,8 +193,10 @@ def _fill(rules, obs, s, seat):
     n, sides = rules.seat_count, rules.side_count
     for k in range(n):
         s.bids[k] = obs[OBS_BIDS + k]
+        s.blind[k] = obs[OBS_BLIND + k]
         s.tricks[k] = obs[OBS_TRICKS + k]
         s.shown_out[k] = 0
+        s.given[k] = 0
     for k in range(sides):
         s.score[k] = obs[OBS_SCORE + k]
         s.bag_total[k] = obs[OBS_BAGS + k]
@@ -245,14 +205,20 @@ def _fill(rules, obs, s, seat):
     s.remaining[seat] = hand
     s.known[seat] = np.uint64(obs[OBS_KNOWN])
     s.rng[seat] = np.uint64(obs[OBS_STREAM])
+    s.given[seat] = np.uint64(obs[OBS_PASSED])
+    partner = rules.partner[seat]
+    if partner >= 0:
+        s.given[partner] = np.uint64(obs[OBS_RECEIVED])
     # The tricks so far, replayed: who showed out of what, and the trick in progress.
     played = obs[OBS_PLAYED]
     leader = obs[OBS_FIRST_LEADER]
+    s.first_leader[0] = leader
     trump = rules.trump_suit
     position, led_suit, win_slot, win_seat, win_suit = 0, -1, -1, -1, -1
     for i in range(played):
         position = i % n
         slot = obs[OBS_PLAYS + i]
+        s.plays[i] = slot
         player = _seat_after(leader, position, n)
         suit = rules.slot_suit[slot]
         if position == 0:
@@ -277,23 +243,26 @@ def _decide(rules, strat, s, obs):
     stream after it). A bid is a number (0 nil); blind nil and the draw 1 (yes) or 0; a card a
     slot. ``s`` is a scratch for ``rules``, overwritten."""
     seat = obs[OBS_SEAT]
+    dealer = obs[OBS_DEALER]
     hand_index = obs[OBS_HAND_INDEX]
     decision = obs[OBS_DECISION]
     position, led_suit, win_slot, win_seat, win_suit = _fill(rules, obs, s, seat)
     if decision == DECIDE_BLIND:
-        move = 1 if _decide_blind(rules, strat, s, seat, hand_index) else 0
+        move = 1 if _decide_blind(rules, strat, s, seat, dealer, hand_index) else 0
     elif decision == DECIDE_BID:
-        move = _decide_bid(rules, strat, s, seat, obs[OBS_POSITION], obs[OBS_LEGAL], hand_index)
+        move = _decide_bid(rules, strat, s, seat, dealer, obs[OBS_POSITION], obs[OBS_LEGAL],
+                           hand_index)
     elif decision == DECIDE_DRAW:
-        move = 1 if _decide_keep(rules, strat.play_policy, s, seat, obs[OBS_DRAWN]) else 0
+        move = 1 if _decide_keep(rules, strat, s, seat, dealer, hand_index,
+                                 obs[OBS_DRAWN]) else 0
     elif decision == DECIDE_PASS:
-        move = _decide_pass(rules, strat.play_policy, s, seat, obs[OBS_POSITION] == 1)
+        move = _decide_pass(rules, strat, s, seat, dealer, hand_index, obs[OBS_POSITION] == 1)
     else:
-        _prepare_play(rules, strat, s, seat, hand_index)
+        _prepare_play(rules, strat, s, seat, dealer, hand_index)
         played = np.uint64(0)
         for i in range(obs[OBS_PLAYED]):
             played |= np.uint64(1) << np.uint64(obs[OBS_PLAYS + i])
-        move = _decide_card(rules, strat, s, seat, np.uint64(obs[OBS_LEGAL]),
+        move = _decide_card(rules, strat, s, seat, dealer, hand_index, np.uint64(obs[OBS_LEGAL]),
                             _Trick(position, led_suit, win_slot, win_seat, win_suit, played))
     return move, s.rng[seat]
 

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .basic_policies import _holds_rank_from_top
 from .bits import _RUNTIME_ZERO, _lowest_bit, _popcount
 from .params import (
     P_BAG_WEIGHT,
@@ -45,7 +46,6 @@ from .params import (
     P_NIL_BONUS,
     P_NIL_MIN_CHANCE,
 )
-from .policy import _holds_rank_from_top
 from .rng import _next
 from .scoring import (
     SCORING_BAG_LIMIT,

@@ -276,7 +276,7 @@ def _play_expert(params, seat, partner, legal, hand, position, led_suit, win_slo
     s this hand. ``bag_cost_own`` / ``bag_cost_opp``: what one more bag costs this seat's
     side and its opponents, in points (negative when bags pay). ``set_unit``: the points a
     side loses per contract trick when set rather than made. Other arguments as in
-    ``policy._choose_card``.
+    ``policy_expert.play``.
     """
     trump_mask = suit_masks[trump_suit]
     out = (suit_masks[0] | suit_masks[1] | suit_masks[2] | trump_mask) & ~hand & ~gone

@@ -55,13 +55,14 @@ def _hand(rules, strat, seed, game, hand_index, dealer, s, deal, through):
     if not deal:
         pass
     elif rules.draw_deal:
-        _draw_deal(rules, strat.play_policy, deal_key, (dealer + rules.first_bid_offset) % 2, s)
+        _draw_deal(rules, strat, dealer, hand_index, deal_key,
+                   (dealer + rules.first_bid_offset) % 2, s)
     else:
         _deal(rules.deck_slots, rules.seat_count, rules.hand_size, deal_key, s.cards, s.hands)
     if through < STEP_BIDDING:
         return
     _bid_round(rules, strat, dealer, hand_index, s)
-    _exchange(rules, strat.play_policy, s)
+    _exchange(rules, strat, dealer, hand_index, s)
     if through < STEP_PLAY:
         return
     _play_tricks(rules, strat, dealer, hand_index, s)

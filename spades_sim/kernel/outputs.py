@@ -10,8 +10,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .basic_policies import _nil_risk
 from .bits import _highest_bit, _popcount
-from .policy import _nil_risk
 from .scoring import (
     SIDE_BAGS,
     SIDE_CONTRACT,

@@ -33,9 +33,9 @@ from ..rules import (
     SpadesLead,
     TwoPlayerFirst,
 )
+from .basic_policies import BLIND_AFTER_FIRST_HAND, BLIND_ANYTIME, BLIND_OFF, BLIND_WHEN_BEHIND
 from .bidding import FORCED_MIRROR, FORCED_NONE, FORCED_SUICIDE, FORCED_WHIZ
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP, LEAD_ORDINARY
-from .policy import BLIND_AFTER_FIRST_HAND, BLIND_ANYTIME, BLIND_OFF, BLIND_WHEN_BEHIND
 from .scoring import (
     SCORING_BAG_LIMIT,
     SCORING_BAG_PENALTY,

@@ -1,15 +1,9 @@
-"""Policy ids and the slots of a strategy's parameter vector, shared by every policy module.
+"""The slots of a strategy's parameter vector, shared by every policy module (a policy's id is
+its place in ``policies.TABLE``).
 
 The names, defaults, ranges and meanings of the parameters are in
 ``spades_sim.kernel.strategies.PARAMS``; which policy reads which slot is said there too.
 """
-
-POLICY_RANDOM = 0
-POLICY_BASIC = 1
-POLICY_EXPERT_V1 = 2
-"""The first release's expert, kept unchanged as the fixed yardstick ``expert-v1``."""
-POLICY_EXPERT = 3
-"""Sound card play (``expert_play``) and bids by expected value under the table (``expert_bid``)."""
 
 # Slots read by basic and expert-v1 (and some by expert).
 P_BID_OFFSET = 0

@@ -48,7 +48,7 @@ def _play_tricks(rules, strat, dealer, hand_index, s):
     for seat in range(n):
         tricks[seat] = 0
         shown_out[seat] = 0
-        _prepare_play(rules, strat, s, seat, hand_index)
+        _prepare_play(rules, strat, s, seat, dealer, hand_index)
     played = np.uint64(0)
     broken = False
     lowest_club = np.uint64(1) << np.uint64(rules.suit_low[0])
@@ -71,7 +71,7 @@ def _play_tricks(rules, strat, dealer, hand_index, s):
                     legal = _lead_mask(hand, suit_masks, trump, free)
             else:
                 legal = _follow_mask(hand, led_suit, suit_masks)
-            slot = _decide_card(rules, strat, s, seat, legal,
+            slot = _decide_card(rules, strat, s, seat, dealer, hand_index, legal,
                                 _Trick(k, led_suit, win_slot, win_seat, win_suit, played))
             bit = np.uint64(1) << np.uint64(slot)
             remaining[seat] = hand & ~bit

@@ -1,563 +1,99 @@
-"""Fixed policies: how a seat bids and which card it plays.
+"""Constructed positions: a policy asked for one bid or one card with the facts it reads passed
+one by one, as tests/test_expert.py builds its positions. The kernel never calls these: its
+decisions go through ``decide`` and the policy table (``policies``) with the seat's observation.
 
-A strategy is two policy ids (bidding, card play) and a parameter vector, so
-tuning a parameter never recompiles. The policy ids and the parameter slots are
-in ``params``; this module dispatches on them and holds the random, basic and
-expert-v1 policies. The expert's own card play is in ``expert_play`` and its
-bidding in ``expert_bid``. jit-compiled; inputs not checked.
-
-Policies
---------
-``POLICY_RANDOM``
-    Uniform over the legal bids (never blind nil) and over the legal cards.
-``POLICY_BASIC``
-    Bids a trick estimate (high cards, spade length, short suits) plus an
-    offset; bids nil when the hand's nil risk is at most a threshold; goes blind
-    nil when allowed and far enough behind; adds to its bid over a partner's nil.
-    Plays to make the contract with the cheapest winning card, ducks once the
-    contract is made, covers a partner's nil and plays low under an opponent's nil.
-    In the two-player draw it keeps a trump or a side ace, king or queen and
-    otherwise takes the next card; in a blind-nil exchange the partner passes its
-    lowest cards and the blind-nil bidder passes back its highest. Bag awareness:
-    within ``P_BAG_NEAR`` bags of the penalty it adds ``P_BAG_BID`` to its estimate.
-``POLICY_EXPERT_V1``
-    The first release's expert, kept unchanged as the fixed yardstick. Bids as basic.
-    Plays with the cards still out in view: covers a partner's nil
-    (high before the nil bidder, the cheapest winner after it), attacks an opponent's
-    nil with leads it cannot duck unless its own contract needs the tricks, plays for
-    tricks only until the contract is certain (boss trumps), then ducks, and goes for
-    the set when the opponents can lose fewer than ``P_SET_SLACK`` of the tricks left.
-``POLICY_EXPERT``
-    Bids by expected value under the table's scoring and the game state from
-    calibration tables (``expert_bid``); sound card play (``expert_play``).
-
-docs/strategies.md describes every rule.
-
-The trick estimate is made for four seats and multiplied by the table's
-``trick_scale`` (``spades_sim.kernel.packing``): 4/3 at three seats, 4/5 at five.
+``POLICY_RANDOM`` … ``POLICY_EXPERT`` are the policies' ids, read from the table; the basic and
+expert-v1 policies themselves are in ``basic_policies``.
 """
 
+from typing import NamedTuple
+
 import numpy as np
-from numba import njit
 
-from .bits import _bits_above, _highest_bit, _lowest_bit, _nth_bit, _popcount
-from .expert_play import _play_expert
-from .params import (  # noqa: F401  (the ids and slots are read as policy.P_… elsewhere)
-    P_BAG_BID,
-    P_BAG_NEAR,
-    P_BID_OFFSET,
-    P_BLIND_DEFICIT,
-    P_BLIND_NEAR,
-    P_COVER_BONUS,
-    P_NIL_THRESHOLD,
-    P_SET_SLACK,
-    P_SOLO_NIL_THRESHOLD,
-    PARAM_COUNT,
-    POLICY_BASIC,
-    POLICY_EXPERT,
-    POLICY_EXPERT_V1,
-    POLICY_RANDOM,
-)
-from .rng import _below, _next
-from .trick import _beats_mask, _seat_after
-
-# Blind-nil eligibility codes (``PackedRules.blind_mode``).
-BLIND_OFF, BLIND_ANYTIME, BLIND_AFTER_FIRST_HAND, BLIND_WHEN_BEHIND = 0, 1, 2, 3
+from .basic_policies import _blind_nil_allowed  # noqa: F401  (read as policy._blind_nil_allowed)
+from .observation import _Observation
+from .policies import IDS, TABLE
+from .scoring import SCORING_FAILED_PER_BID, SCORING_FIELDS
 
 
-@njit(cache=True, inline='always')
-def _blind_nil_allowed(blind_mode, blind_threshold, own_score, other_score, hand_index):
-    """Whether a seat may bid blind nil at the start of this hand."""
-    if blind_mode == BLIND_ANYTIME:
-        return True
-    if blind_mode == BLIND_AFTER_FIRST_HAND:
-        return hand_index > 0
-    if blind_mode == BLIND_WHEN_BEHIND:
-        return other_score - own_score >= blind_threshold
-    return False
+class _PositionRules(NamedTuple):
+    """The rule facts a bid or a card play reads, for a position built by hand."""
+
+    seat_count: int
+    max_bid: int
+    trick_scale: float
+    scoring: np.ndarray
+    """The packed scoring (``packing.pack_scoring``); only the points a set loses a trick are read."""
+    suit_masks: np.ndarray
+    suit_low: np.ndarray
+    trump_suit: int
 
 
-@njit(cache=True, inline='always')
-def _suit_size(suit_masks, suit):
-    return _popcount(suit_masks[suit])
+def _scoring(failed_per_bid: float) -> np.ndarray:
+    """A packed scoring whose set loses ``failed_per_bid`` points a trick of the contract."""
+    scoring = np.zeros(SCORING_FIELDS, np.int64)
+    scoring[SCORING_FAILED_PER_BID] = int(failed_per_bid)
+    return scoring
 
 
-@njit(cache=True, inline='always')
-def _holds_rank_from_top(hand, suit_masks, suit_low, suit, k):
-    """Whether ``hand`` holds the k-th highest card of ``suit`` (k = 0: the ace)."""
-    slot = suit_low[suit] + _suit_size(suit_masks, suit) - 1 - k
-    return (hand >> np.uint64(slot)) & np.uint64(1) == np.uint64(1)
+def __getattr__(name: str) -> int:
+    """``POLICY_RANDOM``, ``POLICY_BASIC``, ``POLICY_EXPERT_V1``, ``POLICY_EXPERT``: a policy's
+    id, its place in ``policies.TABLE`` (read from there: the table is the one place it lives)."""
+    if name.startswith("POLICY_"):
+        key = name.removeprefix("POLICY_").lower().replace("_", "-")
+        if key in IDS:
+            return IDS[key]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@njit(cache=True, inline='always')
-def _estimate_tricks(hand, suit_masks, suit_low, trump_suit):
-    """Expected tricks of a hand: trump honours and length, side aces and kings, short suits."""
-    trump_count = _popcount(hand & suit_masks[trump_suit])
-    estimate = 0.0
-    honours = 0
-    for k in range(3):  # A, K, Q of trumps: sure tricks when guarded by k smaller trumps
-        if _holds_rank_from_top(hand, suit_masks, suit_low, trump_suit, k):
-            honours += 1
-            estimate += 1.0 if trump_count > k else 0.5
-    estimate += min(max(trump_count - 3, 0), trump_count - honours)
-    for suit in range(4):
-        if suit == trump_suit:
-            continue
-        length = _popcount(hand & suit_masks[suit])
-        if length == 0:
-            if trump_count >= 3:
-                estimate += 0.6
-            continue
-        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 0):
-            estimate += 1.0 if length <= 6 else 0.5
-        elif length == 1 and trump_count >= 3:
-            estimate += 0.3
-        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 1) and 2 <= length <= 5:
-            estimate += 0.8
-        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 2) and 3 <= length <= 4:
-            estimate += 0.4
-    return estimate
+def _position(seat, partner, hand, legal, position, led_suit, win_slot, win_seat, win_suit, gone,
+              shown_out, bids, tricks, bag_room, notes):
+    """An observation of a constructed position (the fields no policy reads there left empty)."""
+    empty = np.zeros(len(bids), np.int64)
+    return _Observation(
+        int(seat), int(partner), 0, 0, np.uint64(hand), legal, int(position), -1,
+        np.ascontiguousarray(bids, np.int64), empty, np.uint64(0), np.uint64(0),
+        np.zeros(1, np.int64), 0, int(led_suit), int(win_slot), int(win_seat), int(win_suit),
+        np.uint64(gone), np.uint64(gone), np.ascontiguousarray(shown_out, np.int64),
+        np.ascontiguousarray(tricks, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
+        int(bag_room), np.asarray(notes, np.float64), np.zeros(1, np.float64))
 
 
-@njit(cache=True)
-def _nil_risk(hand, suit_masks, suit_low, trump_suit):
-    """How likely a hand is to take a trick: high trumps, trump length, unguarded side honours."""
-    trump_count = _popcount(hand & suit_masks[trump_suit])
-    risk = 0.3 * max(trump_count - 3, 0)
-    trump_weights = (1.0, 1.0, 1.0, 0.6, 0.35)  # A K Q J 10 of trumps
-    for k in range(5):
-        if _holds_rank_from_top(hand, suit_masks, suit_low, trump_suit, k):
-            risk += trump_weights[k]
-    for suit in range(4):
-        if suit == trump_suit:
-            continue
-        length = _popcount(hand & suit_masks[suit])
-        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 0):
-            risk += 0.9
-        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 1):
-            risk += 0.8 if length <= 2 else 0.5
-        if _holds_rank_from_top(hand, suit_masks, suit_low, suit, 2) and length <= 2:
-            risk += 0.25
-    return risk
-
-
-@njit(cache=True, inline='always')
-def _wants_blind_nil(policy, params, partner_bid, deficit, other_score, target):
-    """Decide blind nil before seeing the cards (only called when it is allowed).
-
-    The basic policy goes blind only as a last resort: far behind, with the
-    opponents close to the target, and the partner not already nil.
-    """
-    if policy == POLICY_RANDOM:
-        return False
-    return (partner_bid != 0 and deficit >= params[P_BLIND_DEFICIT]
-            and other_score >= target - params[P_BLIND_NEAR])
-
-
-@njit(cache=True, inline='always')
-def _nearest_allowed(bid, allowed, max_bid):
-    """The allowed count bid (>= 1) nearest to ``bid``, the higher one on a tie; -1 if none."""
-    for distance in range(max_bid + 1):
-        for candidate in (bid + distance, bid - distance):
-            if 1 <= candidate <= max_bid and (allowed >> candidate) & 1:
-                return candidate
-    return -1
-
-
-@njit(cache=True)
 def _choose_bid(policy, params, hand, partner, partner_bid, allowed, max_bid, trick_scale,
                 bag_room, suit_masks, suit_low, trump_suit, rng_state):
-    """Return (bid, rng_state); ``partner_bid`` is -1 while the partner has not bid, or
-    when there is no partner (``partner`` = -1). ``bag_room`` is how many more bags the
-    side can take before the next penalty (large when bags cost nothing).
-
-    ``allowed`` has bit b set when bid b (0 = nil) is allowed now: the bidding rules
-    are applied by the engine, the policy only picks among what they leave.
-    """
-    if policy == POLICY_RANDOM:
-        rng_state, bits = _next(rng_state)
-        return _nth_bit(np.uint64(allowed), _below(bits, _popcount(np.uint64(allowed)))), rng_state
-    # Alone, nobody covers a nil and every opponent attacks it: a separate, stricter threshold.
-    nil_threshold = params[P_NIL_THRESHOLD] if partner >= 0 else params[P_SOLO_NIL_THRESHOLD]
-    if (allowed & 1 and partner_bid != 0
-            and _nil_risk(hand, suit_masks, suit_low, trump_suit) <= nil_threshold):
-        return 0, rng_state
-    estimate = (_estimate_tricks(hand, suit_masks, suit_low, trump_suit) * trick_scale
-                + params[P_BID_OFFSET])
-    if partner_bid == 0:
-        estimate += params[P_COVER_BONUS]
-    if bag_room <= params[P_BAG_NEAR]:
-        estimate += params[P_BAG_BID]
-    bid = int(np.floor(estimate + 0.5))
-    if partner_bid > 0:
-        bid = min(bid, max_bid - partner_bid)
-    bid = _nearest_allowed(min(max(bid, 1), max_bid), allowed, max_bid)
-    return (bid if bid >= 0 else 0), rng_state  # only nil is left when no count bid is allowed
+    """Return (bid, rng_state): the bid of the policy with id ``policy`` for seat 0 holding
+    ``hand`` in a constructed position (``partner_bid`` -1 before the partner bids): its
+    module's own ``bid`` (compiled for these stand-ins alone, not the whole table)."""
+    seats = max(partner + 1, 2)
+    bids = np.full(seats, -1, np.int64)
+    if partner >= 0:
+        bids[partner] = partner_bid
+    rules = _PositionRules(seats, int(max_bid), float(trick_scale), _scoring(10), suit_masks,
+                           suit_low, int(trump_suit))
+    obs = _position(0, partner, hand, int(allowed), 0, -1, -1, -1, -1, 0, np.zeros(seats),
+                    bids, np.zeros(seats), bag_room, np.zeros(2))
+    strat = _PositionStrategy(np.tile(np.asarray(params, np.float64), (seats, 1)))
+    return TABLE[policy].bid(rules, strat, obs, np.uint64(rng_state))
 
 
-@njit(cache=True, inline='always')
-def _keep_first(policy, slot, slot_suit, suit_masks, suit_low, trump_suit, rng_state):
-    """Two-player draw: return (keep, rng_state), whether to keep the drawn card ``slot``.
+class _PositionStrategy(NamedTuple):
+    """The seats' parameter vectors, for a position built by hand."""
 
-    Otherwise it is discarded and the next card must be kept.
-    """
-    if policy == POLICY_RANDOM:
-        rng_state, bits = _next(rng_state)
-        return (bits & np.uint64(1)) == np.uint64(1), rng_state
-    suit = slot_suit[slot]
-    from_top = suit_low[suit] + _suit_size(suit_masks, suit) - 1 - slot
-    return suit == trump_suit or from_top < 3, rng_state
+    params: np.ndarray
 
 
-@njit(cache=True, inline='always')
-def _pass_card(policy, hand, to_blind_nil, suit_masks, suit_low, trump_suit, rng_state):
-    """Return (slot, rng_state): the card a seat passes in the blind-nil exchange.
-
-    ``to_blind_nil``: the partner passes to the blind-nil bidder (else it is the way back).
-    """
-    if policy == POLICY_RANDOM:
-        rng_state, bits = _next(rng_state)
-        return _nth_bit(hand, _below(bits, _popcount(hand))), rng_state
-    if to_blind_nil:
-        return _lowest_rank(hand, suit_masks, suit_low, trump_suit), rng_state
-    return _highest_rank(hand, suit_masks, suit_low, trump_suit), rng_state
-
-
-@njit(cache=True, inline='always')
-def _lowest_rank(mask, suit_masks, suit_low, trump_suit):
-    """The lowest-ranked card of ``mask``, a non-trump when ranks tie."""
-    best = -1
-    best_rank = 99
-    for suit in range(4):
-        in_suit = mask & suit_masks[suit]
-        if in_suit == 0:
-            continue
-        slot = _lowest_bit(in_suit)
-        rank = slot - suit_low[suit]
-        if rank < best_rank or (rank == best_rank and best >= suit_low[trump_suit]):
-            best, best_rank = slot, rank
-    return best
-
-
-@njit(cache=True, inline='always')
-def _highest_rank(mask, suit_masks, suit_low, trump_suit):
-    """The highest-ranked card of ``mask``, a trump when ranks tie."""
-    best = -1
-    best_rank = -1
-    for suit in range(4):
-        in_suit = mask & suit_masks[suit]
-        if in_suit == 0:
-            continue
-        slot = _highest_bit(in_suit)
-        rank = slot - suit_low[suit]
-        if rank > best_rank or (rank == best_rank and suit == trump_suit):
-            best, best_rank = slot, rank
-    return best
-
-
-@njit(cache=True, inline='always')
-def _lead_basic(legal, hand, gone, need, suit_masks, suit_low, trump_suit):
-    """Lead a boss card while the contract needs tricks, else the lowest card."""
-    if need > 0:
-        for suit in range(4):
-            mine = legal & suit_masks[suit]
-            if mine == 0:
-                continue
-            top = _highest_bit(mine)
-            outstanding = suit_masks[suit] & ~gone & ~hand
-            if outstanding == 0 or top > _highest_bit(outstanding):
-                if suit != trump_suit or legal == mine or outstanding & suit_masks[trump_suit] != 0:
-                    return top
-    return _lowest_rank(legal, suit_masks, suit_low, trump_suit)
-
-
-@njit(cache=True, inline='always')
-def _duck(legal, beats, suit_masks, suit_low, trump_suit):
-    """The highest-ranked card that does not win; if every card wins, the highest."""
-    losing = legal & ~beats
-    return _highest_rank(losing if losing != 0 else legal, suit_masks, suit_low, trump_suit)
-
-
-@njit(cache=True, inline='always')
 def _choose_card(policy, params, seat, partner, legal, hand, position, led_suit, win_slot,
                  win_seat, win_suit, gone, shown_out, bids, tricks, seat_count, bag_room,
                  bag_cost_own, bag_cost_opp, set_unit, suit_masks, suit_low, trump_suit,
                  rng_state):
-    """Return (slot, rng_state): the card ``seat`` plays from the ``legal`` mask.
-
-    ``partner`` is the partner's seat, -1 when playing alone. ``position`` is 0 for
-    the leader; then ``led_suit`` is the suit led and ``win_slot``/``win_seat``/``win_suit``
-    describe the card now winning the trick. ``bids`` and ``tricks`` are per seat (bids
-    -1 until made); ``gone`` is the mask of cards the seat knows are out of play: played
-    this hand, or seen discarded in the two-player draw; ``shown_out`` has bit s of a seat
-    set once it failed to follow suit s. ``bag_room`` as in :func:`_choose_bid`;
-    ``bag_cost_own``, ``bag_cost_opp`` and ``set_unit`` as in ``expert_play._play_expert``.
-    """
-    if policy == POLICY_RANDOM:
-        rng_state, bits = _next(rng_state)
-        return _nth_bit(legal, _below(bits, _popcount(legal))), rng_state
-    if _popcount(legal) == 1:
-        return _lowest_bit(legal), rng_state
-    if policy == POLICY_EXPERT:
-        return _play_expert(params, seat, partner, legal, hand, position, led_suit, win_slot,
-                            win_seat, win_suit, gone, shown_out, bids, tricks, seat_count,
-                            bag_cost_own, bag_cost_opp, set_unit, suit_masks, suit_low,
-                            trump_suit), rng_state
-    if policy == POLICY_EXPERT_V1:
-        return _play_expert_v1(params, seat, partner, legal, hand, position, win_slot, win_seat,
-                               win_suit, gone, bids, tricks, seat_count, bag_room,
-                               suit_masks, suit_low, trump_suit), rng_state
-    return _play_basic(seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
-                       gone, bids, tricks, seat_count, suit_masks, suit_low, trump_suit), rng_state
-
-
-@njit(cache=True, inline='always')
-def _side_need(seat, partner, bids, tricks):
-    """Tricks the contract of ``seat``'s side still needs (its count bidders' bids - tricks)."""
-    need = bids[seat] - tricks[seat] if bids[seat] > 0 else 0
-    if partner >= 0 and bids[partner] > 0:
-        need += bids[partner] - tricks[partner]
-    return need
-
-
-@njit(cache=True)
-def _play_basic(seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
-                gone, bids, tricks, seat_count, suit_masks, suit_low, trump_suit):
-    """The basic card play (module docstring); arguments as in :func:`_choose_card`."""
-    my_nil = bids[seat] == 0
-    partner_nil_alive = partner >= 0 and bids[partner] == 0 and tricks[partner] == 0
-    opp_nil_alive = False
-    opp_nil_to_play = False  # a live opposing nil bidder plays after this seat in this trick
-    for other in range(1, seat_count):
-        opponent = _seat_after(seat, other, seat_count)
-        if opponent != partner and bids[opponent] == 0 and tricks[opponent] == 0:
-            opp_nil_alive = True
-            if position + other < seat_count:
-                opp_nil_to_play = True
-    need = _side_need(seat, partner, bids, tricks)
-    if position == 0:
-        if my_nil or opp_nil_alive:
-            return _lowest_rank(legal, suit_masks, suit_low, trump_suit)
-        if partner_nil_alive:
-            return _highest_bit(legal)
-        return _lead_basic(legal, hand, gone, need, suit_masks, suit_low, trump_suit)
-    beats = _beats_mask(win_slot, win_suit, suit_masks, trump_suit)
-    winners = legal & beats
-    if my_nil:
-        return _duck(legal, beats, suit_masks, suit_low, trump_suit)
-    if partner_nil_alive:
-        if win_seat == partner and winners != 0:
-            return _lowest_bit(winners)  # take the trick off the nil bidder
-        if win_seat != partner and position < 2:
-            return _highest_bit(legal)  # play high before the nil bidder has to
-    if opp_nil_alive:
-        losing = legal & ~beats
-        if opp_nil_to_play and losing != 0:
-            # Keep the bar low for the nil bidder still to play.
-            return _lowest_rank(losing, suit_masks, suit_low, trump_suit)
-        # Leave the nil bidder's card winning.
-        return _duck(legal, beats, suit_masks, suit_low, trump_suit)
-    if need > 0:
-        # Win as cheaply as possible, unless the partner is already winning it.
-        if winners != 0 and win_seat != partner:
-            return _lowest_bit(winners)
-        return _lowest_rank(legal, suit_masks, suit_low, trump_suit)
-    return _duck(legal, beats, suit_masks, suit_low, trump_suit)
-
-
-@njit(cache=True, inline='always')
-def _outstanding(suit_masks, suit, hand, gone):
-    """Cards of ``suit`` still held by the other seats, as far as this seat knows."""
-    return suit_masks[suit] & ~gone & ~hand
-
-
-@njit(cache=True, inline='always')
-def _sure_trumps(hand, gone, suit_masks, trump_suit):
-    """How many of the hand's trumps rank above every trump still out: certain tricks."""
-    mine = hand & suit_masks[trump_suit]
-    out = _outstanding(suit_masks, trump_suit, hand, gone)
-    if out == 0:
-        return _popcount(mine)
-    return _popcount(mine & _bits_above(_highest_bit(out)))
-
-
-@njit(cache=True, inline='always')
-def _sure_winners(mask, hand, gone, suit_masks, trump_suit, win_suit):
-    """The cards of ``mask`` no card still out can beat in a trick won so far in ``win_suit``.
-
-    A card of the led suit (or a trump) is sure when it outranks every outstanding card
-    of its suit, and, for a side suit, no other seat can trump (no trumps out).
-    """
-    sure = np.uint64(0)
-    trumps_out = _outstanding(suit_masks, trump_suit, hand, gone)
-    for suit in range(4):
-        mine = mask & suit_masks[suit]
-        if mine == 0 or (suit != win_suit and suit != trump_suit):
-            continue
-        if suit != trump_suit and trumps_out != 0:
-            continue
-        out = _outstanding(suit_masks, suit, hand, gone)
-        sure |= mine if out == 0 else mine & _bits_above(_highest_bit(out))
-    return sure
-
-
-# What a scored lead aims at (``_scored_lead``).
-AIM_LOSE, AIM_ATTACK, AIM_COVER = 0, 1, 2
-
-
-@njit(cache=True, inline='always')
-def _scored_lead(legal, hand, gone, suit_masks, suit_low, trump_suit, aim):
-    """A lead chosen among one card per suit by the outstanding cards around it.
-
-    ``AIM_LOSE`` (ducking, or leading into one's own nil): the suit's lowest card, the one
-    with the most outstanding cards above it. ``AIM_ATTACK`` (an opponent's nil): the
-    lowest card with the fewest outstanding cards below it, so the nil bidder cannot duck
-    under it. ``AIM_COVER`` (a partner's nil): the highest card, a boss first. Ties go to
-    the lower rank (the higher when covering), then to a side suit.
-    """
-    best = -1
-    best_key = -1e9
-    for suit in range(4):
-        mine = legal & suit_masks[suit]
-        if mine == 0:
-            continue
-        slot = _highest_bit(mine) if aim == AIM_COVER else _lowest_bit(mine)
-        out = _outstanding(suit_masks, suit, hand, gone)
-        above = _popcount(out & _bits_above(slot))
-        rank = slot - suit_low[suit]
-        if aim == AIM_LOSE:
-            key = above * 100.0 - rank
-        elif aim == AIM_ATTACK:
-            key = (20 - (_popcount(out) - above)) * 100.0 - rank
-        else:
-            key = (100.0 if above == 0 else 0.0) + rank
-        if suit == trump_suit:
-            key -= 0.5
-        if key > best_key:
-            best, best_key = slot, key
-    return best
-
-
-@njit(cache=True)
-def _lead_for_tricks(legal, hand, gone, suit_masks, suit_low, trump_suit):
-    """Lead to win tricks: a side-suit boss, a boss trump while trumps are out, a singleton
-    to ruff later, else the lowest card of the longest side suit."""
-    trumps = hand & suit_masks[trump_suit]
-    trumps_out = _outstanding(suit_masks, trump_suit, hand, gone)
-    singleton = -1
-    longest = -1
-    longest_len = 0
-    for suit in range(4):
-        mine = legal & suit_masks[suit]
-        if mine == 0 or suit == trump_suit:
-            continue
-        top = _highest_bit(mine)
-        out = _outstanding(suit_masks, suit, hand, gone)
-        if out != 0 and top > _highest_bit(out):
-            return top  # a boss while the others still hold the suit
-        length = _popcount(mine)
-        if length == 1 and trumps != 0 and out != 0:
-            singleton = top
-        if length > longest_len:
-            longest, longest_len = suit, length
-    mine = legal & trumps
-    if mine != 0 and trumps_out != 0 and _highest_bit(mine) > _highest_bit(trumps_out):
-        return _highest_bit(mine)  # draw the opponents' trumps with a boss trump
-    if singleton >= 0:
-        return singleton
-    if longest >= 0:
-        return _lowest_bit(legal & suit_masks[longest])
-    return _lowest_bit(legal)
-
-
-# Not inlined: the expert play is large, and inlining it into every kernel multiplied the
-# compile time (each kernel took minutes); a call per card costs little beside its work.
-@njit(cache=True)
-def _play_expert_v1(params, seat, partner, legal, hand, position, win_slot, win_seat, win_suit,
-                    gone, bids, tricks, seat_count, bag_room, suit_masks, suit_low, trump_suit):
-    """The expert-v1 card play (module docstring); arguments as in :func:`_choose_card`."""
-    cards_left = _popcount(hand)
-    my_nil = bids[seat] == 0
-    partner_nil = partner >= 0 and bids[partner] == 0 and tricks[partner] == 0
-    # The opponents: a live nil among them (and where its bidder sits), and their contract.
-    opp_nil_seat = -1
-    opp_nil_offset = 0
-    opp_need = 0
-    opp_contract = 0
-    opp_tricks = 0
-    for other in range(1, seat_count):
-        opponent = _seat_after(seat, other, seat_count)
-        if opponent == partner:
-            continue
-        if bids[opponent] == 0 and tricks[opponent] == 0 and opp_nil_seat < 0:
-            opp_nil_seat, opp_nil_offset = opponent, other
-        if bids[opponent] > 0:
-            if partner >= 0:  # partnership: the opponents form one side
-                opp_contract += bids[opponent]
-                opp_tricks += tricks[opponent]
-            else:
-                opp_need = max(opp_need, bids[opponent] - tricks[opponent])
-    if partner >= 0:
-        opp_need = opp_contract - opp_tricks
-    need = _side_need(seat, partner, bids, tricks)
-    # Play for tricks while the contract is not yet certain (certain: enough boss trumps),
-    # or to set an opponent who needs nearly every trick left.
-    contract_open = need > 0 and need > _sure_trumps(hand, gone, suit_masks, trump_suit)
-    setting = (0 < opp_need <= cards_left and cards_left - opp_need < params[P_SET_SLACK]
-               and bag_room > params[P_BAG_NEAR])
-    # Attack an opposing nil unless the contract needs most of the tricks left.
-    attack = opp_nil_seat >= 0 and 2 * need <= cards_left
-    want = contract_open or setting
-    if position == 0:
-        if my_nil:
-            return _scored_lead(legal, hand, gone, suit_masks, suit_low, trump_suit, AIM_LOSE)
-        if partner_nil:
-            return _scored_lead(legal, hand, gone, suit_masks, suit_low, trump_suit, AIM_COVER)
-        if attack:
-            return _scored_lead(legal, hand, gone, suit_masks, suit_low, trump_suit, AIM_ATTACK)
-        if want:
-            return _lead_for_tricks(legal, hand, gone, suit_masks, suit_low, trump_suit)
-        return _scored_lead(legal, hand, gone, suit_masks, suit_low, trump_suit, AIM_LOSE)
-    beats = _beats_mask(win_slot, win_suit, suit_masks, trump_suit)
-    winners = legal & beats
-    losing = legal & ~beats
-    last = position == seat_count - 1
-    if my_nil:
-        return _duck(legal, beats, suit_masks, suit_low, trump_suit)
-    partner_to_play = partner >= 0 and position + (partner - seat) % seat_count < seat_count
-    if partner_nil:
-        if not partner_to_play:
-            if win_seat == partner:
-                if winners != 0:
-                    return _lowest_bit(winners)  # take the trick off the nil bidder
-                return _lowest_rank(legal, suit_masks, suit_low, trump_suit)
-        elif winners != 0:
-            # Before the nil bidder plays: set the bar as high as the suit allows, or ruff low.
-            if winners & suit_masks[trump_suit] == 0:
-                return _highest_bit(winners)
-            return _lowest_bit(winners)
-        else:
-            return _lowest_rank(legal, suit_masks, suit_low, trump_suit)
-    if attack:
-        if win_seat == opp_nil_seat:
-            # The nil bidder is winning: stay under it, shedding the highest card that does.
-            return _duck(legal, beats, suit_masks, suit_low, trump_suit)
-        if position + opp_nil_offset < seat_count:  # the nil bidder is still to play
-            if losing != 0:
-                if want:
-                    return _lowest_rank(losing, suit_masks, suit_low, trump_suit)
-                return _highest_rank(losing, suit_masks, suit_low, trump_suit)
-            return _lowest_bit(winners)  # forced to win: keep the bar as low as possible
-    if not want:
-        return _duck(legal, beats, suit_masks, suit_low, trump_suit)
-    if win_seat == partner or winners == 0:
-        return _lowest_rank(legal, suit_masks, suit_low, trump_suit)
-    if last:
-        return _lowest_bit(winners)
-    sure = _sure_winners(winners, hand, gone, suit_masks, trump_suit, win_suit)
-    if sure != 0:
-        return _lowest_bit(sure)
-    if partner_to_play and losing != 0 and winners & suit_masks[trump_suit] == 0:
-        # The partner is still to play: hold back and let it try (second hand low).
-        return _lowest_rank(losing, suit_masks, suit_low, trump_suit)
-    return _lowest_bit(winners)
+    """Return (slot, rng_state): the card the policy with id ``policy`` plays from ``legal`` in
+    a constructed position, its facts as the observation's fields (``gone``: the cards the seat
+    knows are out of play; ``bag_cost_own``/``bag_cost_opp``: the expert's bag costs;
+    ``set_unit``: 10 plus the points a failed contract loses a trick)."""
+    rules = _PositionRules(int(seat_count), 13, 1.0, _scoring(float(set_unit) - 10.0),
+                           suit_masks, suit_low, int(trump_suit))
+    obs = _position(seat, partner, hand, np.uint64(legal), position, led_suit, win_slot,
+                    win_seat, win_suit, gone, shown_out, bids, tricks, bag_room,
+                    [bag_cost_own, bag_cost_opp])
+    strat = _PositionStrategy(np.tile(np.asarray(params, np.float64), (int(seat_count), 1)))
+    return TABLE[policy].play(rules, strat, obs, np.uint64(rng_state))

@@ -28,6 +28,7 @@ from ..rules import RuleSet
 from . import calibration, drivers
 from . import expert_bid as _expert_bid
 from . import params as _params
+from . import policies as _policies
 from .expert_bid import BidTables
 from .packing import PackedStrategies, pack_rules
 
@@ -113,18 +114,16 @@ class Policy(NamedTuple):
     """One policy of the kernel, as a strategy names it for its bidding or its card play."""
 
     id: int
-    """Its id in ``kernel/params.py``, which the kernel's decisions dispatch on (``decide``)."""
+    """Its id: its place in the policy table (``policies.TABLE``), which the kernel's
+    decisions dispatch on."""
     reads_tables: bool
     """Whether it reads the expert's calibration tables (then they are packed for its seats)."""
 
 
-POLICIES: dict[str, Policy] = {
-    "random": Policy(_params.POLICY_RANDOM, False),
-    "basic": Policy(_params.POLICY_BASIC, False),
-    "expert-v1": Policy(_params.POLICY_EXPERT_V1, False),
-    "expert": Policy(_params.POLICY_EXPERT, True),
-}
-"""The kernel's policies by name: the one table a new policy is entered in."""
+POLICIES: dict[str, Policy] = {module.NAME: Policy(index, module.READS_TABLES)
+                                for index, module in enumerate(_policies.TABLE)}
+"""The kernel's policies by name, read from the policy table (``policies.TABLE``, the one place
+a new policy is entered)."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ missing itself. Without a cache folder it can write (``cache.writable``) there i
 
 from __future__ import annotations
 
+import inspect
 import os
 import pickle
 import subprocess
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 from numba import from_dtype, typeof, types
 
-from . import bidding, cache, decide, engine, expert_play, outputs, policy, sums
+from . import bidding, cache, decide, engine, outputs, policies, sums
 
 HELPER_GROUP, RUN_GROUP = "play", "bidding"
 """The group the helper process compiles, and the one the run's own process compiles."""
@@ -48,9 +49,11 @@ _expected: list[frozenset[str]] = [frozenset()]
 _helper: list = [None, ()]  # the helper process while it runs, and the kernels it compiles
 
 
-CARD_PLAYERS = (expert_play._play_expert, policy._play_expert_v1, policy._play_basic)
+CARD_PLAYERS = tuple(dict.fromkeys(player for module in policies.TABLE
+                                   for player in module.COMPILED_APART))
 """The card players compiled ahead through ``decide._card_players`` (which calls them as the hand
-does), so that their argument types are not typed out here again."""
+does), so that their argument types are not typed out here again: those the policies of the
+table compile on their own."""
 
 
 def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
@@ -58,24 +61,33 @@ def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
     ``rules`` and ``strategies``, in two groups of about the same compile time: ``bidding``
     (the bid round, the expert bidder with it, and the blind-nil exchange) and ``play`` (the
     card players, through ``decide._card_players``, the record writer and a hand run's totals'
-    kernel). Every type is taken from the values the kernel is handed (``typeof``)."""
+    kernel). The argument lists are the functions' own (:func:`_typed`: each parameter typed by
+    its name), and every type is taken from the values the kernel is handed (``typeof``)."""
     scratch = engine._new_scratch(rules)
     hands, _ = engine._empty_hand_outputs(rules, 1)
-    table, seats, state, records = (typeof(value) for value in (rules, strategies, scratch, hands))
-    i, f, b = types.int64, types.float64, types.boolean
-    ints = typeof(scratch.bids)
-    columns = [types.Array(from_dtype(np.dtype(kind)), 2, "C")
-               for _, kind in sums.UNIT_SEAT_TYPES + sums.UNIT_SIDE_TYPES]
-    indices, values = types.Array(i, 1, "C"), types.Array(f, 3, "C")
+    i = types.int64
+    ints = types.Array(i, 1, "C")
+    hand = {"rules": typeof(rules), "strat": typeof(strategies), "s": typeof(scratch),
+            "out": typeof(hands), "dealer": i, "hand_index": i, "game": i, "row": i,
+            "features": types.boolean}
+    """The hand's values by the names the hand's functions give them."""
+    totals = {**{name: types.Array(from_dtype(np.dtype(kind)), 2, "C")
+                 for name, kind in sums.UNIT_SEAT_TYPES + sums.UNIT_SIDE_TYPES},
+              "lo": i, "hi": i, "numerators": ints, "denominators": ints,
+              "out": types.Array(types.float64, 3, "C")}
+    """A hand run's totals' values by the names ``sums`` gives them."""
     return {
-        "bidding": [(bidding._bid_round, (table, seats, i, i, state)),
-                    (bidding._exchange, (table, ints, state))],
-        "play": [
-            (decide._card_players, (table, seats, state)),
-            (outputs._write_hand, (table, state, i, i, i, i, records, b)),
-            (sums._hand_metric_sums, (*columns, i, i, indices, indices, values)),
-        ],
+        "bidding": [_typed(bidding._bid_round, hand), _typed(bidding._exchange, hand)],
+        "play": [_typed(decide._card_players, hand), _typed(outputs._write_hand, hand),
+                 _typed(sums._hand_metric_sums, totals)],
     }
+
+
+def _typed(dispatcher, kinds: dict[str, Any]) -> tuple[Any, tuple]:
+    """``dispatcher`` with its argument types: its parameters, in order, each typed by its name
+    in ``kinds`` (a KeyError names a parameter the warm-up has no type for)."""
+    names = inspect.signature(dispatcher.py_func).parameters
+    return dispatcher, tuple(kinds[name] for name in names)
 
 
 def in_cache(dispatcher, signature: tuple) -> bool:

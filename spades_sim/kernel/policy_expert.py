@@ -1,0 +1,74 @@
+"""The ``expert`` policy: bids by expected value under the table's scoring and the game state
+from calibration tables (``expert_bid``), sound card play (``expert_play``). It draws and
+passes as ``basic``.
+
+One module of the policy table (``policies.TABLE``): every decision is a function
+``(rules, strat, obs, rng) -> (move, rng)`` of the seat's observation
+(``observation._Observation``). jit-compiled; inputs not checked.
+"""
+
+from numba import njit
+
+from .bits import _lowest_bit, _popcount
+from .expert_bid import _bid_expert, _horizon, _next_bag_cost, _wants_blind_expert
+from .expert_play import _play_expert
+from .params import P_BAG_WEIGHT
+from .policy_basic import keep, pass_card  # noqa: F401  (its decisions)
+from .scoring import SCORING_FAILED_PER_BID
+from .scratch import COST_OPPONENTS, COST_OWN_SIDE
+
+NAME = "expert"
+"""The name strategies give it."""
+READS_TABLES = True
+"""Whether it reads the expert's calibration tables (then they are packed for its seats)."""
+COMPILED_APART = (_play_expert,)
+"""The functions it calls that are compiled on their own, not into the hand (the first run's
+warm-up compiles them through ``decide._card_players``; its test checks their types)."""
+
+
+@njit(cache=True, inline='always')
+def blind(rules, strat, obs, rng):
+    """Blind nil when its chance to win the game beats an ordinary hand's (``expert_bid``)."""
+    wants, rng = _wants_blind_expert(rules, strat, strat.params[obs.seat], obs.seat, obs.bids,
+                                     obs.score, obs.hand_index, obs.work, rng)
+    return (1 if wants else 0), rng
+
+
+@njit(cache=True, inline='always')
+def bid(rules, strat, obs, rng):
+    """The bid of the best expected value (``expert_bid``)."""
+    return _bid_expert(rules, strat, strat.params[obs.seat], obs.seat, obs.position, obs.legal,
+                       obs.hand, obs.bids, obs.score, obs.bags, obs.hand_index, obs.work, rng)
+
+
+@njit(cache=True, inline='always')
+def prepare(rules, strat, obs, rng):
+    """What one more bag costs the seat's side and (on average) its opponents, read by its card
+    play all hand long: ``obs.notes[COST_OWN_SIDE]`` and ``obs.notes[COST_OPPONENTS]``."""
+    horizon = _horizon(rules, strat, obs.score, obs.hand_index)
+    weight = strat.params[obs.seat][P_BAG_WEIGHT]
+    sides = rules.side_count
+    own = obs.seat % sides
+    opponents = 0.0
+    for side in range(sides):
+        cost = _next_bag_cost(rules, strat, horizon, obs.bags[side], weight)
+        if side == own:
+            obs.notes[COST_OWN_SIDE] = cost
+        else:
+            opponents += cost
+    obs.notes[COST_OPPONENTS] = opponents / (sides - 1)
+    return 0, rng
+
+
+@njit(cache=True, inline='always')
+def play(rules, strat, obs, rng):
+    """The expert card play (``expert_play``)."""
+    legal = obs.legal
+    if _popcount(legal) == 1:
+        return _lowest_bit(legal), rng
+    return _play_expert(strat.params[obs.seat], obs.seat, obs.partner, legal, obs.hand,
+                        obs.position, obs.led_suit, obs.win_slot, obs.win_seat, obs.win_suit,
+                        obs.gone, obs.shown_out, obs.bids, obs.tricks, rules.seat_count,
+                        obs.notes[COST_OWN_SIDE], obs.notes[COST_OPPONENTS],
+                        10.0 + rules.scoring[SCORING_FAILED_PER_BID], rules.suit_masks, rules.suit_low,
+                        rules.trump_suit), rng

@@ -1,0 +1,62 @@
+"""The ``random`` policy: uniform over the legal bids (never blind nil) and the legal cards.
+
+One module of the policy table (``policies.TABLE``): every decision is a function
+``(rules, strat, obs, rng) -> (move, rng)`` of the seat's observation
+(``observation._Observation``). jit-compiled; inputs not checked.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import _nth_bit, _popcount
+from .rng import _below, _next
+
+NAME = "random"
+"""The name strategies give it."""
+READS_TABLES = False
+"""Whether it reads the expert's calibration tables (then they are packed for its seats)."""
+COMPILED_APART = ()
+"""The functions it calls that are compiled on their own, not into the hand (the first run's
+warm-up compiles them through ``decide._card_players``; its test checks their types)."""
+
+
+@njit(cache=True, inline='always')
+def blind(rules, strat, obs, rng):
+    """Never blind nil."""
+    return 0, rng
+
+
+@njit(cache=True, inline='always')
+def bid(rules, strat, obs, rng):
+    """A legal bid, uniformly."""
+    rng, bits = _next(rng)
+    allowed = np.uint64(obs.legal)
+    return _nth_bit(allowed, _below(bits, _popcount(allowed))), rng
+
+
+@njit(cache=True, inline='always')
+def keep(rules, strat, obs, rng):
+    """Keep the card drawn or not, evenly."""
+    rng, bits = _next(rng)
+    return (1 if (bits & np.uint64(1)) == np.uint64(1) else 0), rng
+
+
+@njit(cache=True, inline='always')
+def pass_card(rules, strat, obs, rng):
+    """Any card of the hand, uniformly."""
+    rng, bits = _next(rng)
+    return _nth_bit(obs.hand, _below(bits, _popcount(obs.hand))), rng
+
+
+@njit(cache=True, inline='always')
+def prepare(rules, strat, obs, rng):
+    """Nothing to work out before the first trick."""
+    return 0, rng
+
+
+@njit(cache=True, inline='always')
+def play(rules, strat, obs, rng):
+    """A legal card, uniformly."""
+    rng, bits = _next(rng)
+    legal = obs.legal
+    return _nth_bit(legal, _below(bits, _popcount(legal))), rng
