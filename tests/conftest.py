@@ -80,8 +80,8 @@ KERNEL_ENTRY_POINTS = (("engine", "_hands_chunk"), ("engine", "_games_chunk"),
 """The kernel's jitted functions that Python calls (module, name): the ones worth warming."""
 
 
-def _kernel_is_cached() -> bool:
-    """Whether numba's cache holds every entry point, written after its source last changed.
+def _cached_entry_points() -> set[tuple[str, str]]:
+    """The entry points numba's cache holds, written after their source last changed.
 
     The cache folder is the one ``spades_sim.kernel`` points numba at, and inside it numba's
     own sub-folder for the kernel's source folder (its name and a SHA-1 of its path)."""
@@ -89,16 +89,22 @@ def _kernel_is_cached() -> bool:
     from spades_sim.kernel import cache
 
     if cache.FOLDER is None:  # no folder: warm up (nothing is kept, but nothing is lost)
-        return False
+        return set()
     source_dir = Path(kernel.__file__).resolve().parent
     cached = (Path(cache.FOLDER)
               / f"{source_dir.name}_{hashlib.sha1(str(source_dir).encode()).hexdigest()}")
+    found = set()
     for module, name in KERNEL_ENTRY_POINTS:
         source = source_dir / f"{module}.py"
         indexes = list(cached.glob(f"{module}.{name}-*.nbi"))
-        if not indexes or min(i.stat().st_mtime for i in indexes) < source.stat().st_mtime:
-            return False
-    return True
+        if indexes and min(i.stat().st_mtime for i in indexes) >= source.stat().st_mtime:
+            found.add((module, name))
+    return found
+
+
+def _kernel_is_cached() -> bool:
+    """Whether numba's cache holds every entry point, written after its source last changed."""
+    return _cached_entry_points() == set(KERNEL_ENTRY_POINTS)
 
 
 def _warm_the_kernel() -> None:
@@ -114,8 +120,10 @@ def _warm_the_kernel() -> None:
     from spades_sim.run.blocks import prepare_table
 
     table = prepare_table("standard", "random")
-    # Set before the test workers start, so they inherit it too.
-    os.environ[FIRST_RUN_SIGNATURES] = os.path.join(tempfile.mkdtemp(), "signatures.json")
+    # Set before the test workers start, so they inherit it too; only when the hand kernel is
+    # not cached yet, so that the warm-up is the first run test_warmup needs (else it makes one).
+    if ("engine", "_hands_chunk") not in _cached_entry_points():
+        os.environ[FIRST_RUN_SIGNATURES] = os.path.join(tempfile.mkdtemp(), "signatures.json")
     # The processes import the same spades_sim as this one (a worktree's, not an install's).
     env = warmup.process_env()
 
