@@ -136,6 +136,29 @@ def paired_interval(differences: np.ndarray, z: float = Z95) -> tuple[float, flo
     return mean, mean - half, mean + half
 
 
+def share_interval(shares: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Mean of per-pair shares (each within [0, 1]: a duplicate pair's share of the two games)
+    and its 95% interval, inside [0, 1] however lopsided: Wilson's bounds on the pairs'
+    effective number of trials, p(1 − p)/v with v the variance of the mean (as
+    :func:`rate_interval` does for rates); of zero width when every pair came to the same share
+    (NaN bounds with fewer than 2 pairs).
+
+    >>> [round(v, 3) for v in share_interval(np.array([1.0, 0.0, 1.0, 0.0]))]
+    [0.5, 0.125, 0.875]
+    >>> [round(v, 4) for v in share_interval(np.array([0.0] * 49 + [0.5]))]
+    [0.01, 0.0018, 0.0549]
+    """
+    n = shares.size
+    mean = float(shares.mean()) if n else math.nan
+    if n < 2:
+        return mean, math.nan, math.nan
+    variance = float(shares.var(ddof=1)) / n
+    if variance == 0:
+        return mean, mean, mean
+    low, high = wilson_bounds(mean, mean * (1 - mean) / variance, z)
+    return mean, low, high
+
+
 def ratio_difference(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, den_b: np.ndarray,
                      z: float = Z95) -> tuple[float, float, float]:
     """Σnum_a/Σden_a − Σnum_b/Σden_b over paired units (games on the same deals) and its 95%
@@ -159,4 +182,4 @@ def ratio_difference(num_a: np.ndarray, den_a: np.ndarray, num_b: np.ndarray, de
 
 
 __all__ = ["Z95", "mean_interval", "paired_interval", "positive_ratio_interval", "rate_interval",
-           "ratio_difference", "ratio_interval", "wilson_bounds", "wilson_interval"]
+           "ratio_difference", "ratio_interval", "share_interval", "wilson_bounds", "wilson_interval"]

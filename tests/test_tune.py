@@ -421,3 +421,15 @@ def test_a_saved_name_that_could_not_be_read_back_is_replaced() -> None:
     for name in ("a.toml", "basic"):
         text = dumps_strategy(Strategy(name, tuned.bidding, tuned.play, tuned.params), "basic")
         assert loads_strategy(text).name == "basic-tuned"
+
+
+def test_a_lopsided_setting_s_interval_stays_in_range() -> None:
+    """bid_offset=1 against basic wins about 2% of pairs: its interval stays above 0 (the normal
+    interval on the pair means went below it, to -0.74%)."""
+    result = invoke(["tune", "basic", "--param", "bid_offset=-1..1:1", "--against", "basic",
+                     "--games", "50", "--confirm", "20", "--seed", "1", "--quiet",
+                     "--format", "json"])
+    assert_ok(result)
+    rows = json.loads(result.output)["rows"]
+    assert len(rows) == 3 and min(row["win_share"] for row in rows) == 0.02
+    assert all(0.0 <= row["low"] <= row["win_share"] <= row["high"] <= 1.0 for row in rows)

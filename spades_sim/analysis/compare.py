@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..agents import BotFault, LoadedAgent, TableGame, play_duplicate, resolve_agent
-from ..intervals import paired_interval, ratio_difference, wilson_interval
+from ..intervals import paired_interval, ratio_difference, share_interval, wilson_interval
 from ..kernel.strategies import Strategy, get_strategy
 from ..rules import RuleSet, resolve_rules
 from ..run.catalogue import Metric, Units, frame_units, metric
@@ -97,8 +97,9 @@ class Comparison:
 
     @property
     def paired_interval(self) -> tuple[float, float]:
-        """95% interval of A's win share from the pairs."""
-        return paired_interval(self.share)[1:]
+        """95% interval of A's win share from the pairs, inside [0, 1]
+        (:func:`~spades_sim.intervals.share_interval`)."""
+        return share_interval(self.share)[1:]
 
     @property
     def pairs_alike(self) -> PairsAlike | None:
@@ -286,6 +287,9 @@ def _compared(rules: RuleSet, first: Strategy | LoadedAgent, second: Strategy | 
     units = [frame_units(frame) for frame in frames]
     rows = [_pair_row(metric(key, "games"), units) for key in COMPARED]
     share = pair_shares(units)
+    # A − B in win share is 2 × A's share − 1: its interval is the share's, so it stays in range.
+    _, low, high = share_interval(share)
+    rows[COMPARED.index("win_share")].update(low=2 * low - 1, high=2 * high - 1)
     # Two frames here (pairs > 0), so the sum is an array, never sum's start value 0.
     unfinished = cast(np.ndarray,
                       sum((frame["winner"].to_numpy() < 0).astype(np.float64) for frame in frames))

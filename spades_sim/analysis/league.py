@@ -37,7 +37,7 @@ import pandas as pd
 
 from ..agents import LoadedAgent, is_bot_spec, resolve_agent
 from ..agents.registry import agent_names
-from ..intervals import paired_interval
+from ..intervals import share_interval
 from ..kernel.strategies import (
     Strategy,
     StrategyError,
@@ -122,7 +122,7 @@ class Match:
     def row(self) -> dict[str, Any]:
         """Pairs by outcome and A's win share with its paired 95% interval."""
         lost_both, lost_one, split, won_one, won_both = pentanomial(self.share).tolist()
-        mean, low, high = paired_interval(self.share)
+        mean, low, high = share_interval(self.share)
         return {"a": self.a, "b": self.b, "pairs": int(self.share.size), "won_both": won_both,
                 "split": split, "lost_both": lost_both, "with_unfinished": won_one + lost_one,
                 "win_share": mean, "low": low, "high": high}

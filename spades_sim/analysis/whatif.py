@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ..cards import parse_cards
-from ..intervals import mean_interval, paired_interval, wilson_interval
+from ..intervals import mean_interval, paired_interval, share_interval, wilson_interval
 from ..kernel import drivers, engine
 from ..kernel.double_dummy import solve_deals
 from ..kernel.drivers import what_if_deals
@@ -298,7 +298,7 @@ def _rows(candidates: Sequence[int], made: np.ndarray, points: np.ndarray, won: 
         mean_points, points_low, points_high = mean_interval(float(p.sum()), float((p * p).sum()),
                                                              deals)
         w = win[:, j]
-        mean_win, win_low, win_high = mean_interval(float(w.sum()), float((w * w).sum()), deals)
+        mean_win, win_low, win_high = share_interval(w)  # inside [0, 1]
         change, change_low, change_high = paired_interval(w - win[:, 0])
         rows.append({
             "bid": POLICY_LABEL if code == engine.FREE_BID else bid_name(code), "deals": deals,
