@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import click
 from click.testing import CliRunner, Result
 
 from spades_sim.cli import cli
+
+
+def every_command(group: click.Group = cli, path: tuple[str, ...] = ()) -> dict[str, click.Command]:
+    """Every command of the tree, by its words (``"rules show"``)."""
+    found: dict[str, click.Command] = {}
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            found.update(every_command(command, (*path, name)))
+        else:
+            found[" ".join((*path, name))] = command
+    return found
 
 
 def invoke(args: list[str]) -> Result:

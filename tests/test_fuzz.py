@@ -46,6 +46,7 @@ import click
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from clirun import every_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -75,18 +76,7 @@ FILE_FUZZ = settings(FUZZ, max_examples=25)
 # --- the command tree -------------------------------------------------------------------------
 
 
-def _commands(group: click.Group = cli, path: tuple[str, ...] = ()) -> dict[str, click.Command]:
-    """Every command of the tree, by its words (``"rules show"``)."""
-    found: dict[str, click.Command] = {}
-    for name, command in group.commands.items():
-        if isinstance(command, click.Group):
-            found.update(_commands(command, (*path, name)))
-        else:
-            found[" ".join((*path, name))] = command
-    return found
-
-
-COMMANDS = _commands()
+COMMANDS = every_command()
 
 BASES: dict[str, list[str]] = {
     "simulate": ["--rules", "./house.toml", "--hands", "1", "--seed", "1", "--quiet"],

@@ -16,25 +16,14 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from clirun import every_command
 
 from spades_sim.cli import cli
 from spades_sim.cli.aliases import OLD_OPTIONS, OLD_VALUES, UNTIL
 from spades_sim.cli.options import DECIMAL, WHOLE
 from spades_sim.kernel.strategies import seat_strategies
 
-
-def _commands(group: click.Group = cli, path: tuple[str, ...] = ()) -> dict[str, click.Command]:
-    """Every command of the tree, by its words (``"rules show"``)."""
-    found: dict[str, click.Command] = {}
-    for name, command in group.commands.items():
-        if isinstance(command, click.Group):
-            found.update(_commands(command, (*path, name)))
-        else:
-            found[" ".join((*path, name))] = command
-    return found
-
-
-COMMANDS = _commands()
+COMMANDS = every_command()
 
 
 def _long(option: click.Option) -> str:

@@ -21,6 +21,14 @@ warm-up compiles them through ``decide._card_players``; its test checks their ty
 
 
 @njit(cache=True, inline='always')
+def _any_of(mask, rng):
+    """One set bit of ``mask``, each as likely, and the stream after the draw."""
+    rng, bits = _next(rng)
+    mask = np.uint64(mask)
+    return _nth_bit(mask, _below(bits, _popcount(mask))), rng
+
+
+@njit(cache=True, inline='always')
 def blind(rules, strat, obs, rng):
     """Never blind nil."""
     return 0, rng
@@ -29,9 +37,7 @@ def blind(rules, strat, obs, rng):
 @njit(cache=True, inline='always')
 def bid(rules, strat, obs, rng):
     """A legal bid, uniformly."""
-    rng, bits = _next(rng)
-    allowed = np.uint64(obs.legal)
-    return _nth_bit(allowed, _below(bits, _popcount(allowed))), rng
+    return _any_of(obs.legal, rng)
 
 
 @njit(cache=True, inline='always')
@@ -44,8 +50,7 @@ def keep(rules, strat, obs, rng):
 @njit(cache=True, inline='always')
 def pass_card(rules, strat, obs, rng):
     """Any card of the hand, uniformly."""
-    rng, bits = _next(rng)
-    return _nth_bit(obs.hand, _below(bits, _popcount(obs.hand))), rng
+    return _any_of(obs.hand, rng)
 
 
 @njit(cache=True, inline='always')
@@ -57,6 +62,4 @@ def prepare(rules, strat, obs, rng):
 @njit(cache=True, inline='always')
 def play(rules, strat, obs, rng):
     """A legal card, uniformly."""
-    rng, bits = _next(rng)
-    legal = obs.legal
-    return _nth_bit(legal, _below(bits, _popcount(legal))), rng
+    return _any_of(obs.legal, rng)
