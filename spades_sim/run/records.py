@@ -211,7 +211,7 @@ def _tally_log(rules: RuleSet, log: HandLog, counts: dict[str, list[int]]) -> No
                 bids[seat] = BLIND_NIL
     tricks = log.result.tricks
     for seat, bid in enumerate(bids):
-        if is_nil(bid):
+        if is_nil(bid, rules):
             kind = "blind" if bid == BLIND_NIL else "nil"
             counts[f"{kind}_bids"][rules.seat_side(seat)] += 1
             counts[f"{kind}_made"][rules.seat_side(seat)] += tricks[seat] == 0
