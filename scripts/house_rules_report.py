@@ -6,7 +6,8 @@ Two sections: the expert's nil bid rate and nil success under a nil card pass of
 and 4 cards (``nil_pass``; `expert` on every seat, hands from 0-0), and `expert` against
 `expert-v1` in duplicate on each preset of :data:`PRESETS` and under the zero bid. Every
 figure carries its 95% interval: Wilson for the rates, paired over deal sequences for the
-duplicate share. Fixed seeds: the same command prints the same report. About two minutes on 2 cores once compiled.
+duplicate share. Fixed seeds: the same command prints the same report. About two minutes
+on 2 cores once compiled.
 """
 
 from __future__ import annotations
