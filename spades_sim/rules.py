@@ -186,6 +186,13 @@ class BlindNil(enum.StrEnum):
     WHEN_BEHIND = "when_behind"
 
 
+class ZeroBid(enum.StrEnum):
+    """What a bid of 0 is (docs/rules.md "The zero bid")."""
+
+    NIL = "nil"
+    ZERO = "zero"
+
+
 class FailedContract(enum.StrEnum):
     """What a set (failed) contract scores (docs/rules.md "Scoring")."""
 
@@ -293,6 +300,13 @@ class RuleSet:
     blind_nil_pass: int = 0
     """Cards exchanged between partners after a blind nil: [0], 1, 2 or 3 each way."""
 
+    nil_pass: int = 0
+    """Cards exchanged between a plain nil bidder and its partner after the bidding: [0], 1, 2,
+    3 or 4 each way (partnership only; none when both partners bid nil)."""
+
+    zero_bid: ZeroBid = ZeroBid.NIL
+    """A bid of 0 is a nil [nil], or zero: a contract of 0 tricks with no nil bonus or penalty."""
+
     blind_nil_solo: bool = False
     """Allow blind nil in the individual modes (solo, two-, three-, five-player) [false]."""
 
@@ -339,6 +353,7 @@ class RuleSet:
         if self.forced_mode != ForcedMode.NONE:
             _require_defaults((
                 ("min_bid", self.min_bid, 0), ("blind_nil", self.blind_nil, BlindNil.OFF),
+                ("nil_pass", self.nil_pass, 0),
                 ("side_min_bid", self.side_min_bid, 0),
                 ("sum_of_bids_not_hand_size", self.sum_of_bids_not_hand_size, False),
                 ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
@@ -348,7 +363,25 @@ class RuleSet:
                 "blind_nil", str(self.blind_nil), "'off' when min_bid=1 (no nil means no blind nil)"
             )
         _check_range("blind_nil_pass", self.blind_nil_pass, 0, 3)
+        _check_range("nil_pass", self.nil_pass, 0, 4)
+        self._check_zero_bid()
         self._check_mode()
+
+    def _check_zero_bid(self) -> None:
+        """``nil_pass`` needs a plain nil; ``zero_bid = "zero"`` needs a bid of 0 that no
+        other option makes a nil (docs/rules.md "The zero bid")."""
+        if self.nil_pass and self.min_bid == 1:
+            raise RulesError("nil_pass", self.nil_pass, "0 when min_bid=1 (no nil to pass to)")
+        if self.zero_bid == ZeroBid.NIL:
+            return
+        if self.nil_pass:
+            raise RulesError("nil_pass", self.nil_pass,
+                             "0 with zero_bid='zero' (a bid of 0 is not a nil; no nil to pass to)")
+        _require_defaults((
+            ("min_bid", self.min_bid, 0),
+            ("forced_mode", self.forced_mode, ForcedMode.NONE),
+            ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
+        ), " with zero_bid='zero' (a bid of 0 is a contract, not a nil)")
 
     def _check_side_max_bid(self) -> None:
         """``side_max_bid``: a partnership option that leaves every seat a bid to make (docs/rules.md
@@ -405,6 +438,7 @@ class RuleSet:
             ("nil_tricks", self.nil_tricks, NilTricks.BAGS_ONLY),
             ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
             ("blind_nil_pass", self.blind_nil_pass, 0),
+            ("nil_pass", self.nil_pass, 0),
         ), f"{with_mode} (no partners)")
         if self.forced_mode == ForcedMode.SUICIDE:
             raise RulesError("forced_mode", "suicide",
@@ -498,6 +532,7 @@ _ENUM_FIELDS: dict[str, type[enum.StrEnum]] = {
     "both_partners_nil": BothPartnersNil,
     "bid_thirteen": BidThirteen,
     "forced_mode": ForcedMode,
+    "zero_bid": ZeroBid,
     "two_player_first": TwoPlayerFirst,
 }
 

@@ -48,7 +48,8 @@ WHOLE_OPTIONS = {
     ("hand", CARDS): ["--seat", "--dealer", "--hands-played", "--deals", "--seed", "--threads"],
     ("audit", "hands.jsonl"): ["--seat", "--list"],
     ("calibrate", "partnership-standard", "--out-dir", "."): [
-        "--seed", "--rounds", "--hands", "--nil-hands", "--blind-hands", "--games"],
+        "--seed", "--rounds", "--hands", "--nil-hands", "--blind-hands", "--games",
+        "--nil-pass-hands"],
     ("report",): ["--seed", "--threads"],
     ("dd",): ["--line", "--after", "--dealer"],
     ("review", "hands.jsonl"): ["--list"],

@@ -102,11 +102,18 @@ def differential(pool: ProcessPoolExecutor, tmp_path: Path, rules: RuleSet, poli
     return tally
 
 
-def _contract_tricks(rules: RuleSet, side_bids: np.ndarray, side_tricks: np.ndarray) -> np.ndarray:
-    """Tricks toward a side's contract: the non-nil bidders', or all with count_for_partner."""
+def _contract_tricks(rules: RuleSet, side_bids: np.ndarray, side_tricks: np.ndarray,
+                     side_nils: np.ndarray) -> np.ndarray:
+    """Tricks toward a side's contract: the non-nil bidders' (a zero bid's among them), or all
+    with count_for_partner."""
     if rules.nil_tricks == "count_for_partner":
         return side_tricks.sum(axis=1)
-    return np.where(side_bids > 0, side_tricks, 0).sum(axis=1)
+    return np.where(side_nils, 0, side_tricks).sum(axis=1)
+
+
+def _is_nil(rules: RuleSet, bid: int | str) -> bool:
+    """A nil or blind nil (under zero_bid = "zero" a plain 0 is a contract, no nil)."""
+    return bid == "bn" or (bid == 0 and rules.zero_bid == "nil")
 
 
 def compare_hands(rules: RuleSet, out, scored: list[ScoredHand], tally: Tally) -> None:
@@ -116,31 +123,39 @@ def compare_hands(rules: RuleSet, out, scored: list[ScoredHand], tally: Tally) -
     tally.hands += n
     bids = np.array([[0 if b == "bn" else b for b in s.bids] for s in scored], dtype=np.int64)
     blind = np.array([[b == "bn" for b in s.bids] for s in scored], dtype=np.int64)
+    nils = np.array([[_is_nil(rules, b) for b in s.bids] for s in scored], dtype=bool)
     np.testing.assert_array_equal(out.bid, bids)
-    np.testing.assert_array_equal(out.blind, blind)
+    # The blind column: 1 a blind nil, -1 a bid of 0 that is no nil (zero_bid), else 0.
+    np.testing.assert_array_equal(out.blind, np.where(blind == 1, 1, np.where(
+        (bids == 0) & ~nils, -1, 0)))
     np.testing.assert_array_equal(out.dealer, [s.dealer for s in scored])
     np.testing.assert_array_equal(out.tricks, [s.result.tricks for s in scored])
     for name in ("points", "bags", "penalty", "score", "bag_total"):
         np.testing.assert_array_equal(getattr(out, name), [getattr(s.result, name) for s in scored],
                                       err_msg=name)
     tricks = out.tricks.astype(np.int64)
-    nil = np.where(bids == 0, np.where(tricks == 0, "made", "set"), "none")
+    nil = np.where(nils, np.where(tricks == 0, "made", "set"), "none")
     np.testing.assert_array_equal(nil, [[v or "none" for v in s.result.nil] for s in scored])
     # Contract and made, recomputed from the referee's bids and tricks (docs/scoring.md step 1).
     sides = rules.side_count
     for side in range(sides):
         side_bids, side_tricks = bids[:, side::sides], tricks[:, side::sides]
+        side_nils = nils[:, side::sides]
         contract = side_bids.sum(axis=1)
-        contract_tricks = _contract_tricks(rules, side_bids, side_tricks)
+        contract_tricks = _contract_tricks(rules, side_bids, side_tricks, side_nils)
         np.testing.assert_array_equal(out.contract[:, side], contract)
         np.testing.assert_array_equal(out.made[:, side], contract_tricks >= contract)
         c = tally.counts
         c["set contracts"] += int(((contract_tricks < contract) & (contract > 0)).sum())
         c[f"blind nil by side {side}"] += int(blind[:, side::sides].sum())
         if rules.partnership:
-            c["both partners nil"] += int(((side_bids == 0).all(axis=1)).sum())
+            c["both partners nil"] += int(side_nils.all(axis=1).sum())
+            c["plain nil beside a count"] += int(
+                ((side_nils & (blind[:, side::sides] == 0)).any(axis=1)
+                 & ~side_nils.all(axis=1)).sum())
         c["nil beside set contract"] += int(
-            ((side_bids == 0).any(axis=1) & (contract_tricks < contract)).sum())
+            (side_nils.any(axis=1) & (contract_tricks < contract)).sum())
+        c["zero bids"] += int(((side_bids == 0) & ~side_nils).sum())
     c = tally.counts
     c["nil made"] += int(((nil == "made") & (blind == 0)).sum())
     c["nil set"] += int(((nil == "set") & (blind == 0)).sum())
@@ -179,16 +194,16 @@ def compare_games(rules: RuleSet, games, out, scored: list[ScoredHand], tally: T
         # The game record's counts, recomputed from the referee's hands.
         for side in range(rules.side_count):
             seats = range(side, rules.seat_count, rules.side_count)
-            nil = [(h, s) for h in hands for s in seats if h.bids[s] == 0]
+            nil = [(h, s) for h in hands for s in seats if h.bids[s] == 0 and _is_nil(rules, 0)]
             blind = [(h, s) for h in hands for s in seats if h.bids[s] == "bn"]
             contracts = [h for h in hands if sum(h.bids[s] for s in seats if h.bids[s] != "bn") > 0]
             made = [h for h in contracts
                     if sum(h.result.tricks[s] for s in seats
-                           if h.bids[s] not in (0, "bn") or rules.nil_tricks == "count_for_partner")
+                           if not _is_nil(rules, h.bids[s]) or rules.nil_tricks == "count_for_partner")
                     >= sum(h.bids[s] for s in seats if h.bids[s] != "bn")]
             # Bid error: |contract − tricks of the count bidders| (nil tricks never count here).
             bid_error = sum(abs(sum(h.bids[s] - h.result.tricks[s] for s in seats
-                                    if h.bids[s] not in (0, "bn"))) for h in contracts)
+                                    if not _is_nil(rules, h.bids[s]))) for h in contracts)
             expected = {
                 "nil_bids": len(nil),
                 "nil_made": sum(h.result.tricks[s] == 0 for h, s in nil),

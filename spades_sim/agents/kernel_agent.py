@@ -203,13 +203,18 @@ class KernelAgent:
 
     @staticmethod
     def _to_blind_nil(o: Observation) -> bool:
-        """Whether the seat passes to its side's blind-nil bidder (else it is that bidder,
-        passing back): the exchange is for the side's first blind nil in bidding order."""
+        """Whether the seat passes to its side's nil bidder (else it is that bidder, passing
+        back): the exchange is for the side's first blind nil in bidding order, else (with
+        ``nil_pass``) for its plain nil (docs/scoring.md "The nil card pass")."""
         n = o.rules.seat_count
         side = o.rules.seat_side(o.seat)
         for k in range(n):
             seat = (o.first_bidder + k) % n
-            if o.blind[seat] and o.rules.seat_side(seat) == side:
+            if o.blind[seat] and o.rules.seat_side(seat) == side and o.rules.blind_nil_pass:
+                return seat != o.seat
+        for k in range(n):
+            seat = (o.first_bidder + k) % n
+            if o.bids[seat] == 0 and not o.blind[seat] and o.rules.seat_side(seat) == side:
                 return seat != o.seat
         return True
 

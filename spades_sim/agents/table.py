@@ -205,7 +205,7 @@ def hand_observation(decision: Decision, seat: int, hand: Hand, game: int, hand_
     bids = hand.bids
     passed: tuple[int, ...] = ()
     received: tuple[int, ...] = ()
-    if rules.blind_nil_pass and hand.phase is not Phase.BID:
+    if (rules.blind_nil_pass or rules.nil_pass) and hand.phase is not Phase.BID:
         passes = [op for op in hand.operations if isinstance(op, CardPass)]
         passed = tuple(op.card for op in passes if op.seat_index == seat)
         received = tuple(op.card for op in passes if partner_of(rules, op.seat_index) == seat)

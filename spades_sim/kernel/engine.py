@@ -46,7 +46,7 @@ from .outputs import (  # noqa: F401  (re-exported)
     _write_trace,
 )
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP, LEAD_ORDINARY  # noqa: F401  (re-exported)
-from .scoring import SIDE_MADE, SIDE_POINTS
+from .scoring import SCORING_ZERO_BID, SIDE_MADE, SIDE_POINTS
 from .scratch import BLIND_BID, FREE_BID, _new_scratch  # noqa: F401  (re-exported)
 
 
@@ -128,7 +128,8 @@ def _what_if_chunk(rules, strat, seed, deals, dealer, hand_index, hero,
                            (dealer + played - hand_index) % n, s, np.bool_(not first), whole_hand)
                 if first:
                     valid[i, j] = s.forced[n]
-                    if s.bids[hero] == 0:
+                    if s.bids[hero] == 0 and (s.blind[hero] == 1
+                                              or rules.scoring[SCORING_ZERO_BID] == 0):
                         made[i, j] = 1 if s.tricks[hero] == 0 else 0
                     else:
                         made[i, j] = s.side[SIDE_MADE, hero_side]

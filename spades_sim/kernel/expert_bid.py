@@ -53,6 +53,7 @@ from .scoring import (
     SCORING_BLIND_VALUE,
     SCORING_NIL_VALUE,
     SCORING_OVERTRICK,
+    SCORING_ZERO_BID,
     _contract_value,
     _score_side,
 )
@@ -511,6 +512,17 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
                                                   position, sbin, allowed, horizon, r)
     if best < 0:
         return 0, rng_state  # only nil is allowed
+    if rules.scoring[SCORING_ZERO_BID] == 1:
+        # A bid of 0 is a contract of no tricks (zero_bid): one more count bid, judged alike;
+        # near the end of a game the count bids' chances to win decide, as with nil refused.
+        if rules.side_count == 2 and _near_the_end(rules, score, hand_index):
+            return _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin,
+                                     allowed, bids, score, bag_total, hand_index, best, False,
+                                     0.0, 0.0, work), rng_state
+        if allowed & 1 and _zero_value(rules, tables, params, partner, partner_bid, position,
+                                       sbin, horizon, r) > best_value:
+            return 0, rng_state
+        return best, rng_state
     # Nil: its own points, plus the partner's contract without this seat's tricks (the count
     # bids above counted the partner's contract when it had bid, and its own share when not).
     nil_ok = False
@@ -540,6 +552,18 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
     return _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin, allowed,
                              bids, score, bag_total, hand_index, best, nil_ok, nil_chance,
                              partner_points + params[P_NIL_BONUS], work), rng_state
+
+
+@njit(cache=True, _nrt=False)
+def _zero_value(rules, tables, params, partner, partner_bid, position, sbin, horizon, bag_row):
+    """The expected value of a zero (``zero_bid = "zero"``): the side's contract with nothing
+    added, over the distribution and with the offset a count bid is judged by."""
+    dist, base = _distribution(tables, partner, partner_bid, position, sbin)
+    low_k, high_k, _ = _support(dist)
+    shift = params[P_BID_OFFSET]
+    whole = int(np.floor(shift))
+    return _count_value(rules, dist, low_k, high_k, base, whole, shift - whole,
+                        tables.bag_steps[horizon, bag_row], params[P_BAG_WEIGHT])
 
 
 @njit(cache=True, _nrt=False)

@@ -32,6 +32,7 @@ from ..rules import (
     RuleSet,
     SpadesLead,
     TwoPlayerFirst,
+    ZeroBid,
 )
 from .basic_policies import BLIND_AFTER_FIRST_HAND, BLIND_ANYTIME, BLIND_OFF, BLIND_WHEN_BEHIND
 from .bidding import FORCED_MIRROR, FORCED_NONE, FORCED_SUICIDE, FORCED_WHIZ
@@ -47,6 +48,7 @@ from .scoring import (
     SCORING_OVERTRICK,
     SCORING_TEN_FOR_200,
     SCORING_THIRTEEN,
+    SCORING_ZERO_BID,
 )
 
 _BLIND_CODES = {
@@ -130,6 +132,8 @@ class PackedRules(NamedTuple):
     """In the draw, a player who keeps the first card sees the second."""
     blind_pass: int
     """Cards exchanged each way between partners after a blind nil."""
+    nil_pass: int
+    """Cards exchanged each way between partners after a plain nil (none when both bid nil)."""
     trick_scale: float
     """What a seat's four-player trick estimate is multiplied by at this table."""
     deck_slots: np.ndarray
@@ -216,7 +220,7 @@ def pack_scoring(rules: RuleSet) -> np.ndarray:
     """The scoring rules of a validated :class:`RuleSet` as ``PackedRules.scoring``.
 
     >>> pack_scoring(RuleSet(nil_value=50)).tolist()
-    [0, 50, 200, 10, 0, 0, 1, 10, 100]
+    [0, 50, 200, 10, 0, 0, 1, 10, 100, 0]
     """
     scoring = np.zeros(SCORING_FIELDS, dtype=np.int64)
     scoring[SCORING_NIL_FOR_PARTNER] = rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER
@@ -229,6 +233,7 @@ def pack_scoring(rules: RuleSet) -> np.ndarray:
     scoring[SCORING_OVERTRICK] = rules.overtrick_points
     scoring[SCORING_BAG_LIMIT] = rules.bag_limit
     scoring[SCORING_BAG_PENALTY] = rules.bag_penalty
+    scoring[SCORING_ZERO_BID] = rules.zero_bid == ZeroBid.ZERO
     return scoring
 
 
@@ -273,6 +278,7 @@ def pack_rules(rules: RuleSet) -> PackedRules:
         draw_deal=rules.mode == Mode.TWO_PLAYER,
         draw_second_seen=rules.draw_second_card_seen,
         blind_pass=rules.blind_nil_pass,
+        nil_pass=rules.nil_pass,
         trick_scale=_TRICK_SCALE[rules.mode],
         deck_slots=np.arange(slot, dtype=np.int64),
         slot_card=slot_card,

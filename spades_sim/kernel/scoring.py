@@ -45,7 +45,9 @@ SCORING_BAG_LIMIT = 7
 """Bags that cost one penalty."""
 SCORING_BAG_PENALTY = 8
 """Points lost each time the bag limit is reached (0: none)."""
-SCORING_FIELDS = 9
+SCORING_ZERO_BID = 9
+"""1 when a plain bid of 0 is a contract of no tricks (``zero_bid = "zero"``), 0 when it is a nil."""
+SCORING_FIELDS = 10
 
 
 @njit(cache=True, inline='always')
@@ -131,7 +133,8 @@ def _contract_value(scoring, contract):
 @njit(cache=True, inline='always')
 def _score_side_hand(scoring, seats, sides, side, bids, blind, tricks, bags_before):
     """Score ``side`` for a hand of ``bids``, ``blind`` flags and ``tricks`` (one each per seat;
-    a bid of 0 is a nil, blind when its flag is 1), carrying ``bags_before``: the tally of its
+    a bid of 0 is a nil, blind when its flag is 1; under ``zero_bid`` a plain 0 is a contract of
+    no tricks), carrying ``bags_before``: the tally of its
     nils and contract, then :func:`_score_side`. Partners are ``sides`` seats apart.
 
     Returns
@@ -147,8 +150,9 @@ def _score_side_hand(scoring, seats, sides, side, bids, blind, tricks, bags_befo
     nil_tricks = 0
     nil_won = 0
     nil_lost = 0
+    zero_contract = scoring[SCORING_ZERO_BID] == 1
     for seat in range(side, seats, sides):
-        if bids[seat] > 0:
+        if bids[seat] > 0 or (zero_contract and blind[seat] == 0):
             contract += bids[seat]
             contract_tricks += tricks[seat]
             count_tricks += tricks[seat]

@@ -20,6 +20,7 @@ from spades_sim.rules import (
     FailedContract,
     NilTricks,
     RuleSet,
+    ZeroBid,
 )
 
 MAX_BID = HAND_SIZE
@@ -71,13 +72,16 @@ def trick_winner_index(trick_cards: Sequence[int], rules: RuleSet | None = None)
     return deck.trick_winner_position(trick_cards)
 
 
-def is_nil(bid: BidValue | None) -> bool:
-    """Whether a bid is nil or blind nil.
+def is_nil(bid: BidValue | None, rules: RuleSet | None = None) -> bool:
+    """Whether a bid is nil or blind nil; under ``zero_bid = "zero"`` (``rules``) a bid of 0 is a
+    contract of no tricks, not a nil.
 
-    >>> is_nil(0), is_nil(BLIND_NIL), is_nil(3)
-    (True, True, False)
+    >>> is_nil(0), is_nil(BLIND_NIL), is_nil(3), is_nil(0, RuleSet(zero_bid="zero"))
+    (True, True, False, False)
     """
-    return bid == 0 or bid == BLIND_NIL
+    if bid == 0:
+        return rules is None or rules.zero_bid == ZeroBid.NIL
+    return bid == BLIND_NIL
 
 
 def score_hand(
@@ -189,8 +193,8 @@ def side_contract(
     (0, 0, [1])
     """
     seats = [seat for seat in range(len(bids)) if rules.seat_side(seat) == side]
-    nil_seats = [seat for seat in seats if is_nil(bids[seat])]
-    contract_seats = [seat for seat in seats if not is_nil(bids[seat])]
+    nil_seats = [seat for seat in seats if is_nil(bids[seat], rules)]
+    contract_seats = [seat for seat in seats if not is_nil(bids[seat], rules)]
     contract = sum(int(bids[seat]) for seat in contract_seats)
     counted = seats if rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER else contract_seats
     return contract, sum(tricks_taken[seat] for seat in counted), nil_seats

@@ -47,7 +47,7 @@ def hand_frame(records) -> pd.DataFrame:
         frame[name] = getattr(records, name).reshape(-1)
     for name in _SIDE_COLUMNS:
         frame[name] = getattr(records, name)[row, side]
-    nil = frame["bid"] == 0
+    nil = (frame["bid"] == 0) & (frame["blind"] >= 0)  # -1: a zero bid, no nil (zero_bid)
     frame["nil_outcome"] = pd.Categorical(
         np.where(~nil, "none", np.where(frame["tricks"] == 0, "made", "set")),
         categories=["none", "made", "set"])
@@ -120,7 +120,7 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
                     if packed.draw_deal else None)
         actions = []
         for seat in (int(seat) for seat in trace.bidders[row]):
-            if records.blind[row, seat]:
+            if records.blind[row, seat] == 1:
                 actions.append(f"{seat} bn")
             else:
                 actions.append(f"{seat} b {int(records.bid[row, seat])}")
@@ -135,8 +135,9 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
             tricks.append(Trick(leader=leader, winner=winner, cards=cards))
             leader = winner
         nil: tuple[NilOutcome, ...] = tuple(
-            None if records.bid[row, seat] != 0 else ("made" if records.tricks[row, seat] == 0
-                                                      else "set")
+            # A bid of 0 whose blind column is -1 is a zero (zero_bid), not a nil.
+            None if records.bid[row, seat] != 0 or records.blind[row, seat] < 0
+            else ("made" if records.tricks[row, seat] == 0 else "set")
             for seat in range(seats))
         result = HandResult(
             tricks=tuple(int(x) for x in records.tricks[row]),
@@ -211,7 +212,7 @@ def _tally_log(rules: RuleSet, log: HandLog, counts: dict[str, list[int]]) -> No
                 bids[seat] = BLIND_NIL
     tricks = log.result.tricks
     for seat, bid in enumerate(bids):
-        if is_nil(bid):
+        if is_nil(bid, rules):
             kind = "blind" if bid == BLIND_NIL else "nil"
             counts[f"{kind}_bids"][rules.seat_side(seat)] += 1
             counts[f"{kind}_made"][rules.seat_side(seat)] += tricks[seat] == 0
