@@ -20,7 +20,7 @@ from numba import njit
 
 from .basic_policies import _blind_nil_allowed, _leading_other
 from .bits import _RUNTIME_ZERO
-from .observation import _observe
+from .observation import _observe, _side_of
 from .policies import _bid, _blind, _keep, _pass_card, _play, _prepare
 from .trick import _beats, _seat_after
 
@@ -34,7 +34,7 @@ outside the draw)."""
 @njit(cache=True, inline='always')
 def _blind_allowed(rules, s, seat, allowed, hand_index):
     """Whether ``seat`` may bid blind nil now (``allowed``: the bids it may make)."""
-    side = seat % rules.side_count
+    side = _side_of(seat, rules.side_count)
     return (allowed & 1) == 1 and _blind_nil_allowed(
         rules.blind_mode, rules.blind_threshold, s.score[side], _leading_other(s.score, side),
         hand_index)

@@ -82,6 +82,13 @@ class _Observation(NamedTuple):
 
 
 @njit(cache=True, inline='always')
+def _side_of(seat, side_count):
+    """The side ``seat`` plays on, ``seat % side_count`` without a division in the card loop
+    (every table has fewer than twice as many seats as sides: 4 and 2, or one side a seat)."""
+    return seat - side_count if seat >= side_count else seat
+
+
+@njit(cache=True, inline='always')
 def _observe(rules, s, seat, dealer, hand_index, hand, legal, position, drawn, led_suit,
              win_slot, win_seat, win_suit, played):
     """The observation of ``seat`` from the hand's scratch ``s`` (``scratch._Scratch``) and the
@@ -93,4 +100,4 @@ def _observe(rules, s, seat, dealer, hand_index, hand, legal, position, drawn, l
         seat, partner, dealer, hand_index, hand, legal, position, drawn, s.bids, s.blind,
         s.given[seat], received, s.plays, s.first_leader[0], led_suit, win_slot, win_seat,
         win_suit, played, played | s.known[seat], s.shown_out, s.tricks, s.score, s.bag_total,
-        _bag_room(rules, s.bag_total[seat % rules.side_count]), s.costs[seat], s.work)
+        _bag_room(rules, s.bag_total[_side_of(seat, rules.side_count)]), s.costs[seat], s.work)

@@ -135,7 +135,9 @@ def _blind_code(rules, s, seat):
     return 0
 
 
-@njit(cache=True)
+# No reference counting (it allocates nothing): with it, each hand's call took references to
+# the output arrays it writes, with atomic instructions on arrays every thread shares.
+@njit(cache=True, _nrt=False)
 def _write_hand(rules, s, game, hand_index, dealer, row, out, features):
     """Copy the hand just played into row ``row`` of ``out``, and with ``features`` its hand
     features (spades, top spade, aces, kings, voids, nil risk: read only from kept records, so a
