@@ -75,7 +75,7 @@ def tricks_expected(hand, rules):
     return tricks
 
 
-@njit
+@njit(inline='always')
 def nil_danger(hand, rules):
     """How likely the hand is to take a trick: high trumps, trump length, bare side honours."""
     trump = rules.trump_suit
@@ -183,7 +183,7 @@ def lead(obs, rules, need):
     return lowest(legal, rules)
 
 
-@njit
+@njit(inline='always')
 def card(obs, rules):
     """Make the contract cheaply, duck once made, cover a partner's nil, sink an opponent's."""
     seat, partner, bids, tricks, legal = obs.seat, obs.partner, obs.bids, obs.tricks, obs.legal

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -218,12 +219,23 @@ def __getattr__(name: str) -> type:
 
 
 def compile_fault(error: Exception) -> str:
-    """numba's refusal to compile a user policy, in one line: its kind and the first line of
-    its message that says what is wrong (numba's messages run to many lines)."""
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    said = next((line for line in lines
-                 if not line.startswith(("Failed in", "-", "During:", "File"))), "")
-    return shown(f"{type(error).__name__}: {said}", 200)
+    """numba's refusal to compile a user policy, in one line: its kind, the innermost message
+    (numba nests the refusal of each callee in its caller's) and where in the source it is."""
+    lines = [line.strip().removeprefix("TypingError: ") for line in str(error).splitlines()]
+    lines = [line for line in lines if line]
+    failed = [index for index, line in enumerate(lines) if line.startswith("Failed in")]
+    inner = lines[failed[-1] + 1:] if failed else lines
+    said = next((line for line in inner if not line.startswith(_NUMBA_FRAMING)),
+                lines[0] if lines else "")
+    where = next((_PLACE.match(line) for line in inner if _PLACE.match(line)), None)
+    at = f" at {Path(where[1]).name} line {where[2]}" if where else ""
+    return shown(f"{type(error).__name__}: {said}", 160) + at
+
+
+_NUMBA_FRAMING = ("-", "During:", "File ", "No implementation", "There are", "Overload",
+                  "With argument", "Rejected as", "raised from", ">>>", "^")
+"""The lines of numba's messages that frame what went wrong rather than say it."""
+_PLACE = re.compile(r'File "(.+)", line (\d+):')
 
 
 @contextmanager
