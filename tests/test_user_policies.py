@@ -23,6 +23,7 @@ from spades_sim.kernel.packing import PackedStrategies, pack_rules
 from spades_sim.kernel.strategies import (
     Strategy,
     StrategyError,
+    dumps_strategy,
     loads_strategy,
     pack_strategies,
     seat_strategies,
@@ -118,6 +119,8 @@ def test_a_strategy_file_names_the_policy_and_its_parameters() -> None:
         MINE.with_params(set_slack=2)
     mixed = loads_strategy(f'name = "mixed"\nbase = "expert"\nplay = "{SPEC}"\n')
     assert (mixed.bidding, mixed.play) == ("expert", SPEC)
+    again = loads_strategy(dumps_strategy(mine, None))  # as tune --save writes a tuned one
+    assert (again.bidding, again.play, again.params) == (SPEC, SPEC, mine.params)
 
 
 def test_the_command_line_plays_a_strategy_file_with_a_user_policy(

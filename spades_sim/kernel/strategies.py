@@ -414,21 +414,24 @@ def load_strategy(path: str | Path) -> Strategy:
     return loads_strategy(text, source)
 
 
-def dumps_strategy(strategy: Strategy, base: str) -> str:
+def dumps_strategy(strategy: Strategy, base: str | None) -> str:
     """The strategy file of ``strategy``, played from the named strategy ``base`` (with the
-    same policies): every parameter it sets, so the file says it in full.
+    same policies), or with None (no named strategy has its policies: a user's) naming its
+    ``bidding`` and ``play``: every parameter it sets, so the file says it in full.
 
     >>> text = dumps_strategy(STRATEGIES["nil-happy"].variant({"nil_bonus": -5}), "expert")
     >>> loads_strategy(text).params == STRATEGIES["nil-happy"].variant({"nil_bonus": -5}).params
     True
     """
-    start = STRATEGIES[base]
+    start = STRATEGIES[base] if base is not None else strategy
     if (start.bidding, start.play) != (strategy.bidding, strategy.play):
         raise _refused("base", base, f"a strategy with the policies of {strategy.name} "
                        f"(bidding {strategy.bidding}, card play {strategy.play})")
     name = strategy.name if name_fault(strategy.name) is None and strategy.name not in STRATEGIES \
-        and not is_strategy_file(strategy.name) else f"{base}-tuned"
-    data: dict[str, Any] = {"name": name, "description": strategy.description, "base": base,
+        and not is_strategy_file(strategy.name) else f"{base or 'policy'}-tuned"
+    made_of = {"base": base} if base is not None else {"bidding": strategy.bidding,
+                                                       "play": strategy.play}
+    data: dict[str, Any] = {"name": name, "description": strategy.description, **made_of,
                             "params": dict(strategy.params)}
     text: str = tomli_w.dumps(data)  # tomli_w ships no type hints
     return text
@@ -442,7 +445,7 @@ def check_strategy_path(path: str | Path, field: str = "save") -> None:
     check_file(path, field)
 
 
-def save_strategy(strategy: Strategy, base: str, path: str | Path) -> None:
+def save_strategy(strategy: Strategy, base: str | None, path: str | Path) -> None:
     """Write :func:`dumps_strategy` to ``path``, whole or not at all."""
     write_text(path, dumps_strategy(strategy, base), "save")
 
