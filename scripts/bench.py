@@ -18,6 +18,8 @@ first), because the 2-core development machine is noisy.
     python scripts/bench.py --plain    # spades-sim's random against a plain kernel, one core
     python scripts/bench.py --table    # hands/s of Python agents at the Python table, one core,
                                        # and the time of one expert decision from Python
+    python scripts/bench.py --user-policy [STRATEGY]   # a user's kernel policy against basic,
+                                       # one core, in turn (default examples/basic-again.toml)
 """
 
 from __future__ import annotations
@@ -399,7 +401,14 @@ def main() -> None:
                         help="spades-sim's random against a plain kernel of the same game only")
     parser.add_argument("--table", action="store_true",
                         help="Python agents at the Python table only, one core")
+    parser.add_argument("--user-policy", metavar="STRATEGY", nargs="?", const=USER_POLICY,
+                        help="a strategy of a user's own kernel policy against basic only, one "
+                             f"core, timed in turn (default {USER_POLICY})")
     args = parser.parse_args()
+    if args.user_policy:
+        _print_user_policy(args.user_policy, 200_000 if args.quick else 1_000_000,
+                           5_000 if args.quick else 20_000, args.repeats)
+        return
     if args.table:
         _print_table(500 if args.quick else 2_000, args.repeats)
         return
@@ -484,6 +493,28 @@ def main() -> None:
     _print_presets(hands // 2, args.repeats)
     _print_breakdown(hands, args.repeats)
     _print_plain(hands, args.repeats)
+
+
+USER_POLICY = "examples/basic-again.toml"
+"""The built-in basic written again as a user's kernel policy (examples/basic_again.py)."""
+USER_POLICY_AIM = 0.8
+"""A user's policy's hands a second over the built-in policy's it rewrites (the speed issue's
+aim for ``basic-again`` against ``basic``)."""
+
+
+def _print_user_policy(strategy: str, hands: int, games: int, repeats: int) -> None:
+    """Hands and games a second of ``strategy`` (a user's kernel policy) over ``basic``'s, one
+    thread, timed in turn (the first call compiles the user's kernel, or loads it)."""
+    start = time.perf_counter()
+    simulate_hands(_STANDARD, strategy, 1, seed=1, threads=1)
+    print(f"{strategy}: kernel compiled or loaded in {time.perf_counter() - start:.1f} s")
+    for label, run, n in (("full hands/s", simulate_hands, hands),
+                          ("games to 500/s", simulate_games, games)):
+        median, low, high = _paired_speed_ratio(
+            lambda k, run=run: run(_STANDARD, strategy, k, seed=1, threads=1),
+            lambda k, run=run: run(_STANDARD, "basic", k, seed=1, threads=1), n, repeats)
+        print(f"{label} per core, {strategy} / basic: {median:.2f} (timed in turn, {repeats} "
+              f"pairs: {low:.2f} to {high:.2f}; aim at least {USER_POLICY_AIM})")
 
 
 PRESET_AIM = 0.75

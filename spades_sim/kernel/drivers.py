@@ -32,7 +32,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from . import engine, warmup
+from . import engine, user_policies, warmup
 from .packing import PackedRules, PackedStrategies
 from .sums import (
     HAND_UNIT_COLUMNS,
@@ -223,12 +223,21 @@ def load_kernel(kernel, *args) -> None:
     start = time.perf_counter()
     if notice is not None:
         timer.start()
+    users = user_policies.carried(args[1]) if len(args) > 1 else ()
     try:
-        with interrupts_noted():
-            if kernel in _HAND_KERNELS and signature not in kernel.overloads \
+        with interrupts_noted(), user_policies.compiling(users):
+            # A user's policies compile in this process only (a helper could not load them).
+            if kernel in _HAND_KERNELS and not users and signature not in kernel.overloads \
                     and not warmup.in_cache(kernel, signature):
                 warmup.compile_callees(args[0], args[1], threads() > 1, _HAND_KERNELS[kernel])
             kernel.compile(signature)
+    except numba.core.errors.NumbaError as error:
+        if not users:
+            raise
+        # A user policy that numba cannot compile in the hand (the kernel itself compiles).
+        names = " or ".join(user.spec for user in users)
+        raise RunError(f"policy={names!r}: allowed a policy whose functions compile in the "
+                       f"kernel's hand ({user_policies.compile_fault(error)})") from None
     finally:
         timer.cancel()
     if told.is_set() and notice is not None:
