@@ -45,7 +45,14 @@ SCORING_BAG_LIMIT = 7
 """Bags that cost one penalty."""
 SCORING_BAG_PENALTY = 8
 """Points lost each time the bag limit is reached (0: none)."""
-SCORING_FIELDS = 9
+SCORING_BLIND_MULTIPLIER = 9
+"""What a contract holding a blind bid scores, made or set, is multiplied by this."""
+SCORING_FIELDS = 10
+
+BLIND_NIL_FLAG = 1
+"""``blind[seat]`` (``_Scratch.blind``, the records' ``blind``) of a blind nil (its bid is 0)."""
+BLIND_COUNT_FLAG = 2
+"""``blind[seat]`` of a number of tricks bid blind (docs/scoring.md "Blind bids")."""
 
 
 @njit(cache=True, inline='always')
@@ -131,8 +138,10 @@ def _contract_value(scoring, contract):
 @njit(cache=True, inline='always')
 def _score_side_hand(scoring, seats, sides, side, bids, blind, tricks, bags_before):
     """Score ``side`` for a hand of ``bids``, ``blind`` flags and ``tricks`` (one each per seat;
-    a bid of 0 is a nil, blind when its flag is 1), carrying ``bags_before``: the tally of its
-    nils and contract, then :func:`_score_side`. Partners are ``sides`` seats apart.
+    a bid of 0 is a nil, blind when its flag is ``BLIND_NIL_FLAG``; a count bid with
+    ``BLIND_COUNT_FLAG`` was bid blind, and multiplies the contract's points), carrying
+    ``bags_before``: the tally of its nils and contract, then :func:`_score_side`. Partners are
+    ``sides`` seats apart.
 
     Returns
     -------
@@ -147,8 +156,11 @@ def _score_side_hand(scoring, seats, sides, side, bids, blind, tricks, bags_befo
     nil_tricks = 0
     nil_won = 0
     nil_lost = 0
+    multiplier = 1
     for seat in range(side, seats, sides):
         if bids[seat] > 0:
+            if blind[seat] == BLIND_COUNT_FLAG:
+                multiplier = scoring[SCORING_BLIND_MULTIPLIER]
             contract += bids[seat]
             contract_tricks += tricks[seat]
             count_tricks += tricks[seat]
@@ -157,22 +169,24 @@ def _score_side_hand(scoring, seats, sides, side, bids, blind, tricks, bags_befo
                 contract_tricks += tricks[seat]
             else:
                 nil_tricks += tricks[seat]
-            value = scoring[SCORING_BLIND_VALUE] if blind[seat] == 1 else scoring[SCORING_NIL_VALUE]
+            value = (scoring[SCORING_BLIND_VALUE] if blind[seat] == BLIND_NIL_FLAG
+                     else scoring[SCORING_NIL_VALUE])
             if tricks[seat] == 0:
                 nil_won += value
             else:
                 nil_lost += value
     made_points, set_points = _contract_value(scoring, contract)
     points, bags, penalty, bags_after, made = _score_side(
-        contract, contract_tricks, nil_tricks, nil_won, nil_lost, bags_before, made_points,
-        set_points, scoring[SCORING_OVERTRICK], scoring[SCORING_BAG_LIMIT],
-        scoring[SCORING_BAG_PENALTY])
+        contract, contract_tricks, nil_tricks, nil_won, nil_lost, bags_before,
+        multiplier * made_points, multiplier * set_points, scoring[SCORING_OVERTRICK],
+        scoring[SCORING_BAG_LIMIT], scoring[SCORING_BAG_PENALTY])
     return points, bags, penalty, bags_after, made, contract, count_tricks
 
 
 @njit(cache=True, inline='always')
 def _score_hand(rules, s):
-    """Score every side; updates ``s.score``, ``s.bag_total`` and the rows of ``s.side``."""
+    """Score every side; updates ``s.score``, ``s.bag_total``, ``s.sets`` (a side's contract of 1
+    or more set) and the rows of ``s.side``."""
     n = rules.seat_count
     sides = rules.side_count
     for side in range(sides):
@@ -186,3 +200,5 @@ def _score_hand(rules, s):
         s.side[SIDE_MADE, side] = made
         s.side[SIDE_CONTRACT, side] = contract
         s.side[SIDE_COUNT_TRICKS, side] = count_tricks
+        if contract > 0 and made == 0:
+            s.sets[side] += 1
