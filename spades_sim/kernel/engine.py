@@ -46,7 +46,7 @@ from .outputs import (  # noqa: F401  (re-exported)
     _write_trace,
 )
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP, LEAD_ORDINARY  # noqa: F401  (re-exported)
-from .scoring import BLIND_COUNT_FLAG, BLIND_NIL_FLAG, SIDE_MADE, SIDE_POINTS
+from .scoring import BLIND_COUNT_FLAG, BLIND_NIL_FLAG, SIDE_MADE, SIDE_POINTS, _count_sets
 from .scratch import BLIND_BID, BLIND_COUNT_BID, FREE_BID, _new_scratch  # noqa: F401  (re-exported)
 
 
@@ -141,6 +141,7 @@ def _what_if_chunk(rules, strat, seed, deals, dealer, hand_index, hero,
                                       if s.blind[hero] == BLIND_COUNT_FLAG else s.bids[hero])
                     for seat in range(n):
                         s.forced[seat] = FREE_BID
+                _count_sets(rules, s)
                 played += 1
                 winner = _winner_after_hand(rules, s, played)
             won[i, j] = UNFINISHED if winner == UNFINISHED else (1 if winner == hero_side else 0)

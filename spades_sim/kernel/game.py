@@ -21,7 +21,7 @@ from .outputs import (
 )
 from .play import _play_tricks
 from .rng import _key3
-from .scoring import SIDE_CONTRACT, SIDE_MADE, _score_hand
+from .scoring import SIDE_CONTRACT, SIDE_MADE, _count_sets, _score_hand
 
 _POLICY_SALT = np.uint64(0x90111C1E5)
 
@@ -160,6 +160,7 @@ def _play_game(rules, strat, seed, game, max_hands, s,
                         np.bool_(True))
             _write_trace(s, hand_row + played, trace_out)
         _tally_hand(rules, s, game_row, games)
+        _count_sets(rules, s)
         played += 1
         winner = _winner_after_hand(rules, s, played)
     _write_game(s, game_row, first, played, winner, games)

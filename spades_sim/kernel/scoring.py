@@ -185,8 +185,7 @@ def _score_side_hand(scoring, seats, sides, side, bids, blind, tricks, bags_befo
 
 @njit(cache=True, inline='always')
 def _score_hand(rules, s):
-    """Score every side; updates ``s.score``, ``s.bag_total``, ``s.sets`` (a side's contract of 1
-    or more set) and the rows of ``s.side``."""
+    """Score every side; updates ``s.score``, ``s.bag_total`` and the rows of ``s.side``."""
     n = rules.seat_count
     sides = rules.side_count
     for side in range(sides):
@@ -200,5 +199,12 @@ def _score_hand(rules, s):
         s.side[SIDE_MADE, side] = made
         s.side[SIDE_CONTRACT, side] = contract
         s.side[SIDE_COUNT_TRICKS, side] = count_tricks
-        if contract > 0 and made == 0:
+
+
+@njit(cache=True, inline='always')
+def _count_sets(rules, s):
+    """Add the hand just scored to ``s.sets``, each side's sets in the game (``sets_to_lose``):
+    a contract of 1 or more not made. A game's loops call it; a hand played alone counts none."""
+    for side in range(rules.side_count):
+        if s.side[SIDE_CONTRACT, side] > 0 and s.side[SIDE_MADE, side] == 0:
             s.sets[side] += 1
