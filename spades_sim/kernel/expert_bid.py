@@ -26,8 +26,9 @@ hands of a hand limit) the seat picks instead the bid with the highest chance to
 the game (``win``: a race approximation, exact where this hand ends the game). Blind
 nil is bid only when its chance to win the game beats an ordinary hand's by
 ``P_BLIND_MARGIN``, and a blind bid (docs/scoring.md "Blind bids") likewise, its tricks before
-looking taken as a binomial share of the hand. The partner of a blind bidder bids its own hand (a
-blind bid tells nothing of the cards). With ``sets_to_lose``, a side one set from losing bids for
+looking taken as a binomial share of the hand. The partner of a blind bidder bids the count of best
+expected value for the side's joint contract, the blind bidder's tricks unknown (a blind bid tells
+nothing of the cards). With ``sets_to_lose``, a side one set from losing bids for
 the game, a set counting as a lost game. jit-compiled; inputs not checked.
 """
 
@@ -484,13 +485,13 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
     (``choice_set[seat]`` is the seat's row); ``allowed`` has bit b set when bid b (0 = nil)
     is allowed; ``bids`` holds the bids made so far (-1 not yet); ``score`` and ``bag_total``
     are per side; ``work`` is scratch space (float64, WORK_SIZE). ``partner_blind``: the
-    partner's count bid was blind, so the seat bids its own hand as if the partner were still
-    to bid; ``last_set``: one more set loses the game (``sets_to_lose``), so the seat bids for
-    the game.
+    partner's count bid was blind, so the seat bids beside it (:func:`_bid_beside_blind`);
+    ``last_set``: one more set loses the game (``sets_to_lose``), so the seat bids for the
+    game.
     """
     side = seat % rules.side_count
     partner = rules.partner[seat]
-    partner_bid = bids[partner] if partner >= 0 and not partner_blind else -1
+    partner_bid = bids[partner] if partner >= 0 else -1
     if params[P_EXPLORE_NIL] > 0.0 and allowed & 1:
         rng_state, bits = _next(rng_state)
         if _uniform(bits) < params[P_EXPLORE_NIL]:
@@ -498,6 +499,9 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
     _strength_features(hand, rules.suit_masks, rules.suit_low, rules.trump_suit, work)
     strength = _dot(tables.strength_w, work)
     sbin = min(max(int(strength / STRENGTH_STEP + 0.5), 0), tables.own.shape[2] - 1)
+    if partner_blind:
+        return _bid_beside_blind(rules, tables.own[CTX_PARTNER_LATER, position, sbin],
+                                 partner_bid, allowed, last_set), rng_state
     horizon = _horizon(rules, tables, score, hand_index)
     r = bag_total[side] % tables.bag_steps.shape[1]
     q = tables.choice_set[seat]
@@ -670,6 +674,51 @@ def _wants_blind_expert(rules, tables, params, seat, bids, score, hand_index, wo
     return blind > ordinary + params[P_BLIND_MARGIN], rng_state
 
 
+def _binomial_at_least(n, share, k):
+    """P(X >= k) for X ~ Binomial(n, share)."""
+    if k <= 0:
+        return 1.0
+    p = (1.0 - share) ** n
+    below = 0.0
+    for j in range(min(k, n + 1)):
+        if j > 0:
+            p *= (n - j + 1) / j * share / (1.0 - share)
+        below += p
+    return max(0.0, 1.0 - below)
+
+
+_binomial_at_least = njit(cache=True, inline='always')(_binomial_at_least)
+
+
+@njit(cache=True, _nrt=False)
+def _bid_beside_blind(rules, own, blind_bid, allowed, last_set):
+    """The count bid beside a partner's blind bid of ``blind_bid`` (or nil when no count is
+    allowed): the side's contract is the sum, scored multiplied, and the partner's tricks are
+    unknown (it bid before looking): Binomial(hand size, 1 / seats). Of the allowed counts, the
+    one of highest expected points over ``own`` (the seat's tricks) and that binomial;
+    ``last_set``: a set costs twice as much (it would lose the game)."""
+    n = rules.hand_size
+    share = 1.0 / rules.seat_count
+    scoring = rules.scoring
+    multiplier = scoring[SCORING_BLIND_MULTIPLIER]
+    best, best_value = 0, -1e18
+    for p in range(1, rules.max_bid + 1):
+        if not (allowed >> p) & 1:
+            continue
+        contract = blind_bid + p
+        made_points, set_points = _contract_value(scoring, contract)
+        value = 0.0
+        for k in range(own.shape[0]):
+            if own[k] <= 0.0:
+                continue
+            make = _binomial_at_least(n, share, contract - k)
+            lose = multiplier * set_points * (2.0 if last_set else 1.0)
+            value += own[k] * (make * multiplier * made_points - (1.0 - make) * lose)
+        if value > best_value:
+            best, best_value = p, value
+    return best
+
+
 def _ordinary_chance(rules, tables, ours, theirs, hands_left, values, weights, count):
     """Chance to win the game with an ordinary hand: the side's points from self-play, the
     three-point rule over their spread."""
@@ -692,9 +741,11 @@ def _blind_bid_expert(rules, tables, params, seat, counts, bids, score, hand_ind
     (``counts``, bit b for b), the one with the best chance to win the game, when it beats an
     ordinary hand's by ``P_BLIND_MARGIN`` (the blind-nil rule).
 
-    Unseen, the seat's own tricks are taken as Binomial(hand size, 1 / seats); its partner's
-    part of the contract, the partner's count bid (or the hand size / seats it is expected to
-    bid later, or nothing beside a nil), made when the seat makes its own. ``last_set``: a set
+    Unseen, a seat's tricks are taken as Binomial(hand size, 1 / seats). With the partner still
+    to bid, the blind bid is the side's: the partner adds a small count (it bids beside a blind
+    bid by :func:`_bid_beside_blind`, taken here as 1) and both partners' tricks count,
+    Binomial(2 × hand size, 1 / seats). After the partner's count bid the partner covers its own
+    bid and the seat must take its blind bid itself; beside a nil likewise. ``last_set``: a set
     loses the game (``sets_to_lose``), for the blind bid and (at the side's make rate) for an
     ordinary hand.
     """
@@ -705,11 +756,12 @@ def _blind_bid_expert(rules, tables, params, seat, counts, bids, score, hand_ind
     n = rules.hand_size
     share = 1.0 / rules.seat_count
     if partner_bid > 0:
-        base = partner_bid
+        base, extra = partner_bid, 0  # the partner takes its own bid, the seat its blind bid
     elif partner_bid == 0:
-        base = 0
+        base, extra = 0, 0
     else:
-        base = int(n * share + 0.5)
+        base, extra = 1, 1  # the partner adds 1 and both partners' tricks count
+        n = 2 * rules.hand_size
     ours, theirs, hands_left, count = _game_view(rules, tables, seat, partner, bids, score,
                                                  hand_index, work)
     values, weights = work[_OPP:_OPP + 4], work[_OPP + 4:_OPP + 8]
@@ -719,14 +771,14 @@ def _blind_bid_expert(rules, tables, params, seat, counts, bids, score, hand_ind
     for b in range(1, rules.max_bid + 1):
         if not (counts >> b) & 1:
             continue
-        made_points, set_points = _contract_value(scoring, min(base + b, rules.max_bid))
+        made_points, set_points = _contract_value(scoring, base + b)
         chance = 0.0
         p = (1.0 - share) ** n  # P(k = 0), then P(k) from P(k - 1)
         for k in range(n + 1):
             if k > 0:
                 p *= (n - k + 1) / k * share / (1.0 - share)
-            if k >= b:
-                points = multiplier * made_points + scoring[SCORING_OVERTRICK] * (k - b)
+            if k >= b + extra:
+                points = multiplier * made_points + scoring[SCORING_OVERTRICK] * (k - b - extra)
             elif last_set:
                 continue  # a set loses the game
             else:
