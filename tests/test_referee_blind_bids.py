@@ -292,3 +292,15 @@ def test_sets_before_is_carried_and_checked(tmp_path: Path) -> None:
     wrong = dataclasses.replace(lines[1], sets_before=(0, 0))
     with pytest.raises(LogError, match=r"line 2: sets_before: log says \[0, 0\], referee carries \[1, 0\]"):
         score_file(write_lines(tmp_path, [lines[0], wrong]))
+
+
+def test_audit_and_review_replay_a_log_with_a_blind_bid(tmp_path: Path) -> None:
+    """``audit`` and ``review`` read a log whose bids include a blind bid: every card play is
+    replayed (review judges each against double-dummy play, the blind contract scored double)."""
+    from spades_sim.analysis.review import review_file
+    from spades_sim.referee.audit import audit_file
+
+    (tmp_path / "blind.toml").write_text('blind_bid_threshold = 100\n', encoding="utf-8")
+    path = write_lines(tmp_path, [log_of(played_blind_hand(), "blind.toml")])
+    assert audit_file(path).hands_audited == 1
+    assert review_file(path).plays == 52

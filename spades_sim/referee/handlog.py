@@ -62,12 +62,16 @@ class BlindCount(int):
     It adds, compares and scores as its count (a contract's tricks); only the scoring of a
     side's contract (docs/scoring.md "Blind bids") and the log codes tell it apart.
 
-    >>> BlindCount(6) + 3, isinstance(BlindCount(6), BlindCount), BlindCount(6)
-    (9, True, BlindCount(6))
+    >>> BlindCount(6) + 3, isinstance(BlindCount(6), BlindCount), BlindCount(6), str(BlindCount(6))
+    (9, True, BlindCount(6), 'bb6')
     """
 
     def __repr__(self) -> str:
         return f"BlindCount({int(self)})"
+
+    def __str__(self) -> str:
+        """As tables of bids write it beside ``bn`` (blind nil): ``bb6``."""
+        return f"{BLIND_BID}{int(self)}"
 
 
 HAND_CAP = "hand_cap"
