@@ -2,7 +2,8 @@
 
     nice python scripts/dd_yardstick.py --hands 2000 [--minutes 90]
 
-For each strategy (default ``random``, ``basic``, ``expert`` and ``expert-v1``) it plays
+For each strategy (default ``random``, ``basic``, ``expert``, ``expert-v1`` and
+``examples/expert-before-tuning.toml``, the expert's nil parameters before their tuning) it plays
 ``--hands`` self-play hands from 0–0 (the strategy at every seat; the same seeded deals for
 every strategy), writes their hand logs, and reviews every card play with the double-dummy
 solver exactly as ``spades-sim review`` does (docs/double-dummy.md): the tricks and the
@@ -38,7 +39,7 @@ from pathlib import Path
 import pandas as pd
 
 from spades_sim.analysis.review import HandReview, ReviewResult, review_file
-from spades_sim.kernel.strategies import seat_strategies
+from spades_sim.kernel.strategies import seat_strategies, strategy_label
 from spades_sim.rules import resolve_rules
 from spades_sim.run.handlogs import write_hand_logs
 
@@ -46,7 +47,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "dd_yardstick.csv"
 HANDS = ROOT / "data" / "dd_yardstick"
 REPORT = ROOT / "reports" / "strategies.md"
-STRATEGIES = ("random", "basic", "expert", "expert-v1")
+STRATEGIES = ("random", "basic", "expert", "expert-v1",
+              str(ROOT / "examples" / "expert-before-tuning.toml"))
+"""The strategies measured: names, or strategy files (kept and shown under their stem)."""
 SECTION = "## Double-dummy yardstick"
 """The heading of the report's section; the section runs to the next ``## `` heading."""
 METRICS = ("tricks_lost", "points_lost", "mistakes", "lost_share")
@@ -148,7 +151,7 @@ def review_hands(rules_name: str, strategies: list[str], hands: int, seed: int, 
     folder.mkdir(parents=True, exist_ok=True)
     if start is None:
         start = hands - 1 if last_first else 0
-    paths = {name: hands_path(folder, rules_name, name, seed) for name in strategies}
+    paths = {name: hands_path(folder, rules_name, strategy_label(name), seed) for name in strategies}
     todo = sorted(((chunk, name) for name in strategies for chunk in missing_chunks(
         set(load_hands(paths[name])["hand"].astype(int)), hands)),
         key=lambda item: (_order(item[0].start, start, last_first), strategies.index(item[1])))
@@ -303,10 +306,10 @@ def main() -> None:
         if not len(hands):
             print(f"{strategy}: none reviewed yet", file=sys.stderr)
             continue
-        row = measure(args.rules, strategy, hands, args.seed, args.jobs)
+        row = measure(args.rules, strategy_label(strategy), hands, args.seed, args.jobs)
         row["target_hands"] = args.hands
         minutes = float(row["seconds_review"]) / 60  # type: ignore[arg-type]
-        print(f"{strategy}: {row['hands']:,} hands reviewed ({minutes:.0f} minutes of one core): "
+        print(f"{row['strategy']}: {row['hands']:,} hands reviewed ({minutes:.0f} minutes of one core): "
               f"{row['tricks_lost']:.3f} tricks, {row['points_lost']:.3f} points given "
               f"away per seat-hand, {100 * float(row['lost_share']):.2f}% of plays lost value",
               file=sys.stderr, flush=True)

@@ -145,12 +145,15 @@ def test_ducks_once_the_contract_is_certain() -> None:
 # --- strength ---
 
 
-def test_expert_nil_bids_succeed_75_to_88_percent_against_itself() -> None:
-    """The default strategy's nil success: 20,000 hands; its interval lies in [75%, 88%]."""
+def test_expert_nil_bids_succeed_65_to_75_percent_against_itself() -> None:
+    """The default strategy's nil success: 20,000 hands from 0–0. With the tuned premium
+    (``nil_bonus`` -2, reports/tuning.md) it bids nil on about 17% of seat-hands and makes 69.8%
+    [69.0%, 70.6%] of them; its interval lies in [65%, 75%]. (With the old premium of -35 it was
+    77% of 9%: the tuning trades made nils for won games.)"""
     totals = simulate_hands(RuleSet(), "expert", 20_000, seed=SEED).totals
     row = pick(totals.summary(), "nil_success")
-    assert row["n"] > 3_000
-    assert row["low"] > 0.75 and row["high"] < 0.88
+    assert row["n"] > 10_000
+    assert row["low"] > 0.65 and row["high"] < 0.75
 
 
 def test_expert_beats_basic_by_a_clear_margin() -> None:
@@ -180,12 +183,12 @@ def _blind_nils(strategy: Strategy, games: int) -> list[int]:
 
 def test_blind_nil_needs_its_minimum_calibrated_chance() -> None:
     """Under standard rules (no cards passed) the calibrated blind nil is made about 26% of the
-    time unless the partner has already bid 4 or more (43% and up), so at the expert's
+    time unless the partner has already bid 4 or more (43% and up), so with a
     ``blind_nil_min_chance`` of 0.35 every blind nil follows a partner's bid of 4 or more; with
-    no minimum, some come before the partner's bid."""
+    no minimum, some come before the partner's bid. (The shipped expert's minimum, 0.15, hardly
+    binds: reports/tuning.md found the game-winning margin alone the better judge.)"""
     expert = STRATEGIES["expert"]
-    assert expert.param("blind_nil_min_chance") == 0.35
-    kept = _blind_nils(expert, 1_500)
+    kept = _blind_nils(expert.variant({"blind_nil_min_chance": 0.35}), 1_500)
     assert len(kept) >= 20 and min(kept) >= 4
     loose = _blind_nils(expert.variant({"blind_nil_min_chance": 0.0}), 1_500)
     assert loose.count(-1) >= 20

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -147,6 +148,16 @@ def test_run_chunks_takes_ctrl_c_while_a_long_chunk_runs(finish_running: bool) -
     release.set()
 
 
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """SIGINT raising KeyboardInterrupt, the case under test: a test run started in the
+    background inherits it ignored (and then nothing is raised at all)."""
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, inherited)
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_swallowed_inside_a_compile_is_raised_at_once() -> None:
     """Ctrl-C that lands in a callback from C, where Python prints "Exception ignored" and drops
     the KeyboardInterrupt (as llvmlite's callback for each object numba compiles), is raised
@@ -161,7 +172,7 @@ def test_ctrl_c_swallowed_inside_a_compile_is_raised_at_once() -> None:
 
     callback = ctypes.CFUNCTYPE(None)(callback_body)
     hook = sys.unraisablehook
-    went_on = []
+    went_on: list[int] = []
     with pytest.raises(KeyboardInterrupt), drivers.interrupts_noted():
         callback()
         start = time.monotonic()
@@ -172,6 +183,7 @@ def test_ctrl_c_swallowed_inside_a_compile_is_raised_at_once() -> None:
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_an_error_after_ctrl_c_in_a_compile_is_an_interrupt() -> None:
     """What the half-made compile raises next, once Ctrl-C has come, ends as the interrupt."""
     with pytest.raises(KeyboardInterrupt), drivers.interrupts_noted():

@@ -103,14 +103,15 @@ def test_param_override_moves_that_sides_bids() -> None:
 
 
 def test_bidding_temperament_orders_the_contract_make_rate() -> None:
-    """Same deals: conservative makes more contracts than basic, and basic more than aggressive
-    (each gap beyond the two 95% intervals)."""
+    """Same deals: conservative (expert judging bids half a trick short) makes more contracts
+    than expert, and expert more than aggressive (half a trick long), each gap beyond the two
+    95% intervals (measured 96.6%, 93.6% and 87.4%)."""
     rates = {}
-    for name in ("conservative", "basic", "aggressive"):
+    for name in ("conservative", "expert", "aggressive"):
         summary = simulate_hands(RuleSet(), name, 20_000, seed=SEED).summary()
         rates[name] = pick(summary, "make_rate")[["low", "high"]].to_numpy()
-    assert rates["conservative"][0] > rates["basic"][1]
-    assert rates["basic"][0] > rates["aggressive"][1]
+    assert rates["conservative"][0] > rates["expert"][1]
+    assert rates["expert"][0] > rates["aggressive"][1]
 
 
 def test_nil_happy_bids_nil_more_often() -> None:
