@@ -1,6 +1,6 @@
 """The built-in ``basic`` policy written again as a user's own kernel policy.
 
-Six numba-jitted functions of the seat's observation, one per decision, each
+Seven numba-jitted functions of the seat's observation, one per decision, each
 ``(rules, strat, obs, rng) -> (move, rng)``, gathered in ``BASIC_AGAIN`` (a ``KernelPolicy``).
 The kernel compiles them into its hand, so this plays at the kernel's speed and makes exactly
 the built-in ``basic``'s moves (tests/test_user_policies.py compares their records). Play it
@@ -228,21 +228,34 @@ def card(obs, rules):
     return under(legal, beats, rules)
 
 
-# --- the six decisions ---
+# --- the seven decisions ---
 
 
 @njit(inline='always')
-def blind(rules, strat, obs, rng):
-    """Blind nil as a last resort: far behind, the opponents near the target."""
-    params = strat.params[obs.seat]
+def last_resort(obs, rules, params):
+    """Far behind the leader, who is near the target: the time for a blind gamble."""
     side = obs.seat % rules.side_count
     leader = -(2**62)
     for other in range(obs.score.shape[0]):
         if other != side and obs.score[other] > leader:
             leader = obs.score[other]
-    wants = (partner_bid(obs) != 0 and leader - obs.score[side] >= params[P_BLIND_DEFICIT]
-             and leader >= rules.target - params[P_BLIND_NEAR])
+    return (leader - obs.score[side] >= params[P_BLIND_DEFICIT]
+            and leader >= rules.target - params[P_BLIND_NEAR])
+
+
+@njit(inline='always')
+def blind(rules, strat, obs, rng):
+    """Blind nil as a last resort, unless the partner bid nil."""
+    wants = partner_bid(obs) != 0 and last_resort(obs, rules, strat.params[obs.seat])
     return (1 if wants else 0), rng
+
+
+@njit(inline='always')
+def blind_bid(rules, strat, obs, rng):
+    """Where the rules allow a number bid blind: the lowest allowed, as the same last resort."""
+    if last_resort(obs, rules, strat.params[obs.seat]):
+        return _lowest_bit(np.uint64(obs.legal)), rng
+    return 0, rng
 
 
 @njit(inline='always')
@@ -297,6 +310,7 @@ def play(rules, strat, obs, rng):
 
 BASIC_AGAIN = KernelPolicy(
     "basic-again", blind=blind, bid=bid, keep=keep, pass_card=pass_card, prepare=prepare,
-    play=play, params=("bid_offset", "nil_threshold", "blind_nil_deficit", "blind_nil_near",
-                       "cover_bonus", "solo_nil_threshold", "bag_near", "bag_bid"))
+    play=play, blind_bid=blind_bid,
+    params=("bid_offset", "nil_threshold", "blind_nil_deficit", "blind_nil_near", "cover_bonus",
+            "solo_nil_threshold", "bag_near", "bag_bid"))
 """The policy: named ``examples/basic_again.py:BASIC_AGAIN`` in a strategy."""

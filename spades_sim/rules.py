@@ -317,6 +317,19 @@ class RuleSet:
     two_player_first: TwoPlayerFirst = TwoPlayerFirst.NON_DEALER
     """Two-player: who draws, bids and leads first [non_dealer] or dealer."""
 
+    blind_bid_threshold: int | None = None
+    """Blind bids [None: off]: a seat whose side trails the other by at least this (0: whenever it
+    is not ahead) may bid a number of tricks blind, before looking at its cards; partnership only."""
+
+    blind_bid_min: int = 6
+    """The lowest blind bid [6]; blind bids run from it to the hand size."""
+
+    blind_bid_multiplier: int = 2
+    """A side with a blind bid scores its contract this many times, made or set [2]."""
+
+    sets_to_lose: int = 0
+    """A side whose contract is set this many times in a game loses it [0: never]; two sides only."""
+
     def __post_init__(self) -> None:
         for spec in fields(self):
             value = getattr(self, spec.name)
@@ -365,6 +378,8 @@ class RuleSet:
         _check_range("blind_nil_pass", self.blind_nil_pass, 0, 3)
         _check_range("nil_pass", self.nil_pass, 0, 4)
         self._check_zero_bid()
+        self._check_blind_bids()
+        _check_range("sets_to_lose", self.sets_to_lose, 0, 100, " (0 = never)")
         self._check_mode()
 
     def _check_zero_bid(self) -> None:
@@ -382,6 +397,20 @@ class RuleSet:
             ("forced_mode", self.forced_mode, ForcedMode.NONE),
             ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
         ), " with zero_bid='zero' (a bid of 0 is a contract, not a nil)")
+
+    def _check_blind_bids(self) -> None:
+        """Blind bids (docs/rules.md "Blind bids"): a threshold turns them on; the minimum and
+        the multiplier are read only then (as ``blind_nil_threshold`` only under ``when_behind``)."""
+        _check_range("blind_bid_min", self.blind_bid_min, 1, self.hand_size, " (the hand size)")
+        _check_range("blind_bid_multiplier", self.blind_bid_multiplier, 1, 10)
+        if self.blind_bid_threshold is None:
+            return
+        _check_range("blind_bid_threshold", self.blind_bid_threshold, 0, MAX_TARGET,
+                     " (0: whenever not ahead), or leave it out for off")
+        if self.forced_mode != ForcedMode.NONE:
+            raise RulesError("blind_bid_threshold", self.blind_bid_threshold,
+                             f"left out (off) with forced_mode={str(self.forced_mode)!r} "
+                             "(a forced mode sets every bid itself)")
 
     def _check_side_max_bid(self) -> None:
         """``side_max_bid``: a partnership option that leaves every seat a bid to make (docs/rules.md
@@ -428,11 +457,18 @@ class RuleSet:
                 ("first_bidder", self.first_bidder, FirstBidder.DEALER_LEFT),
                 ("first_lead", self.first_lead, FirstLead.DEALER_LEFT_NO_SPADE),
             ), f"{with_mode} (two_player_first chooses who bids and leads first)")
+        if self.sets_to_lose and self.side_count != 2:
+            raise RulesError("sets_to_lose", self.sets_to_lose,
+                             f"0{with_mode} (a set loses the game to the one other side: "
+                             "partnership and two-player only)")
         if self.mode == Mode.PARTNERSHIP:
             if self.blind_nil_solo:
                 raise RulesError("blind_nil_solo", True,
                                  "false with mode='partnership' (an individual-mode option)")
             return
+        if self.blind_bid_threshold is not None:
+            raise RulesError("blind_bid_threshold", self.blind_bid_threshold,
+                             f"left out (off){with_mode} (a blind bid is a side's, with partners)")
         _require_defaults((
             ("side_min_bid", self.side_min_bid, 0),
             ("nil_tricks", self.nil_tricks, NilTricks.BAGS_ONLY),

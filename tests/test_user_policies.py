@@ -164,8 +164,9 @@ REFUSED = [
                            "readable .py file"),
     ("mine.py:P", "X = 1\n", "allowed a name that {folder}/mine.py defines (X, njit)"),
     ("mine.py:P", "P = 3\n", "allowed a policy: numba-jitted functions blind, bid, keep, "
-                             "pass_card, prepare, play, each (rules, strat, obs, rng) -> (move, "
-                             "rng); int lacks blind, bid, keep, pass_card, prepare, play"),
+                             "pass_card, prepare, play, blind_bid, each (rules, strat, obs, rng) "
+                             "-> (move, rng); int lacks blind, bid, keep, pass_card, prepare, "
+                             "play, blind_bid"),
     ("mine.py:P", _DECISIONS.replace("@njit\ndef play", "def play")
      + "import sys\nP = sys.modules[__name__]\n", "play is not numba-jitted (@njit)"),
     ("mine.py:P", _DECISIONS.replace("play(rules, strat, obs, rng)", "play(rules, obs, rng)")

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 from ..kernel.user_policies import is_kernel_policy
 from ..loading import error_text, load_named
-from .protocol import DECISION_METHODS, Agent, AgentError, missing_methods
+from .protocol import DECISION_METHODS, OPTIONAL_METHODS, Agent, AgentError, missing_methods
 from .registry import agent
 
 SPEC_FORMS = "path/to/bot.py:NAME or package.module:NAME"
 """How a bot is named on the command line."""
 
-_METHODS = ", ".join(DECISION_METHODS.values())
+_METHODS = ", ".join(name for name in DECISION_METHODS.values() if name not in OPTIONAL_METHODS)
 
 
 @dataclass(frozen=True)

@@ -245,6 +245,10 @@ class SpadesSimGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = resolve_rules(str(params["rules"]))
         if self.rules.mode != Mode.PARTNERSHIP:
             raise RulesError("rules", self.rules.name, "partnership rules")
+        if self.rules.blind_bid_threshold == 0:
+            # One hand from 0–0: only a threshold of 0 allows a blind bid, which has no action here.
+            raise RulesError("blind_bid_threshold", 0, "left out or above 0 in OpenSpiel (a hand "
+                             "played from 0–0 has no blind-bid action)")
         self.whole_game = bool(params["whole_game"])
         self.max_hands = int(params["max_hands"])
         self.seed = int(params["seed"])

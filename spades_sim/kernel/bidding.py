@@ -7,9 +7,16 @@ import numpy as np
 from numba import njit
 
 from .bits import _popcount
-from .decide import _blind_allowed, _decide_bid, _decide_blind, _decide_pass
-from .scoring import SCORING_ZERO_BID
-from .scratch import BLIND_BID, FREE_BID
+from .decide import (
+    _blind_allowed,
+    _blind_bids_allowed,
+    _decide_bid,
+    _decide_blind,
+    _decide_blind_bid,
+    _decide_pass,
+)
+from .scoring import BLIND_COUNT_FLAG, SCORING_ZERO_BID
+from .scratch import BLIND_BID, BLIND_COUNT_BID, FREE_BID
 
 # Forced-bid modes (``PackedRules.forced_mode``).
 FORCED_NONE, FORCED_SUICIDE, FORCED_MIRROR, FORCED_WHIZ = 0, 1, 2, 3
@@ -76,6 +83,12 @@ def _bid_round(rules, strat, dealer, hand_index, s):
                 s.bids[seat] = 0
                 s.blind[seat] = 1
                 ok = blind_allowed
+            elif forced > BLIND_COUNT_BID:
+                count = forced - BLIND_COUNT_BID
+                s.bids[seat] = count
+                s.blind[seat] = BLIND_COUNT_FLAG
+                ok = (count <= rules.max_bid
+                      and ((_blind_bids_allowed(rules, s, seat, allowed) >> count) & 1) == 1)
             else:
                 s.bids[seat] = forced
                 ok = forced <= rules.max_bid and ((allowed >> forced) & 1) == 1
@@ -85,6 +98,15 @@ def _bid_round(rules, strat, dealer, hand_index, s):
         if blind_allowed and _decide_blind(rules, strat, s, seat, dealer, hand_index):
             s.bids[seat] = 0
             s.blind[seat] = 1
+            continue
+        # Blind bids (off: no mask) are asked after blind nil, still before the seat looks.
+        counts = _blind_bids_allowed(rules, s, seat, allowed)
+        count = 0
+        if counts != 0:
+            count = _decide_blind_bid(rules, strat, s, seat, dealer, k, counts, hand_index)
+        if count > 0:
+            s.bids[seat] = count
+            s.blind[seat] = BLIND_COUNT_FLAG
         else:
             s.bids[seat] = _decide_bid(rules, strat, s, seat, dealer, k, allowed, hand_index)
 

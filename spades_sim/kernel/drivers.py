@@ -584,7 +584,8 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     forced_bids : ndarray of int64, shape (seats,)
         A bid already made per seat (``engine.FREE_BID`` where the strategy bids).
     candidates : ndarray of int64, shape (c,)
-        The hero's bids to try (``FREE_BID``: the strategy's own; ``BLIND_BID``: blind nil).
+        The hero's bids to try (``FREE_BID``: the strategy's own; ``BLIND_BID``: blind nil;
+        ``BLIND_COUNT_BID + n``: n tricks bid blind).
     score, bag_total : ndarray of int64, shape (sides,)
         The game's score and bags before the hand.
     max_hands : int
@@ -594,7 +595,7 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     -------
     made, points, won, valid, hero_bid : ndarray, shape (n, c)
         int8 made (1) or set, int32 the hero side's points in the hand, int8 the game won,
-        int8 the bid was allowed, int8 the bid the hero made; row a deal, column a candidate.
+        int8 the bid was allowed, int16 the bid the hero made; row a deal, column a candidate.
     finished : ndarray of bool, shape (n,)
         Which rows were played: every candidate of a finished row was played, so those rows
         stand even when Ctrl-C stopped the run.
@@ -614,7 +615,7 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     shape = (deals.shape[0], candidates.size)
     made, points = np.zeros(shape, np.int8), np.zeros(shape, np.int32)
     won, valid = np.zeros(shape, np.int8), np.zeros(shape, np.int8)
-    hero_bid = np.zeros(shape, np.int8)
+    hero_bid = np.zeros(shape, np.int16)  # room for BLIND_COUNT_BID + n
     finished = np.zeros(deals.shape[0], np.bool_)
 
     def arguments(lo: int, hi: int) -> tuple:

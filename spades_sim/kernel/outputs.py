@@ -36,7 +36,8 @@ class HandRecords(NamedTuple):
     hand: np.ndarray  # int32 (n,): index within the game
     dealer: np.ndarray  # int8 (n,)
     bid: np.ndarray  # int8 (n, seats): 0 = nil
-    blind: np.ndarray  # int8 (n, seats): 1 = blind nil, -1 = a bid of 0 that is no nil (zero_bid)
+    blind: np.ndarray  # int8 (n, seats): 1 = blind nil, 2 = a number bid blind, -1 = a bid of 0
+    # that is no nil (zero_bid)
     tricks: np.ndarray  # int8 (n, seats)
     spades: np.ndarray  # int8 (n, seats): trumps held
     top_spade: np.ndarray  # int8 (n, seats): rank of the highest trump held, -1 for none
@@ -126,10 +127,10 @@ def _empty_game_records(rows, sides):
 
 @njit(cache=True, inline='always')
 def _blind_code(rules, s, seat):
-    """The ``blind`` column of a seat's record: 1 for a blind nil, -1 for a bid of 0 that is a
-    contract, not a nil (``zero_bid = "zero"``), else 0."""
-    if s.blind[seat] == 1:
-        return 1
+    """The ``blind`` column of a seat's record: its blind flag (1 a blind nil, 2 a number bid
+    blind), -1 for a bid of 0 that is a contract, not a nil (``zero_bid = "zero"``), else 0."""
+    if s.blind[seat] != 0:
+        return s.blind[seat]
     if s.bids[seat] == 0 and rules.scoring[SCORING_ZERO_BID] == 1:
         return -1
     return 0

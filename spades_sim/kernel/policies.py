@@ -30,11 +30,13 @@ TABLE = (policy_random, policy_basic, policy_expert_v1, policy_expert)
 """The policies; a policy's id is its place here (the records depend on no id, but keep the
 order: the four built-in policies' ids are those the earlier releases packed)."""
 
-DECISIONS = ("blind", "bid", "keep", "pass_card", "prepare", "play")
+DECISIONS = ("blind", "bid", "keep", "pass_card", "prepare", "play", "blind_bid")
 """The functions each policy module defines: blind nil (1 yes, 0 no: asked only when the rules
 allow it), a bid (0 nil), the two-player draw (1 keeps the card drawn), a card passed in a
 blind-nil exchange, what it works out before the first trick (``obs.notes``; the move is not
-read) and a card played. A user's policy defines the same (``user_policies``)."""
+read) and a card played; last, a number of tricks bid blind (0: none; ``obs.legal`` has bit b
+for each b it may bid blind: asked only when the rules allow one, before the seat looks). A
+user's policy defines the same (``user_policies``)."""
 
 IDS = {module.NAME: index for index, module in enumerate(TABLE)}
 """Each policy's id by its name."""
@@ -108,4 +110,5 @@ def _dispatch(decision: str):
     return _chain(TABLE, decision, 0, _users(decision))
 
 
-_blind, _bid, _keep, _pass_card, _prepare, _play = (_dispatch(name) for name in DECISIONS)
+_blind, _bid, _keep, _pass_card, _prepare, _play, _blind_bid = (
+    _dispatch(name) for name in DECISIONS)

@@ -11,12 +11,18 @@ One module of the policy table (``policies.TABLE``): every decision is a functio
 from numba import njit
 
 from .bits import _highest_bit, _lowest_bit, _popcount
-from .expert_bid import _bid_expert, _horizon, _next_bag_cost, _wants_blind_expert
+from .expert_bid import (
+    _bid_expert,
+    _blind_bid_expert,
+    _horizon,
+    _next_bag_cost,
+    _wants_blind_expert,
+)
 from .expert_play import _play_expert
 from .params import P_BAG_WEIGHT
 from .policy_basic import keep  # noqa: F401  (its decision)
 from .policy_basic import pass_card as _pass_basic
-from .scoring import SCORING_FAILED_PER_BID
+from .scoring import BLIND_COUNT_FLAG, SCORING_FAILED_PER_BID
 from .scratch import COST_OPPONENTS, COST_OWN_SIDE
 
 NAME = "expert"
@@ -37,10 +43,27 @@ def blind(rules, strat, obs, rng):
 
 
 @njit(cache=True, inline='always')
+def _last_set(rules, obs):
+    """Whether one more set loses the seat's side the game (``sets_to_lose``)."""
+    return (rules.sets_to_lose > 0
+            and obs.sets[obs.seat % rules.side_count] >= rules.sets_to_lose - 1)
+
+
+@njit(cache=True, inline='always')
+def blind_bid(rules, strat, obs, rng):
+    """A blind bid when its chance to win the game beats an ordinary hand's (``expert_bid``)."""
+    return _blind_bid_expert(rules, strat, strat.params[obs.seat], obs.seat, obs.legal,
+                             obs.bids, obs.score, obs.hand_index, obs.work,
+                             _last_set(rules, obs)), rng
+
+
+@njit(cache=True, inline='always')
 def bid(rules, strat, obs, rng):
     """The bid of the best expected value (``expert_bid``)."""
+    partner_blind = obs.partner >= 0 and obs.blind[obs.partner] == BLIND_COUNT_FLAG
     return _bid_expert(rules, strat, strat.params[obs.seat], obs.seat, obs.position, obs.legal,
-                       obs.hand, obs.bids, obs.score, obs.bags, obs.hand_index, obs.work, rng)
+                       obs.hand, obs.bids, obs.score, obs.bags, obs.hand_index, obs.work, rng,
+                       partner_blind, _last_set(rules, obs))
 
 
 @njit(cache=True, inline='always')

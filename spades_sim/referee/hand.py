@@ -29,6 +29,8 @@ from spades_sim.referee.handlog import (
     BLIND_NIL,
     Action,
     Bid,
+    BlindBid,
+    BlindCount,
     BlindNilBid,
     CardPass,
     CardPlay,
@@ -41,6 +43,7 @@ from spades_sim.referee.scoring import (
     _bid_name,
     _count,
     _zeros,
+    blind_bid_refusal,
     blind_nil_refusal,
     is_nil,
     partner_of,
@@ -60,7 +63,7 @@ from spades_sim.rules import (
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 """Seat counts as the messages write them ("the four bids")."""
 
-_BidRecord = TypeVar("_BidRecord", Bid, BlindNilBid)
+_BidRecord = TypeVar("_BidRecord", Bid, BlindNilBid, BlindBid)
 
 
 class IllegalMove(ValueError):
@@ -375,6 +378,35 @@ class Hand:
         self.verify_blind_nil(seat)
         return self._record_bid(BlindNilBid(seat), BLIND_NIL)
 
+    def verify_blind_bid(self, seat: int, tricks: int) -> None:
+        """Raise :class:`IllegalMove` unless seat ``seat`` may bid ``tricks`` blind now
+        (docs/scoring.md "Blind bids"): its side trails by ``blind_bid_threshold`` or more, the
+        count runs from ``blind_bid_min`` to the hand size, its partner has not bid blind, and
+        the bid obeys every constraint a bid made looking does."""
+        self._verify_bidder(seat, "bid blind")
+        side = self.rules.seat_side(seat)
+        refusal = blind_bid_refusal(self.rules, side, self.score_before)
+        if refusal is not None:
+            raise IllegalMove(f"seat {seat} bid blind but {refusal}")
+        top = self.rules.hand_size
+        low = self.rules.blind_bid_min
+        if isinstance(tricks, bool) or not isinstance(tricks, int) or not low <= tricks <= top:
+            raise IllegalMove(f"seat {seat} bid {tricks} blind: allowed {low}-{top} (blind_bid_min={low})")
+        partner, partner_bid = self._partner_bid(seat)
+        if isinstance(partner_bid, BlindCount):
+            raise IllegalMove(f"seat {seat} bid {tricks} blind: partner seat {partner} already bid "
+                              f"{_bid_name(partner_bid)} (one blind bid a side)")
+        self.verify_bid(seat, tricks)
+
+    def can_blind_bid(self, seat: int, tricks: int) -> bool:
+        """Whether seat ``seat`` may bid ``tricks`` blind now."""
+        return _allowed(self.verify_blind_bid, seat, tricks)
+
+    def blind_bid(self, seat: int, tricks: int) -> BlindBid:
+        """Seat ``seat`` bids ``tricks`` blind, before looking; return the :class:`BlindBid` record."""
+        self.verify_blind_bid(seat, tricks)
+        return self._record_bid(BlindBid(seat, tricks), BlindCount(tricks))
+
     def _record_bid(self, record: _BidRecord, value: BidValue) -> _BidRecord:
         self._bids[record.seat_index] = value
         self.operations.append(record)
@@ -670,6 +702,8 @@ class Hand:
                 return self.bid(seat, tricks)
             case BlindNilBid(seat):
                 return self.blind_nil(seat)
+            case BlindBid(seat, tricks):
+                return self.blind_bid(seat, tricks)
             case CardPass(seat, card):
                 return self.pass_card(seat, card)
             case CardPlay(seat, card):
