@@ -1,4 +1,4 @@
-"""Measure how the expert plays the house rules of issue 45 and print a Markdown report.
+"""Measure how the expert plays the nil pass, the zero bid and blind bids and print a Markdown report.
 
     python scripts/house_rules_report.py > reports/house-rules.md
 
@@ -22,8 +22,8 @@ from spades_sim.run.catalogue import pick
 PASSES = (0, 1, 2, 4)
 """The nil passes measured (Trickster's ``nilPass`` choices)."""
 
-PRESETS = ["trickster-jokers"]
-"""The presets of issue 45 the duplicate match is played on (one line each)."""
+PRESETS = ["trickster-jokers", "tournament-blind"]
+"""The presets of these house rules the duplicate match is played on (one line each)."""
 
 HAND_SEED = 45
 DUPLICATE_SEED = 4_545
