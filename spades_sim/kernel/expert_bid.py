@@ -526,10 +526,10 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
     if rules.scoring[SCORING_ZERO_BID] == 1:
         # A bid of 0 is a contract of no tricks (zero_bid): one more count bid, judged alike;
         # near the end of a game the count bids' chances to win decide, as with nil refused.
-        if rules.side_count == 2 and _near_the_end(rules, score, hand_index):
+        if rules.side_count == 2 and (last_set or _near_the_end(rules, score, hand_index)):
             return _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin,
                                      allowed, bids, score, bag_total, hand_index, best, False,
-                                     0.0, 0.0, work), rng_state
+                                     0.0, 0.0, work, last_set), rng_state
         if allowed & 1 and _zero_value(rules, tables, params, partner, partner_bid, position,
                                        sbin, horizon, r) > best_value:
             return 0, rng_state
