@@ -332,16 +332,25 @@ def blind_bid_refusal(rules: RuleSet, side: int, score_before: Sequence[int]) ->
     >>> blind_bid_refusal(RuleSet(), 0, (0, 0))
     'blind bids are off'
     """
-    needed = rules.blind_bid_threshold
-    if needed is None:
+    if rules.blind_bid_threshold is None:
         return "blind bids are off"
-    deficit = max(points for other, points in enumerate(score_before) if other != side) - score_before[side]
+    return _behind_refusal(side, score_before, rules.blind_bid_threshold)
+
+
+def _behind_refusal(side: int, score_before: Sequence[int], needed: int) -> str | None:
+    """Why ``side`` is not ``needed`` points or more behind the best other side, or None."""
+    leader = max(points for other, points in enumerate(score_before) if other != side)
+    deficit = leader - score_before[side]
+    # With more than two sides, name whom the side is measured against.
+    two_sides = len(score_before) == 2
+    trails = "trails" if two_sides else "trails the leader"
+    level = "is level" if two_sides else "is level with the leader"
     if deficit >= needed:
         return None
     if deficit > 0:
-        return f"side {side} trails by {deficit} (needs {needed})"
+        return f"side {side} {trails} by {deficit} (needs {needed})"
     if deficit == 0:
-        return f"side {side} is level (needs to trail by {needed})"
+        return f"side {side} {level} (needs to trail by {needed})"
     return f"side {side} leads by {-deficit} (needs to trail by {needed})"
 
 
@@ -371,20 +380,7 @@ def blind_nil_refusal(rules: RuleSet, side: int, score_before: Sequence[int], ha
                 else "this is the first hand of the game (allowed after the first hand)"
             )
         case BlindNil.WHEN_BEHIND:
-            leader = max(points for other, points in enumerate(score_before) if other != side)
-            deficit = leader - score_before[side]
-            needed = rules.blind_nil_threshold
-            # With more than two sides, name whom the side is measured against.
-            two_sides = len(score_before) == 2
-            trails = "trails" if two_sides else "trails the leader"
-            level = "is level" if two_sides else "is level with the leader"
-            if deficit >= needed:
-                return None
-            if deficit > 0:
-                return f"side {side} {trails} by {deficit} (needs {needed})"
-            if deficit == 0:
-                return f"side {side} {level} (needs to trail by {needed})"
-            return f"side {side} leads by {-deficit} (needs to trail by {needed})"
+            return _behind_refusal(side, score_before, rules.blind_nil_threshold)
     raise AssertionError(f"unhandled blind_nil option {rules.blind_nil!r}")
 
 
