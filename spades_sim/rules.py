@@ -186,6 +186,13 @@ class BlindNil(enum.StrEnum):
     WHEN_BEHIND = "when_behind"
 
 
+class ZeroBid(enum.StrEnum):
+    """What a bid of 0 is (docs/rules.md "The zero bid")."""
+
+    NIL = "nil"
+    ZERO = "zero"
+
+
 class FailedContract(enum.StrEnum):
     """What a set (failed) contract scores (docs/rules.md "Scoring")."""
 
@@ -293,6 +300,13 @@ class RuleSet:
     blind_nil_pass: int = 0
     """Cards exchanged between partners after a blind nil: [0], 1, 2 or 3 each way."""
 
+    nil_pass: int = 0
+    """Cards exchanged between a plain nil bidder and its partner after the bidding: [0], 1, 2,
+    3 or 4 each way (partnership only; none when both partners bid nil)."""
+
+    zero_bid: ZeroBid = ZeroBid.NIL
+    """A bid of 0 is a nil [nil], or zero: a contract of 0 tricks with no nil bonus or penalty."""
+
     blind_nil_solo: bool = False
     """Allow blind nil in the individual modes (solo, two-, three-, five-player) [false]."""
 
@@ -302,6 +316,19 @@ class RuleSet:
 
     two_player_first: TwoPlayerFirst = TwoPlayerFirst.NON_DEALER
     """Two-player: who draws, bids and leads first [non_dealer] or dealer."""
+
+    blind_bid_threshold: int | None = None
+    """Blind bids [None: off]: a seat whose side trails the other by at least this (0: whenever it
+    is not ahead) may bid a number of tricks blind, before looking at its cards; partnership only."""
+
+    blind_bid_min: int = 6
+    """The lowest blind bid [6]; blind bids run from it to the hand size."""
+
+    blind_bid_multiplier: int = 2
+    """A side with a blind bid scores its contract this many times, made or set [2]."""
+
+    sets_to_lose: int = 0
+    """A side whose contract is set this many times in a game loses it [0: never]; two sides only."""
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -339,6 +366,7 @@ class RuleSet:
         if self.forced_mode != ForcedMode.NONE:
             _require_defaults((
                 ("min_bid", self.min_bid, 0), ("blind_nil", self.blind_nil, BlindNil.OFF),
+                ("nil_pass", self.nil_pass, 0),
                 ("side_min_bid", self.side_min_bid, 0),
                 ("sum_of_bids_not_hand_size", self.sum_of_bids_not_hand_size, False),
                 ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
@@ -348,7 +376,41 @@ class RuleSet:
                 "blind_nil", str(self.blind_nil), "'off' when min_bid=1 (no nil means no blind nil)"
             )
         _check_range("blind_nil_pass", self.blind_nil_pass, 0, 3)
+        _check_range("nil_pass", self.nil_pass, 0, 4)
+        self._check_zero_bid()
+        self._check_blind_bids()
+        _check_range("sets_to_lose", self.sets_to_lose, 0, 100, " (0 = never)")
         self._check_mode()
+
+    def _check_zero_bid(self) -> None:
+        """``nil_pass`` needs a plain nil; ``zero_bid = "zero"`` needs a bid of 0 that no
+        other option makes a nil (docs/rules.md "The zero bid")."""
+        if self.nil_pass and self.min_bid == 1:
+            raise RulesError("nil_pass", self.nil_pass, "0 when min_bid=1 (no nil to pass to)")
+        if self.zero_bid == ZeroBid.NIL:
+            return
+        if self.nil_pass:
+            raise RulesError("nil_pass", self.nil_pass,
+                             "0 with zero_bid='zero' (a bid of 0 is not a nil; no nil to pass to)")
+        _require_defaults((
+            ("min_bid", self.min_bid, 0),
+            ("forced_mode", self.forced_mode, ForcedMode.NONE),
+            ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
+        ), " with zero_bid='zero' (a bid of 0 is a contract, not a nil)")
+
+    def _check_blind_bids(self) -> None:
+        """Blind bids (docs/rules.md "Blind bids"): a threshold turns them on; the minimum and
+        the multiplier are read only then (as ``blind_nil_threshold`` only under ``when_behind``)."""
+        _check_range("blind_bid_min", self.blind_bid_min, 1, self.hand_size, " (the hand size)")
+        _check_range("blind_bid_multiplier", self.blind_bid_multiplier, 1, 10)
+        if self.blind_bid_threshold is None:
+            return
+        _check_range("blind_bid_threshold", self.blind_bid_threshold, 0, MAX_TARGET,
+                     " (0: whenever not ahead), or leave it out for off")
+        if self.forced_mode != ForcedMode.NONE:
+            raise RulesError("blind_bid_threshold", self.blind_bid_threshold,
+                             f"left out (off) with forced_mode={str(self.forced_mode)!r} "
+                             "(a forced mode sets every bid itself)")
 
     def _check_side_max_bid(self) -> None:
         """``side_max_bid``: a partnership option that leaves every seat a bid to make (docs/rules.md
@@ -395,16 +457,24 @@ class RuleSet:
                 ("first_bidder", self.first_bidder, FirstBidder.DEALER_LEFT),
                 ("first_lead", self.first_lead, FirstLead.DEALER_LEFT_NO_SPADE),
             ), f"{with_mode} (two_player_first chooses who bids and leads first)")
+        if self.sets_to_lose and self.side_count != 2:
+            raise RulesError("sets_to_lose", self.sets_to_lose,
+                             f"0{with_mode} (a set loses the game to the one other side: "
+                             "partnership and two-player only)")
         if self.mode == Mode.PARTNERSHIP:
             if self.blind_nil_solo:
                 raise RulesError("blind_nil_solo", True,
                                  "false with mode='partnership' (an individual-mode option)")
             return
+        if self.blind_bid_threshold is not None:
+            raise RulesError("blind_bid_threshold", self.blind_bid_threshold,
+                             f"left out (off){with_mode} (a blind bid is a side's, with partners)")
         _require_defaults((
             ("side_min_bid", self.side_min_bid, 0),
             ("nil_tricks", self.nil_tricks, NilTricks.BAGS_ONLY),
             ("both_partners_nil", self.both_partners_nil, BothPartnersNil.ALLOWED),
             ("blind_nil_pass", self.blind_nil_pass, 0),
+            ("nil_pass", self.nil_pass, 0),
         ), f"{with_mode} (no partners)")
         if self.forced_mode == ForcedMode.SUICIDE:
             raise RulesError("forced_mode", "suicide",
@@ -498,6 +568,7 @@ _ENUM_FIELDS: dict[str, type[enum.StrEnum]] = {
     "both_partners_nil": BothPartnersNil,
     "bid_thirteen": BidThirteen,
     "forced_mode": ForcedMode,
+    "zero_bid": ZeroBid,
     "two_player_first": TwoPlayerFirst,
 }
 

@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 
 from spades_sim.cards import CLUBS, DIAMONDS, HEARTS, SPADES
 from spades_sim.referee import BidValue, DeckSpec, Game, Hand, Phase, deck_of
-from spades_sim.referee.handlog import HandResult
+from spades_sim.referee.handlog import BlindCount, HandResult
 from spades_sim.rules import RuleSet
 
 STANDARD = RuleSet()
@@ -141,11 +141,14 @@ def stacked_draw(
 
 
 def bid_in_turn(hand: Hand, bids: Sequence[BidValue]) -> None:
-    """Bid ``bids[seat]`` (``"bn"`` = blind nil) in turn from the first bidder."""
+    """Bid ``bids[seat]`` (``"bn"`` = blind nil, a ``BlindCount`` a blind bid) in turn from the
+    first bidder."""
     for offset in range(hand.seat_count):
         seat = (hand.first_bidder_index + offset) % hand.seat_count
         if bids[seat] == "bn":
             hand.blind_nil(seat)
+        elif isinstance(bids[seat], BlindCount):
+            hand.blind_bid(seat, int(bids[seat]))
         else:
             hand.bid(seat, int(bids[seat]))
 

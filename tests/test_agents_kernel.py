@@ -34,11 +34,29 @@ POLICIES = ("random", "basic", "expert-v1", "expert")
 
 def _same(log: HandLog) -> str:
     """A hand log as compared: the cards of each hand as a set (the table lists a drawn hand
-    in the order drawn, the kernel's trace by card), the seats' names left out."""
+    in the order drawn, the kernel's trace by card), each seat's run of passed cards as a set
+    (the table logs them in the order passed, the kernel's trace keeps which cards a seat
+    passed, not their order), the seats' names left out."""
     return dataclasses.replace(
         log, strategies=None, hands=tuple(tuple(sorted(cards)) for cards in log.hands),
         discards=None if log.discards is None else tuple(tuple(sorted(cards))
-                                                         for cards in log.discards)).dumps()
+                                                         for cards in log.discards),
+        actions=_passes_as_sets(log.actions)).dumps()
+
+
+def _passes_as_sets(actions: tuple[str, ...]) -> tuple[str, ...]:
+    """``actions`` with each run of one seat's ``g`` actions sorted."""
+    out: list[str] = []
+    run: list[str] = []
+    for action in (*actions, ""):
+        if run and not (action.split(" g ")[0] == run[0].split(" g ")[0] and " g " in action):
+            out += sorted(run)
+            run = []
+        if " g " in action:
+            run.append(action)
+        elif action:
+            out.append(action)
+    return tuple(out)
 
 
 def _seating(preset: str, shift: int) -> list[str]:

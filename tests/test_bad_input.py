@@ -48,7 +48,8 @@ WHOLE_OPTIONS = {
     ("hand", CARDS): ["--seat", "--dealer", "--hands-played", "--deals", "--seed", "--threads"],
     ("audit", "hands.jsonl"): ["--seat", "--list"],
     ("calibrate", "partnership-standard", "--out-dir", "."): [
-        "--seed", "--rounds", "--hands", "--nil-hands", "--blind-hands", "--games"],
+        "--seed", "--rounds", "--hands", "--nil-hands", "--blind-hands", "--games",
+        "--nil-pass-hands"],
     ("report",): ["--seed", "--threads"],
     ("dd",): ["--line", "--after", "--dealer"],
     ("review", "hands.jsonl"): ["--list"],
@@ -680,7 +681,7 @@ BAD_STRATEGY_FILES = [
     ('base = "expert"\n', "name: allowed a strategy file that sets it"),
     ("name = \n", "strategy='s.toml': allowed valid TOML"),
     (GOOD_STRATEGY + 'colour = "red"\n',
-     "unknown key 'colour' in s.toml: allowed name, description, base, params"),
+     "unknown key 'colour' in s.toml: allowed name, description, base, bidding, play, params"),
     ('name = ""\nbase = "expert"\n', "name='': allowed printable text of 1 to 80 characters"),
     ('name = "a\\nb"\nbase = "expert"\n', "name='a\\nb': allowed printable text"),
     ("name = 5\nbase = \"expert\"\n", "name=5: allowed printable text of 1 to 80"),
@@ -698,6 +699,14 @@ BAD_STRATEGY_FILES = [
     (GOOD_STRATEGY + f'description = "{"x" * 600}"\n',
      "description='xxx"),
     (GOOD_STRATEGY + "description = 5\n", "description=5: allowed text"),
+    (GOOD_STRATEGY + "play = 5\n", "play=5: allowed a built-in policy (random, basic"),
+    (GOOD_STRATEGY + 'bidding = "grandmaster"\n',
+     "bidding='grandmaster': allowed basic, expert, expert-v1, random, or path/to/file.py:NAME"),
+    ('name = "mine"\nbidding = "nothing.py:P"\nplay = "basic"\n',
+     "bidding='nothing.py:P': allowed path/to/file.py:NAME or package.module:NAME, the file a "
+     "readable .py file"),
+    ('name = "mine"\nbidding = "no_such_module_here:P"\nplay = "nothing.py:P"\n',
+     "bidding='no_such_module_here:P': allowed a module that imports (ModuleNotFoundError"),
 ]
 """Bad strategy files (``s.toml``) and the start of what each is refused with."""
 STRATEGY_PLACES = [

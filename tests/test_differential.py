@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -33,7 +34,8 @@ import pytest
 
 from spades_sim.kernel.strategies import Strategy
 from spades_sim.referee import ScoredHand, game_winner, replay_hand, score_file
-from spades_sim.referee.handlog import LogError, write_log
+from spades_sim.referee.handlog import BlindCount, LogError, write_log
+from spades_sim.referee.scoring import contract_set
 from spades_sim.rules import RuleSet, load_preset, preset_names
 from spades_sim.run.records import trace_logs
 from spades_sim.run.simulate import trace_games, trace_hands
@@ -102,11 +104,18 @@ def differential(pool: ProcessPoolExecutor, tmp_path: Path, rules: RuleSet, poli
     return tally
 
 
-def _contract_tricks(rules: RuleSet, side_bids: np.ndarray, side_tricks: np.ndarray) -> np.ndarray:
-    """Tricks toward a side's contract: the non-nil bidders', or all with count_for_partner."""
+def _contract_tricks(rules: RuleSet, side_bids: np.ndarray, side_tricks: np.ndarray,
+                     side_nils: np.ndarray) -> np.ndarray:
+    """Tricks toward a side's contract: the non-nil bidders' (a zero bid's among them), or all
+    with count_for_partner."""
     if rules.nil_tricks == "count_for_partner":
         return side_tricks.sum(axis=1)
-    return np.where(side_bids > 0, side_tricks, 0).sum(axis=1)
+    return np.where(side_nils, 0, side_tricks).sum(axis=1)
+
+
+def _is_nil(rules: RuleSet, bid: int | str) -> bool:
+    """A nil or blind nil (under zero_bid = "zero" a plain 0 is a contract, no nil)."""
+    return bid == "bn" or (bid == 0 and rules.zero_bid == "nil")
 
 
 def compare_hands(rules: RuleSet, out, scored: list[ScoredHand], tally: Tally) -> None:
@@ -115,38 +124,53 @@ def compare_hands(rules: RuleSet, out, scored: list[ScoredHand], tally: Tally) -
     assert len(scored) == n
     tally.hands += n
     bids = np.array([[0 if b == "bn" else b for b in s.bids] for s in scored], dtype=np.int64)
-    blind = np.array([[b == "bn" for b in s.bids] for s in scored], dtype=np.int64)
+    # The kernel's blind flag: 1 blind nil, 2 a number of tricks bid blind (BlindCount), -1 a bid
+    # of 0 that is no nil (zero_bid), else 0.
+    flags = np.array([[1 if b == "bn" else 2 if isinstance(b, BlindCount) else 0 for b in s.bids]
+                      for s in scored], dtype=np.int64)
+    blind = (flags == 1).astype(np.int64)
+    nils = np.array([[_is_nil(rules, b) for b in s.bids] for s in scored], dtype=bool)
     np.testing.assert_array_equal(out.bid, bids)
-    np.testing.assert_array_equal(out.blind, blind)
+    np.testing.assert_array_equal(out.blind, np.where((bids == 0) & ~nils, -1, flags))
     np.testing.assert_array_equal(out.dealer, [s.dealer for s in scored])
     np.testing.assert_array_equal(out.tricks, [s.result.tricks for s in scored])
     for name in ("points", "bags", "penalty", "score", "bag_total"):
         np.testing.assert_array_equal(getattr(out, name), [getattr(s.result, name) for s in scored],
                                       err_msg=name)
     tricks = out.tricks.astype(np.int64)
-    nil = np.where(bids == 0, np.where(tricks == 0, "made", "set"), "none")
+    nil = np.where(nils, np.where(tricks == 0, "made", "set"), "none")
     np.testing.assert_array_equal(nil, [[v or "none" for v in s.result.nil] for s in scored])
     # Contract and made, recomputed from the referee's bids and tricks (docs/scoring.md step 1).
     sides = rules.side_count
     for side in range(sides):
         side_bids, side_tricks = bids[:, side::sides], tricks[:, side::sides]
+        side_nils = nils[:, side::sides]
         contract = side_bids.sum(axis=1)
-        contract_tricks = _contract_tricks(rules, side_bids, side_tricks)
+        contract_tricks = _contract_tricks(rules, side_bids, side_tricks, side_nils)
         np.testing.assert_array_equal(out.contract[:, side], contract)
         np.testing.assert_array_equal(out.made[:, side], contract_tricks >= contract)
         c = tally.counts
         c["set contracts"] += int(((contract_tricks < contract) & (contract > 0)).sum())
         c[f"blind nil by side {side}"] += int(blind[:, side::sides].sum())
         if rules.partnership:
-            c["both partners nil"] += int(((side_bids == 0).all(axis=1)).sum())
+            c["both partners nil"] += int(side_nils.all(axis=1).sum())
+            c["plain nil beside a count"] += int(
+                ((side_nils & (blind[:, side::sides] == 0)).any(axis=1)
+                 & ~side_nils.all(axis=1)).sum())
         c["nil beside set contract"] += int(
-            ((side_bids == 0).any(axis=1) & (contract_tricks < contract)).sum())
+            (side_nils.any(axis=1) & (contract_tricks < contract)).sum())
+        c["zero bids"] += int(((side_bids == 0) & ~side_nils).sum())
     c = tally.counts
     c["nil made"] += int(((nil == "made") & (blind == 0)).sum())
     c["nil set"] += int(((nil == "set") & (blind == 0)).sum())
     c["blind nil made"] += int(((nil == "made") & (blind == 1)).sum())
     c["blind nil set"] += int(((nil == "set") & (blind == 1)).sum())
     c["penalties"] += int((out.penalty > 0).sum())
+    for side in range(sides):
+        side_blind = (flags[:, side::sides] == 2).any(axis=1)
+        made = np.asarray(out.made[:, side], dtype=bool)
+        c["blind bid made"] += int((side_blind & made).sum())
+        c["blind bid set"] += int((side_blind & ~made).sum())
     c["bags"] += int(out.bags.astype(np.int64).sum())
 
 
@@ -169,6 +193,10 @@ def compare_games(rules: RuleSet, games, out, scored: list[ScoredHand], tally: T
         assert last.game_winner == (None if kernel_winner < 0 else kernel_winner), game_id
         assert tuple(int(x) for x in games.score[g]) == last.result.score
         assert tuple(int(x) for x in games.bag_total[g]) == last.result.bag_total
+        if rules.sets_to_lose and kernel_winner >= 0:
+            sets = [sum(contract_set(rules, h.bids, h.result.tricks, side) for h in hands)
+                    for side in range(2)]
+            tally.counts["lost by sets"] += max(sets) >= rules.sets_to_lose
         if kernel_winner < 0:
             # Stopped at the cap: the referee too sees a game that is not over.
             assert len(hands) == max_hands
@@ -179,16 +207,16 @@ def compare_games(rules: RuleSet, games, out, scored: list[ScoredHand], tally: T
         # The game record's counts, recomputed from the referee's hands.
         for side in range(rules.side_count):
             seats = range(side, rules.seat_count, rules.side_count)
-            nil = [(h, s) for h in hands for s in seats if h.bids[s] == 0]
+            nil = [(h, s) for h in hands for s in seats if h.bids[s] == 0 and _is_nil(rules, 0)]
             blind = [(h, s) for h in hands for s in seats if h.bids[s] == "bn"]
             contracts = [h for h in hands if sum(h.bids[s] for s in seats if h.bids[s] != "bn") > 0]
             made = [h for h in contracts
                     if sum(h.result.tricks[s] for s in seats
-                           if h.bids[s] not in (0, "bn") or rules.nil_tricks == "count_for_partner")
+                           if not _is_nil(rules, h.bids[s]) or rules.nil_tricks == "count_for_partner")
                     >= sum(h.bids[s] for s in seats if h.bids[s] != "bn")]
             # Bid error: |contract − tricks of the count bidders| (nil tricks never count here).
             bid_error = sum(abs(sum(h.bids[s] - h.result.tricks[s] for s in seats
-                                    if h.bids[s] not in (0, "bn"))) for h in contracts)
+                                    if not _is_nil(rules, h.bids[s]))) for h in contracts)
             expected = {
                 "nil_bids": len(nil),
                 "nil_made": sum(h.result.tricks[s] == 0 for h, s in nil),
@@ -325,6 +353,16 @@ OPTION_SETS = {
     "options-l": RuleSet(name="options-l", mode="three-player", deck="deuce-high",
                          blind_nil="off", sum_of_bids_not_hand_size=True, min_bid=1,
                          spades_lead="any_time", first_lead="two_of_clubs"),
+    # Blind bids and sets to lose (docs/scoring.md "Blind bids", "Sets to lose") among the
+    # options they meet: side bounds, ten for two hundred, thirteen, nil tricks, elimination.
+    "options-n": RuleSet(name="options-n", blind_bid_threshold=0, blind_bid_min=4,
+                         blind_bid_multiplier=3, sets_to_lose=3, ten_for_two_hundred=True,
+                         side_min_bid=2, blind_nil="anytime", sum_of_bids_not_hand_size=True),
+    "options-o": RuleSet(name="options-o", blind_bid_threshold=0, blind_bid_min=1,
+                         side_max_bid=15, sets_to_lose=1, bid_thirteen="scores_500",
+                         failed_contract="zero", nil_tricks="count_for_partner", elimination=-150),
+    "options-p": RuleSet(name="options-p", mode="two-player", blind_nil="off", sets_to_lose=2,
+                         target=300),
     # OpenSpiel's lead and bid rules beside the others (the openspiel preset runs above).
     "options-m": RuleSet(name="options-m", spades_lead="never_broken", first_lead="dealer_right",
                          side_max_bid=15, side_min_bid=2, blind_nil="anytime",
@@ -357,6 +395,37 @@ def test_presets_agree_with_the_referee(pool, tmp_path: Path, name: str) -> None
     assert expert.games == 20
 
 
+def _random_blind_rules(rng: random.Random, index: int) -> RuleSet:
+    """A random combination of the blind-bid and set options with the rules they touch."""
+    return RuleSet(
+        name=f"blind-{index}",
+        # Low minimums and a side maximum of 13 let random bidders make some blind contracts.
+        blind_bid_threshold=rng.choice([0, 0, 50, 100]), blind_bid_min=rng.choice([1, 1, 2, 6, 13]),
+        blind_bid_multiplier=rng.randint(1, 4), sets_to_lose=rng.randint(0, 3),
+        side_max_bid=rng.choice([None, 13]),
+        ten_for_two_hundred=rng.random() < 0.5,
+        bid_thirteen=rng.choice(["off", "wins_game", "scores_500", "scores_200"]),
+        failed_contract=rng.choice(["minus_ten_per_bid", "zero"]),
+        side_min_bid=rng.randint(0, 4), blind_nil=rng.choice(["off", "anytime", "when_behind"]),
+        elimination=rng.choice([None, -100, -300]), target=rng.choice([200, 300, 500]))
+
+
+def test_random_blind_bid_combinations_agree_with_the_referee(pool, tmp_path: Path) -> None:
+    """Six random combinations of blind bids and sets to lose: 1,000 random hands and 40 games
+    each (random bids blind evenly where allowed, so every combination bids blind often)."""
+    rng = random.Random(45)
+    tally = Tally()
+    for index in range(6):
+        rules = _random_blind_rules(rng, index)
+        hands = differential(pool, tmp_path, rules, "random", "hands", 1_000, seed=4_500 + index)
+        games = differential(pool, tmp_path, rules, MIXED, "games", 40, seed=4_600 + index,
+                             max_hands=40)
+        assert hands.hands == 1_000 and games.games == 40
+        tally.counts.update(hands.counts + games.counts)
+    c = tally.counts
+    assert c["blind bid made"] > 0 and c["blind bid set"] > 0 and c["lost by sets"] > 0, c
+
+
 @pytest.mark.parametrize("name", OPTION_SETS)
 def test_option_sets_agree_with_the_referee(pool, tmp_path: Path, name: str) -> None:
     """Option combinations beyond the presets: 2,000 random hands and 100 games capped at 40."""
@@ -367,6 +436,12 @@ def test_option_sets_agree_with_the_referee(pool, tmp_path: Path, name: str) -> 
     assert games.games == 100
     if rules.blind_nil_pass:
         _assert_both_exchanges(games)
+    if rules.blind_bid_threshold is not None:
+        # The random side bids blind evenly where allowed: blind contracts made and set.
+        c = games.counts
+        assert c["blind bid made"] > 0 and c["blind bid set"] > 0, c
+    if rules.sets_to_lose:
+        assert games.counts["lost by sets"] > 0, games.counts
 
 
 def test_large_point_values(pool, tmp_path: Path) -> None:

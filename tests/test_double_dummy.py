@@ -63,6 +63,9 @@ VARIANTS = {
     "jokers-hearts": RuleSet(deck="jokers", joker_deuces="clubs_hearts", spades_lead="any_time"),
     "never-broken": RuleSet(spades_lead="never_broken", first_lead="dealer_right", side_max_bid=13),
     "three-jokers": RuleSet(mode="three-player", deck="jokers", joker_deuces="none", blind_nil="off"),
+    # A bid of 0 as a contract (zero_bid): the solver's scores against the referee's.
+    "zero-bid": RuleSet(zero_bid="zero", blind_nil="anytime", bag_limit=3, bag_penalty=40),
+    "zero-bid-count-for-partner": RuleSet(zero_bid="zero", nil_tricks="count_for_partner"),
 }
 """Rule sets beside the presets: the lead rules, the scoring options, decks the presets lack."""
 

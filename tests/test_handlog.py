@@ -32,7 +32,8 @@ from spades_sim.rules import RuleSet, load_preset, preset_names
 from spades_sim.rules import dumps as dumps_rules
 
 STANDARD = RuleSet()
-CODES = "'S b N' (bid), 'S bn' (blind nil), 'S g CARD' (pass) or 'S p CARD' (play)"
+CODES = ("'S b N' (bid), 'S bn' (blind nil), 'S bb N' (blind bid), 'S g CARD' (pass) "
+         "or 'S p CARD' (play)")
 """What an action-code error says is allowed."""
 
 # The play-test deal C: dealer 1, so seat 2 leads; seat 2 cashes AH KH, then may not lead a spade.

@@ -1,6 +1,6 @@
 """The package's layout is its architecture: tiers that import one way, and no import circle.
 
-The tiers, from the bottom: the base modules (cards, rules, names, numbers, inputs, outputs,
+The tiers, from the bottom: the base modules (cards, rules, names, numbers, inputs, loading, outputs,
 intervals, environment), the kernel (numba, with its plain-Python face) and the referee beside it,
 the run tier and the agents (the Python table) beside it, the analysis tier and the command line.
 A module may import from its own tier and the tiers below; the kernel and the referee share
@@ -17,7 +17,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "spades_sim"
 
-BASE = {"cards", "rules", "names", "numbers", "inputs", "outputs", "intervals", "environment"}
+BASE = {"cards", "rules", "names", "numbers", "inputs", "loading", "outputs", "intervals",
+        "environment"}
 ALLOWED = {
     "base": {"base"},
     "kernel": {"kernel", "base"},

@@ -440,7 +440,7 @@ def test_exchange_passing_when_there_is_none() -> None:
     no_passing = exchange_hand(RuleSet(blind_nil="anytime"))
     assert no_passing.phase is Phase.PLAY
     expect_illegal(lambda: no_passing.pass_card(3, parse_card("5H")),
-                   "seat 3 passed 5H but no cards are passed (blind_nil_pass=0)")
+                   "seat 3 passed 5H but no cards are passed (blind_nil_pass=0, nil_pass=0)")
 
 
 def test_exchange_both_partners_blind_nil_one_exchange() -> None:

@@ -60,8 +60,8 @@ def test_defaults_equal_standard_preset() -> None:
     assert preset.description != ""
 
 
-def test_optional_fields_are_side_max_bid_elimination_and_hand_limit() -> None:
-    assert OPTIONAL_FIELDS == ["side_max_bid", "elimination", "hand_limit"]
+def test_optional_fields_are_the_options_off_by_default() -> None:
+    assert OPTIONAL_FIELDS == ["side_max_bid", "elimination", "hand_limit", "blind_bid_threshold"]
 
 
 @pytest.mark.parametrize("name", preset_names())
@@ -165,7 +165,8 @@ def test_toml_round_trip(rule_set: RuleSet) -> None:
 def test_dumps_is_plain_toml_with_every_field() -> None:
     raw = tomllib.loads(dumps(NON_DEFAULT))
     assert sorted(raw) == sorted(set(FIELDS) - set(OPTIONAL_FIELDS))  # all off: left out
-    every = NON_DEFAULT.replace(elimination=-200, hand_limit=8, side_max_bid=13)
+    every = NON_DEFAULT.replace(elimination=-200, hand_limit=8, side_max_bid=13,
+                                blind_bid_threshold=100)
     assert sorted(tomllib.loads(dumps(every))) == sorted(FIELDS)
     assert raw["blind_nil"] == "after_first_hand" and raw["failed_contract"] == "zero"
     assert raw["overtrick_points"] == -1 and raw["target"] == 300

@@ -23,6 +23,8 @@ from clirun import assert_ok, assert_one_line_error, invoke
 from spades_sim.analysis import whatif
 from spades_sim.analysis.hand_inputs import (
     HandInputError,
+    bid_code,
+    bid_name,
     every_seat_bids,
     old_bids_spelling,
     old_side_spelling,
@@ -36,7 +38,7 @@ from spades_sim.analysis.whatif import (
     what_if,
 )
 from spades_sim.cards import parse_cards
-from spades_sim.kernel import drivers
+from spades_sim.kernel import drivers, engine
 from spades_sim.rules import load_preset
 from spades_sim.run import deals as deals_module
 from spades_sim.run.deals import Dealer, DealError, SuitCount, parse_suit_count, popcount
@@ -425,3 +427,36 @@ def test_same_seed_same_results_whatever_the_threads_and_the_block_size(monkeypa
         tables.append(result.table)
     for table in tables[1:]:
         pd.testing.assert_frame_equal(table, tables[0])
+
+
+TOURNAMENT = load_preset("tournament-blind")
+
+
+def test_blind_bids_are_offered_and_judged_before_looking() -> None:
+    """Under the tournament preset a side 100 or more behind may bid 6 to 13 blind: each is a
+    candidate, played like blind nil on random cards of the seat, so the same whatever hand is
+    given; the best bid stays one a seat that has seen its cards can make."""
+    strong, weak = (what_if(TOURNAMENT, hand, deals=60, seed=2, score=(100, 300))
+                    for hand in ("AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C",
+                                 "2S 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C 5C"))
+    labels = [f"blind {count}, unseen" for count in range(6, 14)]
+    for result in (strong, weak):
+        assert [bid for bid in result.table["bid"] if "unseen" in bid] == [BLIND_LABEL, *labels]
+        assert not result.best.endswith("unseen")
+    rows = [result.table.set_index("bid").loc[labels] for result in (strong, weak)]
+    assert rows[0].equals(rows[1])
+    # A blind 13 is almost never made, a blind 6 sometimes.
+    assert rows[0].loc["blind 13, unseen", "made"] < rows[0].loc["blind 6, unseen", "made"]
+
+
+def test_a_side_not_behind_is_refused_the_blind_bid() -> None:
+    result = what_if(TOURNAMENT, "AS KS 7S 3S AH KH 4H 2H QD 6D 3D 8C 5C", deals=20, seed=2)
+    assert result.refused == ["blind nil", "blind 6"]
+    assert not any("unseen" in bid for bid in result.table["bid"])
+
+
+def test_blind_bids_are_written_blind_n() -> None:
+    assert bid_code("blind6") == bid_code("bb6") == engine.BLIND_COUNT_BID + 6
+    assert bid_name(engine.BLIND_COUNT_BID + 7) == "blind 7"
+    assert parse_bids("1:blind7", TOURNAMENT) == {1: engine.BLIND_COUNT_BID + 7}
+    assert every_seat_bids("0:blind6,1:3,2:nil,3:4", TOURNAMENT) == ((6, 3, 0, 4), (2, 0, 0, 0))

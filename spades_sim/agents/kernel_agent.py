@@ -33,7 +33,7 @@ from .protocol import AgentError
 
 _DECISIONS = {"blind_nil": decide.DECIDE_BLIND, "bid": decide.DECIDE_BID,
               "draw": decide.DECIDE_DRAW, "pass_card": decide.DECIDE_PASS,
-              "play": decide.DECIDE_PLAY}
+              "play": decide.DECIDE_PLAY, "blind_bid": decide.DECIDE_BLIND_BID}
 _WORD = 1 << 64
 
 
@@ -71,8 +71,8 @@ def _compiled(dispatcher: Any, *args: Any) -> Callable[..., Any]:
     return call
 
 
-_PHASE = {decide.DECIDE_DRAW: 0, decide.DECIDE_BLIND: 1, decide.DECIDE_BID: 2,
-          decide.DECIDE_PASS: 3, decide.DECIDE_PLAY: 4}
+_PHASE = {decide.DECIDE_DRAW: 0, decide.DECIDE_BLIND: 1, decide.DECIDE_BLIND_BID: 2,
+          decide.DECIDE_BID: 3, decide.DECIDE_PASS: 4, decide.DECIDE_PLAY: 5}
 """The decisions in the order a hand asks them."""
 
 
@@ -159,9 +159,11 @@ class KernelAgent:
         v[decide.OBS_DEALER] = o.dealer
         v[decide.OBS_HAND] = reduce(or_, map(bit, o.hand), 0)
         legal = 0
-        if code == decide.DECIDE_BID:
+        if code in (decide.DECIDE_BID, decide.DECIDE_BLIND_BID):
             for bid in o.legal:
                 legal |= 1 << bid
+            if code == decide.DECIDE_BLIND_BID:
+                legal &= ~1  # 0 is no blind bid, not a bid the kernel's mask holds
             v[decide.OBS_POSITION] = (o.seat - o.first_bidder) % n
         elif code in (decide.DECIDE_PASS, decide.DECIDE_PLAY):
             legal = reduce(or_, map(bit, o.legal), 0)
@@ -182,11 +184,13 @@ class KernelAgent:
         for seat in range(n):
             made = o.bids[seat]
             v[decide.OBS_BIDS + seat] = -1 if made is None else made
-            v[decide.OBS_BLIND + seat] = 1 if o.blind[seat] else 0
+            v[decide.OBS_BLIND + seat] = (1 if o.blind[seat] else
+                                          2 if o.blind_bids and o.blind_bids[seat] else 0)
             v[decide.OBS_TRICKS + seat] = o.tricks_taken[seat]
         for side in range(rules.side_count):
             v[decide.OBS_SCORE + side] = o.score[side]
             v[decide.OBS_BAGS + side] = o.bags[side]
+            v[decide.OBS_SETS + side] = o.sets[side] if o.sets else 0
         played = 0
         if code == decide.DECIDE_PLAY:
             v[decide.OBS_FIRST_LEADER] = o.tricks[0].leader if o.tricks else o.leader
@@ -203,13 +207,18 @@ class KernelAgent:
 
     @staticmethod
     def _to_blind_nil(o: Observation) -> bool:
-        """Whether the seat passes to its side's blind-nil bidder (else it is that bidder,
-        passing back): the exchange is for the side's first blind nil in bidding order."""
+        """Whether the seat passes to its side's nil bidder (else it is that bidder, passing
+        back): the exchange is for the side's first blind nil in bidding order, else (with
+        ``nil_pass``) for its plain nil (docs/scoring.md "The nil card pass")."""
         n = o.rules.seat_count
         side = o.rules.seat_side(o.seat)
         for k in range(n):
             seat = (o.first_bidder + k) % n
-            if o.blind[seat] and o.rules.seat_side(seat) == side:
+            if o.blind[seat] and o.rules.seat_side(seat) == side and o.rules.blind_nil_pass:
+                return seat != o.seat
+        for k in range(n):
+            seat = (o.first_bidder + k) % n
+            if o.bids[seat] == 0 and not o.blind[seat] and o.rules.seat_side(seat) == side:
                 return seat != o.seat
         return True
 
@@ -220,6 +229,10 @@ class KernelAgent:
     def bid(self, observation: Observation) -> int:
         """The strategy's bid."""
         return self._decide("bid", observation)
+
+    def blind_bid(self, observation: Observation) -> int:
+        """The number of tricks the strategy's bidding policy bids blind (0: none)."""
+        return self._decide("blind_bid", observation)
 
     def draw(self, observation: Observation) -> bool:
         """Keep the drawn card or not, as the strategy's card-play policy decides."""

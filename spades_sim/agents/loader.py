@@ -7,22 +7,18 @@ a class of agents or a function returning one; anything else is refused in one l
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
 
-from .protocol import DECISION_METHODS, Agent, AgentError, missing_methods
+from ..kernel.user_policies import is_kernel_policy
+from ..loading import error_text, load_named
+from .protocol import DECISION_METHODS, OPTIONAL_METHODS, Agent, AgentError, missing_methods
 from .registry import agent
 
 SPEC_FORMS = "path/to/bot.py:NAME or package.module:NAME"
 """How a bot is named on the command line."""
 
-_METHODS = ", ".join(DECISION_METHODS.values())
+_METHODS = ", ".join(name for name in DECISION_METHODS.values() if name not in OPTIONAL_METHODS)
 
 
 @dataclass(frozen=True)
@@ -55,52 +51,8 @@ def load_agent(spec: str) -> LoadedAgent:
     :raises AgentError: a spec of another form, a file or module that does not load, a name
         that is not there, or an object that is not an agent; one line naming the spec.
     """
-    source, _, attribute = spec.rpartition(":")
-    if not source or not attribute.isidentifier():
-        raise AgentError("bot", spec, SPEC_FORMS)
-    module = _load_source(spec, source)
-    if not hasattr(module, attribute):
-        public = {name: value for name, value in vars(module).items()
-                  if not name.startswith("_") and callable(value)}
-        # Its own classes and functions first; a package's __init__ may only re-export.
-        own = [name for name, value in public.items()
-               if getattr(value, "__module__", None) == module.__name__]
-        listed = ", ".join(sorted(own or public)[:20]) or "none"
-        raise AgentError("bot", spec, f"a name that {source} defines ({listed})")
-    return LoadedAgent(spec, _maker(spec, getattr(module, attribute)))
-
-
-def _load_source(spec: str, source: str) -> ModuleType:
-    """The module of a file path (ending ``.py``) or a dotted module name."""
-    if source.endswith(".py") or "/" in source or "\\" in source:
-        path = Path(source)
-        if not path.is_file() or path.suffix != ".py":
-            raise AgentError("bot", spec, f"{SPEC_FORMS}, the file a readable .py file")
-        # A name of its own for each file, so two bots called mybot.py do not meet in sys.modules.
-        digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
-        name = f"_spades_sim_bot_{path.stem}_{digest}"
-        loader_spec = importlib.util.spec_from_file_location(name, path)
-        if loader_spec is None or loader_spec.loader is None:
-            raise AgentError("bot", spec, f"{SPEC_FORMS}, the file a Python module")
-        module = importlib.util.module_from_spec(loader_spec)
-        folder = str(path.resolve().parent)
-        sys.path.insert(0, folder)  # so the bot may import the modules beside it
-        sys.modules[name] = module
-        try:
-            loader_spec.loader.exec_module(module)
-        except (Exception, SystemExit) as error:
-            sys.modules.pop(name, None)
-            raise AgentError("bot", spec, f"a file that loads ({_error_text(error)})") from None
-        finally:
-            if folder in sys.path:
-                sys.path.remove(folder)
-        return module
-    if not all(part.isidentifier() for part in source.split(".")):
-        raise AgentError("bot", spec, SPEC_FORMS)
-    try:
-        return importlib.import_module(source)
-    except (Exception, SystemExit) as error:
-        raise AgentError("bot", spec, f"a module that imports ({_error_text(error)})") from None
+    value = load_named(spec, lambda allowed: AgentError("bot", spec, allowed), SPEC_FORMS)
+    return LoadedAgent(spec, _maker(spec, value))
 
 
 def _maker(spec: str, value: object) -> Callable[[], Agent]:
@@ -117,6 +69,9 @@ def _maker(spec: str, value: object) -> Callable[[], Agent]:
     missing = missing_methods(made)
     if missing:
         what = f"{type(made).__name__} lacks {', '.join(missing)}"
+        if is_kernel_policy(made):
+            what = ("it is a kernel policy: name it as the bidding and play of a strategy file "
+                    "(docs/agents.md)")
         raise AgentError("bot", spec, f"an agent (methods {_METHODS}), a class of agents or a "
                          f"function returning one; {what}")
     return value  # type: ignore[return-value]
@@ -127,13 +82,7 @@ def _call(spec: str, maker: Callable[[], object], how: str) -> object:
         return maker()
     except Exception as error:
         raise AgentError("bot", spec, f"an agent class or function that can be {how} "
-                         f"({_error_text(error)})") from None
-
-
-def _error_text(error: BaseException) -> str:
-    """An exception as one line: its type and message."""
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+                         f"({error_text(error)})") from None
 
 
 def resolve_agent(text: str) -> LoadedAgent:

@@ -31,6 +31,9 @@ class Decision(enum.StrEnum):
     """Bid blind nil or not, before looking at the cards (asked only when the rules allow it)."""
     BID = "bid"
     """A bid: tricks, 0 for nil."""
+    BLIND_BID = "blind_bid"
+    """A number of tricks bid blind, before looking at the cards, or 0 for none (asked only
+    when the rules allow one, after blind nil; an agent without this method never bids blind)."""
     DRAW = "draw"
     """Two-player keep-or-discard draw: keep the card drawn (True) or discard it (False)."""
     PASS = "pass_card"
@@ -74,8 +77,8 @@ class Observation:
     hand_number: int
     """The hand's number in its game, from 0."""
     hand: tuple[int, ...]
-    """The cards the seat holds now, lowest id first: empty when it is asked for blind nil
-    (declared before looking at the cards; in two-player the seat has seen them in the draw);
+    """The cards the seat holds now, lowest id first: empty when it is asked for blind nil or
+    a blind bid (declared before looking at the cards; in two-player the seat has seen them in the draw);
     in the draw, the cards kept so far."""
     bids: tuple[int | None, ...]
     """Each seat's bid so far: tricks (0 is nil, blind or not), None before it bids."""
@@ -105,12 +108,18 @@ class Observation:
     """Each side's bags carried into the hand."""
     legal: tuple[int, ...]
     """The legal moves, one of which the agent returns: bids (0 is nil) for ``bid``, card ids
-    for ``pass_card`` and ``play``, ``(False, True)`` for ``blind_nil`` and ``draw``."""
+    for ``pass_card`` and ``play``, ``(False, True)`` for ``blind_nil`` and ``draw``, 0 (none)
+    and the numbers allowed for ``blind_bid``."""
     drawn: int | None = None
     """The draw only: the card just drawn, to keep or to discard."""
     discards: tuple[int, ...] = ()
     """Two-player only: the discards of the draw this seat has seen (all of its own, except
     the second card of a turn discarded unseen under ``draw_second_card_seen = false``)."""
+    blind_bids: tuple[bool, ...] = ()
+    """Whether each seat's count bid was bid blind (docs/scoring.md "Blind bids"); empty when
+    nobody has."""
+    sets: tuple[int, ...] = ()
+    """With ``sets_to_lose``: each side's contracts set earlier in the game (else empty)."""
     random_key: int = 0
     """A 64-bit key for this seat's random choices in this hand, derived from the table's
     seed, the game, the hand and the seat (the key of the kernel's own policy stream), so a

@@ -245,6 +245,10 @@ class SpadesSimGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = resolve_rules(str(params["rules"]))
         if self.rules.mode != Mode.PARTNERSHIP:
             raise RulesError("rules", self.rules.name, "partnership rules")
+        if self.rules.blind_bid_threshold == 0:
+            # One hand from 0–0: only a threshold of 0 allows a blind bid, which has no action here.
+            raise RulesError("blind_bid_threshold", 0, "left out or above 0 in OpenSpiel (a hand "
+                             "played from 0–0 has no blind-bid action)")
         self.whole_game = bool(params["whole_game"])
         self.max_hands = int(params["max_hands"])
         self.seed = int(params["seed"])
@@ -255,8 +259,9 @@ class SpadesSimGame(pyspiel.Game):  # type: ignore[misc]
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT, max_chance_outcomes=MOST_CARDS, num_players=4,
             min_utility=-bound, max_utility=bound, utility_sum=0.0,
-            # A hand: its deal, a blind-nil question and a bid a seat, up to 12 passes, its plays.
-            max_game_length=hands * (len(self.deck) + 4 * 2 + 4 * 3 + len(self.deck)))
+            # A hand: its deal, a blind-nil question and a bid a seat, up to 16 passes (two
+            # sides' exchanges of at most 4 cards each way), its plays.
+            max_game_length=hands * (len(self.deck) + 4 * 2 + 4 * 4 + len(self.deck)))
         super().__init__(_GAME_TYPE, info, params)
 
     def new_initial_state(self) -> SpadesSimState:
@@ -564,6 +569,9 @@ class OpenSpielAgent:
         self.game = pyspiel.load_game(GAME_NAME, {"rules": rules})
         if self.game.rules.blind_nil_pass:
             raise RulesError("blind_nil_pass", self.game.rules.blind_nil_pass,
+                             "0 for an OpenSpiel bot at the table (no exchange is replayed)")
+        if self.game.rules.nil_pass:
+            raise RulesError("nil_pass", self.game.rules.nil_pass,
                              "0 for an OpenSpiel bot at the table (no exchange is replayed)")
         self.make_bot = make_bot
         self.bots: dict[int, Any] = {}

@@ -39,6 +39,9 @@ class Agent(Protocol):
         """A bid: a number of tricks, 0 for nil."""
         ...
 
+    # ``blind_bid(observation) -> int`` is optional (OPTIONAL_METHODS): a number of tricks bid
+    # blind, before looking, or 0; asked only where the rules allow a blind bid, after blind nil.
+
     def draw(self, observation: Observation) -> bool:
         """The two-player draw: keep ``observation.drawn`` (True; the next card is then
         discarded) or discard it (False; the next card is then kept)."""
@@ -56,10 +59,15 @@ class Agent(Protocol):
 DECISION_METHODS = {decision: str(decision) for decision in Decision}
 """The method of an agent that makes each decision."""
 
+OPTIONAL_METHODS = frozenset({str(Decision.BLIND_BID)})
+"""Decision methods an agent may leave out: without ``blind_bid`` it never bids blind (an
+agent written before blind bids existed still sits at every table)."""
+
 
 def missing_methods(candidate: object) -> list[str]:
     """The decision methods ``candidate`` lacks (empty for an agent)."""
-    return [name for name in DECISION_METHODS.values() if not callable(getattr(candidate, name, None))]
+    return [name for name in DECISION_METHODS.values()
+            if name not in OPTIONAL_METHODS and not callable(getattr(candidate, name, None))]
 
 
 def agent_name(agent: object) -> str:

@@ -39,6 +39,10 @@ class RandomAgent:
         """Any legal bid, evenly."""
         return self._choose(observation)
 
+    def blind_bid(self, observation: Observation) -> int:
+        """No blind bid or any number allowed, evenly."""
+        return self._choose(observation)
+
     def draw(self, observation: Observation) -> bool:
         """Keep or discard, evenly."""
         return bool(self._choose(observation))

@@ -36,7 +36,7 @@ from ..cards import CardError, format_card, parse_card
 from ..kernel.packing import pack_rules
 from ..outputs import shown
 from ..referee import Game, Hand, Phase
-from ..referee.handlog import BLIND_NIL, HAND_CAP, STRATEGY_NAME_MOST, CardPass, HandLog
+from ..referee.handlog import BLIND_NIL, HAND_CAP, STRATEGY_NAME_MOST, BlindCount, CardPass, HandLog
 from ..referee.scoring import partner_of
 from ..rules import Mode, RuleSet, resolve_rules
 from ..run.handlogs import save_logs
@@ -197,7 +197,8 @@ def legal_bids(hand: Hand, seat: int) -> tuple[int, ...]:
 
 def hand_observation(decision: Decision, seat: int, hand: Hand, game: int, hand_number: int,
                      dealer: int, score: tuple[int, ...], bags: tuple[int, ...], key: int,
-                     legal: tuple[int, ...], discards: tuple[int, ...] = ()) -> Observation:
+                     legal: tuple[int, ...], discards: tuple[int, ...] = (),
+                     sets: tuple[int, ...] = ()) -> Observation:
     """What ``seat`` knows when asked for ``decision`` in the referee's ``hand`` (after any
     draw): the one place an observation is read off a hand, for the table and the OpenSpiel
     bridge (:mod:`spades_sim.agents.openspiel`)."""
@@ -205,19 +206,31 @@ def hand_observation(decision: Decision, seat: int, hand: Hand, game: int, hand_
     bids = hand.bids
     passed: tuple[int, ...] = ()
     received: tuple[int, ...] = ()
-    if rules.blind_nil_pass and hand.phase is not Phase.BID:
+    if (rules.blind_nil_pass or rules.nil_pass) and hand.phase is not Phase.BID:
         passes = [op for op in hand.operations if isinstance(op, CardPass)]
         passed = tuple(op.card for op in passes if op.seat_index == seat)
         received = tuple(op.card for op in passes if partner_of(rules, op.seat_index) == seat)
     return Observation(
         decision, rules, seat, dealer, game, hand_number,
-        hand=() if decision is Decision.BLIND_NIL else hand.holding(seat),
+        hand=() if decision in (Decision.BLIND_NIL, Decision.BLIND_BID) else hand.holding(seat),
         bids=tuple(None if bid is None else 0 if bid == BLIND_NIL else int(bid) for bid in bids),
         blind=tuple(bid == BLIND_NIL for bid in bids), first_bidder=hand.first_bidder_index,
         passed=passed, received=received, tricks=tuple(hand.tricks), trick=hand.trick_cards,
         leader=hand.leader_index, tricks_taken=hand.tricks_taken,
         spades_broken=hand.spades_broken_status, score=score, bags=bags, legal=legal,
-        discards=discards, random_key=key)
+        discards=discards, random_key=key,
+        blind_bids=(tuple(isinstance(bid, BlindCount) for bid in bids)
+                    if any(isinstance(bid, BlindCount) for bid in bids) else ()),
+        sets=sets if rules.sets_to_lose else ())
+
+
+def legal_blind_bids(hand: Hand, seat: int) -> tuple[int, ...]:
+    """The numbers ``seat`` may bid blind now in ``hand``, lowest first (empty: none)."""
+    rules = hand.rules
+    if rules.blind_bid_threshold is None:
+        return ()
+    return tuple(count for count in range(rules.blind_bid_min, rules.hand_size + 1)
+                 if hand.can_blind_bid(seat, count))
 
 
 def _bot_frames(error: BaseException) -> TracebackType | None:
@@ -289,6 +302,7 @@ class Table:
         self._n = rules.seat_count
         self._kind: Literal["hands", "games"] = "games"
         self._seen: list[tuple[int, ...]] = []  # two-player: the discards each seat saw
+        self._sets: tuple[int, ...] = ()  # each side's sets before the hand (sets_to_lose)
 
     # --- one decision ---
 
@@ -346,7 +360,7 @@ class Table:
                                legal=legal, drawn=draw["drawn"],
                                discards=tuple(sorted(draw["seen"])), random_key=key)
         return hand_observation(decision, seat, hand, game, hand_number, dealer, score, bags, key,
-                                legal, self._seen[seat] if self._seen else ())
+                                legal, self._seen[seat] if self._seen else (), self._sets)
 
     def _draw(self, game: int, hand_number: int, dealer: int, score: tuple[int, ...],
               bags: tuple[int, ...], keys: tuple[int, ...]
@@ -404,6 +418,13 @@ class Table:
                         Decision.BLIND_NIL, seat, *context, YES_NO)):
                     hand.blind_nil(seat)
                     continue
+                counts = legal_blind_bids(hand, seat)
+                if counts and hasattr(self.agents[seat], Decision.BLIND_BID.value):
+                    count = self._ask(Decision.BLIND_BID, seat, self._observe(
+                        Decision.BLIND_BID, seat, *context, (0, *counts)))
+                    if count:
+                        hand.blind_bid(seat, count)
+                        continue
                 legal = legal_bids(hand, seat)
                 hand.bid(seat, self._ask(Decision.BID, seat, self._observe(
                     Decision.BID, seat, *context, legal)))
@@ -419,14 +440,19 @@ class Table:
         first = deals.first_dealer(self.seed, game, self._n)
         state = Game(self.rules, dealer=first)
         hands: list[Hand] = []
+        sets: list[tuple[int, ...]] = []
         while not state.over and state.hand_index < max_hands:
+            self._sets = state.sets
+            sets.append(state.sets)
             hand = self._play_hand(game, state.hand_index, state.dealer_index, state.score, state.bags)
             state.record(hand)
             hands.append(hand)
+        self._sets = ()
         over = ({"winner": state.winner} if state.winner is not None
                 else {"winner": None, "reason": HAND_CAP})
         logs = tuple(HandLog.from_hand(hand, self.rules.name, game=game,
-                                       game_over=over if k == len(hands) - 1 else None)
+                                       game_over=over if k == len(hands) - 1 else None,
+                                       sets_before=sets[k] if self.rules.sets_to_lose else None)
                      for k, hand in enumerate(hands))
         return TableGame(game, first, tuple(self._named(log) for log in logs), state.winner)
 

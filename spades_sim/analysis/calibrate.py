@@ -16,6 +16,11 @@ round before):
    passed in which every seat goes blind with chance ``EXPLORE_BLIND``: blind nils made
    and bid by the partner's bid (``blind_made`` / ``blind_bids``).
 
+At a partnership table the nil card pass (``nil_pass`` 1 to 4) has tables of its own
+(``pass_made`` / ``pass_bids``, :func:`pass_counts`): run 2 again at a table passing that many
+cards, the nil weights kept, after the rounds (``--nil-pass-hands``) or added to a family's
+finished tables (``--nil-pass-only``, :func:`add_pass_tables`).
+
 The first round has no tables to bid from: it measures the tricks bidding as ``expert-v1``
 (with the expert's card play) and explores nils from those tables and a guessed nil model;
 two more rounds with the expert's own bidding settle the tables (the shipped ones:
@@ -322,6 +327,38 @@ def blind_counts(rules: RuleSet, strategy: Strategy, arrays: dict[str, np.ndarra
     return {"blind_bids": blind_bids, "blind_made": blind_made}
 
 
+PASS_SEED = 50
+"""How far past its seed the pass tables play: ``seed + PASS_SEED + k`` for a pass of k cards
+(clear of the rounds' seeds, ``seed + 100 r`` to 13 further, and the race spread's)."""
+
+
+def pass_counts(rules: RuleSet, strategy: Strategy, arrays: dict[str, np.ndarray], hands: int,
+                seed: int, on_block: Callable[[int], None] | None = None
+                ) -> dict[str, np.ndarray]:
+    """Nils explored as in run 2 (:func:`nil_counts`, the family's nil weights kept) at a table
+    passing k = 1 to 4 cards after a plain nil (``nil_pass``), ``hands`` hands each from seed
+    ``seed + PASS_SEED + k``: nils made and bid by context and nil-score bin, a row per k."""
+    bids = np.zeros((4, 3, NIL_BINS))
+    made = np.zeros((4, 3, NIL_BINS))
+    for k in range(1, 5):
+        counts = nil_counts(rules.replace(nil_pass=k), strategy, arrays, hands,
+                            resolve_seed(seed + PASS_SEED + k), nil_w=arrays["nil_w"],
+                            on_block=on_block)
+        bids[k - 1], made[k - 1] = counts["nil_bids"], counts["nil_made"]
+    return {"pass_bids": bids, "pass_made": made}
+
+
+def add_pass_tables(name: str, arrays: dict[str, np.ndarray], hands: int, seed: int,
+                    on_block: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
+    """A partnership family's ``arrays`` with the pass tables (:func:`pass_counts`) measured by
+    the expert bidding from them; every other array as it was."""
+    rules = load_preset(FAMILY_PRESETS[name])
+    if rules.mode != Mode.PARTNERSHIP:
+        raise CalibrationError(f"family={name!r}: allowed a partnership family with "
+                               "--nil-pass-hands (a pass needs partners)")
+    return {**arrays, **pass_counts(rules, STRATEGIES["expert"], arrays, hands, seed, on_block)}
+
+
 SPREADS = np.round(np.arange(0.6, 2.51, 0.01), 2)
 """The race-spread factors :func:`win_spread` chooses among."""
 
@@ -495,6 +532,6 @@ def write_tables(folder: str | Path, name: str, arrays: dict[str, np.ndarray],
     return path
 
 
-__all__ = ["FAMILY_PRESETS", "INDEX", "ROUNDS", "SEED_MOST", "Sizes", "blind_counts", "calibrate_family",
-           "check_seed", "nil_counts", "read_index", "round_hands", "seed_span", "trick_counts",
-           "write_tables"]
+__all__ = ["FAMILY_PRESETS", "INDEX", "PASS_SEED", "ROUNDS", "SEED_MOST", "Sizes",
+           "add_pass_tables", "blind_counts", "calibrate_family", "check_seed", "nil_counts",
+           "pass_counts", "read_index", "round_hands", "seed_span", "trick_counts", "write_tables"]

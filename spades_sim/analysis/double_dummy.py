@@ -33,7 +33,7 @@ from ..cards import CardError, format_card, format_cards, mask_of, parse_cards
 from ..kernel.double_dummy import DoubleDummy, Position, PositionError, table_bits_for
 from ..referee.deck import deck_of
 from ..referee.hand import Hand, Phase, first_leader
-from ..referee.handlog import CardPlay, check_deal, parse_action
+from ..referee.handlog import BlindCount, CardPlay, check_deal, parse_action
 from ..referee.replay import LoggedHand, logged_hands
 from ..rules import Mode, RuleSet
 
@@ -111,11 +111,12 @@ def position_of(hand: Hand) -> Position:
     )
 
 
-def hand_bids(hand: Hand) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-    """The bids of a referee hand past its bidding, as the solver takes them: (bids, blind)."""
+def hand_bids(hand: Hand) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The bids of a referee hand past its bidding, as the solver takes them: (bids, blind), a
+    blind flag 1 for a blind nil and 2 for a number of tricks bid blind."""
     bids = [bid for bid in hand.bids if bid is not None]
     return (tuple(0 if bid == "bn" else int(bid) for bid in bids),
-            tuple(bid == "bn" for bid in bids))
+            tuple(1 if bid == "bn" else 2 if isinstance(bid, BlindCount) else 0 for bid in bids))
 
 
 def plays_of(log_actions: Sequence[str]) -> int:
@@ -192,7 +193,7 @@ class DealAnalysis:
     nil can be set) and, with bids, ``score_<side>`` per side (the best hand-score difference
     of the side). A seat that the rules do not let lead the first trick has no values."""
     bids: tuple[int, ...] | None = None
-    blind: tuple[bool, ...] = ()
+    blind: tuple[int, ...] = ()
     bags: tuple[int, ...] = ()
     line: tuple[int, ...] = ()
     """With bids: a best line for the first leader's side, from the first lead."""
@@ -201,7 +202,7 @@ class DealAnalysis:
 
 
 def analyse_deal(rules: RuleSet, hands: Sequence[Sequence[int]], dealer: int | None = None,
-                 bids: Sequence[int] | None = None, blind: Sequence[bool] = (),
+                 bids: Sequence[int] | None = None, blind: Sequence[int] = (),
                  bags: Sequence[int] = ()) -> DealAnalysis:
     """Double-dummy tricks, nils and (with ``bids``) score differences of a fresh deal, for
     every seat that may lead it; ``dealer`` (default the seat before seat 0) names the rules'
@@ -291,10 +292,14 @@ def deal_text(result: DealAnalysis) -> str:
     return "\n".join(lines)
 
 
-def bids_text(bids: Sequence[int], blind: Sequence[bool]) -> str:
-    """Bids as the titles write them: ``4 3 nil 4`` (blind nil: ``bn``)."""
-    return " ".join("bn" if (blind and blind[k]) else ("nil" if bid == 0 else str(bid))
-                    for k, bid in enumerate(bids))
+def bids_text(bids: Sequence[int], blind: Sequence[int]) -> str:
+    """Bids as the titles write them: ``4 3 nil 4`` (blind nil: ``bn``; 6 bid blind: ``bb6``)."""
+    def one(k: int, bid: int) -> str:
+        flag = blind[k] if blind else 0
+        if flag == 2:
+            return f"bb{bid}"
+        return "bn" if flag else ("nil" if bid == 0 else str(bid))
+    return " ".join(one(k, bid) for k, bid in enumerate(bids))
 
 
 # --- a position of a log ---------------------------------------------------------------------
@@ -370,7 +375,7 @@ class PositionAnalysis:
     card), ``score`` (its side's best score difference after it, with bids) and
     ``nil_set_<seat>`` per seat of :attr:`nil_set`."""
     bids: tuple[int, ...] | None = None
-    blind: tuple[bool, ...] = ()
+    blind: tuple[int, ...] = ()
     bags: tuple[int, ...] = ()
     score: int | None = None
     line: tuple[int, ...] = ()
@@ -379,7 +384,7 @@ class PositionAnalysis:
 
 
 def analyse_position(rules: RuleSet, position: Position, bids: Sequence[int] | None = None,
-                     blind: Sequence[bool] = (), bags: Sequence[int] = ()) -> PositionAnalysis:
+                     blind: Sequence[int] = (), bags: Sequence[int] = ()) -> PositionAnalysis:
     """Tricks of every side from ``position``, the nils that can be set, and per legal card of
     the seat to play its side's tricks (and, with ``bids``, score difference) after it."""
     try:

@@ -35,6 +35,8 @@ bin is left out and the figure names it."""
 PALETTE = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22",
     "#17becf", "#393b79", "#637939", "#e7ba52", "#843c39", "#7b4173", "#2f6f6f", "#8c6d31",
+    "#6b6ecf",
+    "#5254a3",
 )
 """The colours of strategies and rule sets: tab10 without its grey (which the figures keep
 for reference lines and what is left out), then darker tones of other hues."""
@@ -45,7 +47,8 @@ STRATEGY_ORDER = ("expert", "basic", "expert-v1", "bag-averse", "conservative", 
 
 PRESET_ORDER = ("standard", "classic", "online-table", "app-settings", "jokers", "solo",
                 "three-player", "five-player", "head-to-head", "mirror", "suicide", "whiz",
-                "deuce-high", "joker-joker-deuce-ace", "joker-joker-deuce-deuce", "openspiel")
+                "deuce-high", "joker-joker-deuce-ace", "joker-joker-deuce-deuce", "openspiel",
+                "trickster-jokers", "tournament-blind")
 """The preset rule sets in palette order. A strategy never shares a figure with a rule set, so
 each list takes the palette from its start."""
 

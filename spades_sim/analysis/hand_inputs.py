@@ -27,18 +27,33 @@ class HandInputError(ValueError):
 
 
 def bid_code(text: str) -> int:
-    """A bid as the kernel takes it: a number, ``nil`` (0) or ``blind`` / ``bn`` (blind nil)."""
+    """A bid as the kernel takes it: a number, ``nil`` (0), ``blind`` / ``bn`` (blind nil) or
+    ``blindN`` / ``bbN`` (N tricks bid blind: ``engine.BLIND_COUNT_BID + N``)."""
     word = text.lower()
     if word == "nil":
         return 0
     if word in ("blind", "bn", "blind nil", "blind_nil"):
         return engine.BLIND_BID
+    for prefix in ("blind", "bb"):
+        count = word.removeprefix(prefix)
+        if count != word and count.isdigit() and count.isascii() and int(count) > 0:
+            return engine.BLIND_COUNT_BID + whole_number(count)
     return whole_number(word)
 
 
 def bid_name(code: int) -> str:
-    """The other way round: ``blind nil``, ``nil`` or the number."""
+    """The other way round: ``blind nil``, ``nil``, the number or ``blind N``."""
+    if code > engine.BLIND_COUNT_BID:
+        return f"blind {code - engine.BLIND_COUNT_BID}"
     return "blind nil" if code == engine.BLIND_BID else ("nil" if code == 0 else str(code))
+
+
+def is_bid_code(code: int, rules: RuleSet) -> bool:
+    """Whether ``code`` (:func:`bid_code`) is a bid at a table of ``rules``: 0 to the hand size,
+    blind nil, or a number bid blind up to the hand size (whether the rules allow it where it is
+    bid is the kernel's check)."""
+    return (0 <= code <= rules.hand_size or code == engine.BLIND_BID
+            or 0 < code - engine.BLIND_COUNT_BID <= rules.hand_size)
 
 
 def parse_bids(text: str, rules: RuleSet) -> dict[int, int]:
@@ -52,8 +67,8 @@ def parse_bids(text: str, rules: RuleSet) -> dict[int, int]:
     """
     seats = rules.seat_count
     refusal = HandInputError(f"bids={shown(text)!r}: allowed SEAT:BID,… with seats 0 to "
-                             f"{seats - 1} once each and BID 0 to {rules.hand_size}, nil or "
-                             "blind, e.g. 1:4,2:nil")
+                             f"{seats - 1} once each and BID 0 to {rules.hand_size}, nil, "
+                             "blind or blindN, e.g. 1:4,2:nil")
     if text and (not text.isprintable() or not text.strip()):
         raise refusal
     bids: dict[int, int] = {}
@@ -64,19 +79,22 @@ def parse_bids(text: str, rules: RuleSet) -> dict[int, int]:
         except ValueError:
             seat_number, code = -1, -1
         if (not sep or not 0 <= seat_number < seats or seat_number in bids
-                or not (0 <= code <= rules.hand_size or code == engine.BLIND_BID)):
+                or not is_bid_code(code, rules)):
             raise refusal
         bids[seat_number] = code
     return bids
 
 
-def every_seat_bids(text: str, rules: RuleSet) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+def every_seat_bids(text: str, rules: RuleSet) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``SEAT:BID,…`` naming every seat (:func:`parse_bids`), as (bids, blind) in seat order
-    (a blind nil bids 0), as the double-dummy solver takes them.
+    (a blind nil bids 0, flag 1; a number bid blind, flag 2), as the double-dummy solver takes
+    them.
 
     >>> from spades_sim.rules import RuleSet
     >>> every_seat_bids("0:4,1:3,2:nil,3:blind", RuleSet())
-    ((4, 3, 0, 0), (False, False, False, True))
+    ((4, 3, 0, 0), (0, 0, 0, 1))
+    >>> every_seat_bids("0:blind6,1:3,2:nil,3:4", RuleSet())
+    ((6, 3, 0, 4), (2, 0, 0, 0))
     """
     bids = parse_bids(text, rules)
     if len(bids) != rules.seat_count:
@@ -85,8 +103,11 @@ def every_seat_bids(text: str, rules: RuleSet) -> tuple[tuple[int, ...], tuple[b
         raise HandInputError(f"bids={shown(text)!r}: allowed a bid for every seat 0 to "
                              f"{rules.seat_count - 1}, e.g. {example}")
     codes = [bids[seat] for seat in range(rules.seat_count)]
-    return (tuple(0 if code == engine.BLIND_BID else code for code in codes),
-            tuple(code == engine.BLIND_BID for code in codes))
+    blind_count = [code > engine.BLIND_COUNT_BID for code in codes]
+    return (tuple(0 if code == engine.BLIND_BID else code - engine.BLIND_COUNT_BID if counted
+                  else code for code, counted in zip(codes, blind_count, strict=True)),
+            tuple(1 if code == engine.BLIND_BID else 2 if counted else 0
+                  for code, counted in zip(codes, blind_count, strict=True)))
 
 
 def old_bids_spelling(text: str) -> str | None:

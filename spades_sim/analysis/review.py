@@ -255,7 +255,7 @@ class _Values:
     difference per side, nil settable per seat. With two sides what one side gains the other
     loses, so only side 0 is solved."""
 
-    def __init__(self, rules: RuleSet, bids: tuple[int, ...], blind: tuple[bool, ...],
+    def __init__(self, rules: RuleSet, bids: tuple[int, ...], blind: tuple[int, ...],
                  bags: tuple[int, ...]) -> None:
         self.rules, self.bids, self.blind, self.bags = rules, bids, blind, bags
         self.solver = DoubleDummy(rules, table_bits=table_bits_for(bids))

@@ -499,13 +499,13 @@ def _cma(result: TuneResult, space: Space, budget: int, threads: int | None, max
     result.setting = space.setting(run.mean)
 
 
-def saved_strategy(result: TuneResult, name: str) -> tuple[Strategy, str]:
+def saved_strategy(result: TuneResult, name: str) -> tuple[Strategy, str | None]:
     """The tuned strategy as a strategy file saves it, named ``name`` and described by how it
     was found, with the named strategy its file starts from (the starting strategy's, or the
-    first named one with its policies)."""
+    first named one with its policies; None for a user's policies, which the file names)."""
     base = result.base.name if result.base.name in STRATEGIES else next(
-        key for key, known in STRATEGIES.items()
-        if (known.bidding, known.play) == (result.base.bidding, result.base.play))
+        (key for key, known in STRATEGIES.items()
+         if (known.bidding, known.play) == (result.base.bidding, result.base.play)), None)
     facts = result.confirmed()
     confirmed = (f"; against {result.base.name} on {facts['pairs']:,} fresh deal sequences x 2 (seed "
                  f"{facts['seed']}): win share {100 * facts['win_share']:.2f}% "

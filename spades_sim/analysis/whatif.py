@@ -40,19 +40,23 @@ from ..kernel.double_dummy import solve_deals
 from ..kernel.drivers import what_if_deals
 from ..kernel.strategies import DEFAULT_STRATEGY, Strategy
 from ..referee.hand import first_leader
+from ..referee.scoring import blind_bid_refusal
 from ..rules import BlindNil, RuleSet, resolve_rules
 from ..run import deals as _deals
 from ..run.blocks import Block, Table, block_starts, prepare_table, run_blocks
 from ..run.deals import Dealer, SuitCount, check_deal_count, deal_block_seed
 from ..run.simulate import DEFAULT_MAX_HANDS, resolve_seed, set_threads
 from .figures import error_bars, percent_ticks, plain_text, pyplot, save
-from .hand_inputs import bid_code, bid_name
+from .hand_inputs import bid_code, bid_name, is_bid_code
 
 BLOCK_DEALS = _deals.DEAL_BLOCK
 """Deals a block of a what-if plays (a whole number of deal blocks; the result does not
 depend on it)."""
 POLICY_LABEL = "strategy's choice"
-BLIND_LABEL = "blind nil, unseen"
+UNSEEN = ", unseen"
+"""The end of the label of a row played on random cards of the seat: a bid made before looking
+(blind nil, a blind bid)."""
+BLIND_LABEL = "blind nil" + UNSEEN
 """The blind-nil row: played on random cards of the seat (it is bid before looking)."""
 
 
@@ -88,7 +92,8 @@ class WhatIf:
     """The constraints the deals met."""
     own_bids: np.ndarray | None = None
     """Per deal played with the seat's cards, in deal order: the bid the strategy made (int8
-    kernel codes: 0 nil, ``engine.BLIND_BID`` blind nil)."""
+    kernel codes: 0 nil, ``engine.BLIND_BID`` blind nil, ``engine.BLIND_COUNT_BID + n`` n
+    bid blind)."""
     own_made: np.ndarray | None = None
     """Per deal likewise: 1 when the seat's side made its contract under the strategy's own
     bid (its nil, for a nil), else 0."""
@@ -96,8 +101,9 @@ class WhatIf:
     @property
     def best(self) -> str:
         """The candidate with the highest chance to win the game (then the most points) among
-        the bids open to a seat that has seen its cards (so never blind nil)."""
-        bids = self.table[~self.table["bid"].isin((POLICY_LABEL, BLIND_LABEL))]
+        the bids open to a seat that has seen its cards (so never blind nil or a blind bid)."""
+        bids = self.table[(self.table["bid"] != POLICY_LABEL)
+                          & ~self.table["bid"].str.endswith(UNSEEN)]
         return str(bids.sort_values(["win", "points"], ascending=False)["bid"].iloc[0])
 
 
@@ -126,9 +132,21 @@ def _dealer_for(rules: RuleSet, first_bid_offset: int, seat: int, known: dict[in
 
 def deal_passes(rules: RuleSet) -> int:
     """How many times :func:`what_if` plays its deals under ``rules``: once with the seat's
-    cards, and once more on unseen cards where blind nil may be bid (its ``on_block`` counts the
-    deals of every pass)."""
-    return 1 if rules.blind_nil == BlindNil.OFF else 2
+    cards, and once more on unseen cards where blind nil or blind bids may be bid (its
+    ``on_block`` counts the deals of every pass)."""
+    return 1 if rules.blind_nil == BlindNil.OFF and rules.blind_bid_threshold is None else 2
+
+
+def _unseen_candidates(rules: RuleSet, side: int, score: Sequence[int]) -> list[int]:
+    """The bids judged before looking: blind nil where the rules have it, and with blind bids
+    every number a blind bid may take when the seat's side is far enough behind to bid blind,
+    else only the lowest (so that the table says it is refused). A count its partner's bid or a
+    bidding bound forbids is reported as refused."""
+    unseen = [] if rules.blind_nil == BlindNil.OFF else [engine.BLIND_BID]
+    if rules.blind_bid_threshold is not None:
+        top = rules.hand_size if blind_bid_refusal(rules, side, score) is None else rules.blind_bid_min
+        unseen += [engine.BLIND_COUNT_BID + count for count in range(rules.blind_bid_min, top + 1)]
+    return unseen
 
 
 def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
@@ -167,10 +185,9 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
     dealer_of_deals = Dealer(rules, {seat: cards}, constraints)
     packed = dealer_of_deals.packed
     known = dict(bids or {})
-    if any(not (0 <= code <= rules.hand_size or code == engine.BLIND_BID)
-           for code in known.values()):
+    if any(not is_bid_code(code, rules) for code in known.values()):
         raise WhatIfError(f"bids={_bids_text(known)!r}: allowed bids from 0 to "
-                          f"{rules.hand_size}, nil or blind")
+                          f"{rules.hand_size}, nil, blind or blindN")
     dealer = _dealer_for(rules, packed.first_bid_offset, seat, known, dealer)
     if hand_index is None:
         hand_index = 0 if not any(score) and not any(bags) else 1
@@ -197,16 +214,17 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
         raise WhatIfError(f"bids={_bids_text(known)!r}: allowed bids the rules permit at this "
                           "table")
     rows, refused = _rows(candidates, made, points, won, valid)
+    unseen = _unseen_candidates(rules, rules.seat_side(seat), score)
     if deal_passes(rules) > 1 and not interrupted:
-        # Blind nil is bid before looking, so judging it with these cards would be hindsight:
-        # it is played on deals where the seat's own cards are random too, against the
-        # strategy's own bid on those same deals.
-        blind = [engine.FREE_BID, engine.BLIND_BID]
+        # Blind nil and blind bids are bid before looking, so judging them with these cards
+        # would be hindsight: they are played on deals where the seat's own cards are random
+        # too, against the strategy's own bid on those same deals.
+        blind = [engine.FREE_BID, *unseen]
         (*played, _), interrupted = _play_pass(setting, Dealer(rules, {}, constraints), blind,
                                                deals, on_block)
         if len(played[0]):
             blind_rows, blind_refused = _rows(blind, *played)
-            rows[1:1] = [dict(row, bid=BLIND_LABEL) for row in blind_rows[1:]]
+            rows[1:1] = [dict(row, bid=str(row["bid"]) + UNSEEN) for row in blind_rows[1:]]
             refused[:0] = blind_refused
     finished = len(hero_bid)
     choices = pd.Series([bid_name(int(code)) for code in hero_bid[:, 0]]).value_counts()
@@ -386,6 +404,8 @@ def what_if_double_dummy(result: WhatIf, threads: int | None = None) -> DoubleDu
     tricks = np.asarray(solve_deals(rules, masks, leaders, side, threads=threads), np.int64)
     own_bids = result.own_bids.astype(np.int64)
     counted = own_bids != engine.BLIND_BID
+    own_bids = np.where(own_bids > engine.BLIND_COUNT_BID, own_bids - engine.BLIND_COUNT_BID,
+                        own_bids)  # a blind bid counts its number
     rows = []
     for k in range(int(tricks.min()), int(tricks.max()) + 1):
         here = tricks == k

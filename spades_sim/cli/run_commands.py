@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from pathlib import Path
 
 import click
 import pandas as pd
@@ -14,7 +15,7 @@ from ..analysis import calibrate as _calibrate
 from ..analysis.formatting import economics_text, summary_text
 from ..analysis.metrics import Payouts, economics
 from ..analysis.report import DEFAULT_STUDY, check_study, load_study, run_study
-from ..kernel.calibration import load_family
+from ..kernel.calibration import load_family, provenance
 from ..outputs import check_file, check_folder, shown
 from ..referee.handlog import log_rules_file
 from ..run import backends
@@ -236,9 +237,15 @@ def _resume(ctx: click.Context, resume_dir: str, rules_name: str | None,
               help="Self-play games fitting the race table's spread (two-sided tables).")
 @click.option("--from-shipped", is_flag=True,
               help="Start from the shipped tables instead of a bootstrap round.")
+@click.option("--nil-pass-hands", type=WHOLE, default=0, show_default=True,
+              help="Hands per nil pass of 1 to 4 cards exploring nils with the pass, after the "
+                   "rounds (partnership families; 0: no pass tables).")
+@click.option("--nil-pass-only", is_flag=True,
+              help="Only add the pass tables to the family's tables in --out-dir (else the "
+                   "shipped ones), every other table kept.")
 def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed: int, rounds: int,
               hands: int, nil_hands: int, blind_hands: int, games: int, from_shipped: bool,
-              quiet: bool) -> None:
+              nil_pass_hands: int, nil_pass_only: bool, quiet: bool) -> None:
     """Build the expert bidder's calibration tables by self-play.
 
     A family is a table mode and a deck (partnership-standard, solo-standard,
@@ -250,6 +257,8 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
 
     \b
         spades-sim calibrate partnership-standard --out-dir my-tables --hands 200000
+        spades-sim calibrate partnership-standard --out-dir my-tables --nil-pass-only \\
+            --nil-pass-hands 100000
     """
     with user_errors():
         if every_family and families:  # else the names given would be dropped unread
@@ -272,27 +281,67 @@ def calibrate(families: tuple[str, ...], every_family: bool, out_dir: str, seed:
                                   ("blind-hands", blind_hands, 1_000), ("games", games, 0)):
             if not low <= value <= 10**9:
                 raise InputError(f"{label}={value}: allowed a whole number {low:,} to 10^9")
+        if nil_pass_hands and not 10_000 <= nil_pass_hands <= 10**9:
+            raise InputError(f"nil-pass-hands={nil_pass_hands}: allowed 0 or a whole number "
+                             "10,000 to 10^9")
+        if nil_pass_only and not nil_pass_hands:
+            raise InputError("nil-pass-only: allowed with --nil-pass-hands N (the hands to play)")
+        if nil_pass_hands:
+            for name in names:
+                if not name.startswith("partnership-"):
+                    raise InputError(f"family={name!r}: allowed a partnership family with "
+                                     "--nil-pass-hands (a pass needs partners)")
         sizes = _calibrate.Sizes(hands, nil_hands, blind_hands, games)
         _calibrate.check_seed(seed, rounds)
+        if nil_pass_only:
+            _add_pass_tables(names, out_dir, seed, nil_pass_hands, quiet)
+            return
         # Every family's shipped tables read before the first family is played and written.
         starts = {name: load_family(name) if from_shipped else None for name in names}
         for name in names:
             start = starts[name]
             total = rounds * _calibrate.round_hands(name, sizes)
             # Calibration is long and often logged: its bar shows off a terminal too.
+            total += 4 * nil_pass_hands
             with progress(total, f"{name} hands", quiet, terminal_only=False) as advance:
                 arrays = _calibrate.calibrate_family(name, rounds, sizes, seed, advance,
                                                      start=start)
+                if nil_pass_hands:
+                    arrays = _calibrate.add_pass_tables(name, arrays, nil_pass_hands, seed,
+                                                        advance)
             made_by = {"command": "spades-sim calibrate " + " ".join(
                 [name, "--out-dir", out_dir, "--seed", str(seed), "--rounds", str(rounds),
                  "--hands", str(hands), "--nil-hands", str(nil_hands), "--blind-hands",
                  str(blind_hands), "--games", str(games)]
-                + (["--from-shipped"] if from_shipped else [])),
+                + (["--from-shipped"] if from_shipped else [])
+                + (["--nil-pass-hands", str(nil_pass_hands)] if nil_pass_hands else [])),
                 "seed": seed, "rounds": rounds, "hands": hands, "nil_hands": nil_hands,
                 "blind_hands": blind_hands, "games": games, "from_shipped": from_shipped,
                 "version": __version__}
+            if nil_pass_hands:
+                made_by["nil_pass_hands"] = nil_pass_hands
             path = _calibrate.write_tables(out_dir, name, arrays, made_by)
             status(f"wrote {path}")
+
+
+def _add_pass_tables(names: list[str], out_dir: str, seed: int, hands: int, quiet: bool) -> None:
+    """``calibrate --nil-pass-only``: each family's tables (in ``out_dir``, else the shipped ones)
+    with the pass tables added, its entry in tables.toml keeping how the rest was made."""
+    index = _calibrate.read_index(out_dir)
+    shipped = provenance()
+    starts = {name: load_family(name, out_dir if (Path(out_dir) / f"{name}.npz").is_file()
+                                else None) for name in names}
+    for name in names:
+        with progress(4 * hands, f"{name} nil-pass hands", quiet, terminal_only=False) as advance:
+            arrays = _calibrate.add_pass_tables(name, starts[name], hands, seed, advance)
+        made_by = dict(index.get(name) or shipped.get(name) or {})
+        made_by.update({
+            "nil_pass_command": "spades-sim calibrate " + " ".join(
+                [name, "--out-dir", out_dir, "--seed", str(seed), "--nil-pass-only",
+                 "--nil-pass-hands", str(hands)]),
+            "nil_pass_seed": seed, "nil_pass_hands": hands})
+        path = _calibrate.write_tables(out_dir, name, arrays, made_by)
+        status(f"wrote {path}")
 
 
 @click.command(name="report")

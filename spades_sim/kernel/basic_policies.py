@@ -158,6 +158,17 @@ def _wants_blind_nil(params, partner_bid, deficit, other_score, target):
 
 
 @njit(cache=True, inline='always')
+def _basic_blind_bid(params, counts, deficit, other_score, target):
+    """A blind bid before seeing the cards (``counts``: bit b when b may be bid blind): the
+    lowest allowed, on the blind-nil last-resort condition (far behind, the opponents close to
+    the target), else 0 (none). Blind nil is asked first, so this is the seat's blind gamble
+    when blind nil is off or its partner bid nil."""
+    if deficit >= params[P_BLIND_DEFICIT] and other_score >= target - params[P_BLIND_NEAR]:
+        return _lowest_bit(np.uint64(counts))
+    return 0
+
+
+@njit(cache=True, inline='always')
 def _nearest_allowed(bid, allowed, max_bid):
     """The allowed count bid (>= 1) nearest to ``bid``, the higher one on a tie; -1 if none."""
     for distance in range(max_bid + 1):

@@ -1,4 +1,4 @@
-"""Bidding: which bids the rules allow, one round of bids, and the blind-nil exchange.
+"""Bidding: which bids the rules allow, one round of bids, and the nil and blind-nil exchanges.
 
 jit-compiled; inputs not checked.
 """
@@ -7,8 +7,16 @@ import numpy as np
 from numba import njit
 
 from .bits import _popcount
-from .decide import _blind_allowed, _decide_bid, _decide_blind, _decide_pass
-from .scratch import BLIND_BID, FREE_BID
+from .decide import (
+    _blind_allowed,
+    _blind_bids_allowed,
+    _decide_bid,
+    _decide_blind,
+    _decide_blind_bid,
+    _decide_pass,
+)
+from .scoring import BLIND_COUNT_FLAG, SCORING_ZERO_BID
+from .scratch import BLIND_BID, BLIND_COUNT_BID, FREE_BID
 
 # Forced-bid modes (``PackedRules.forced_mode``).
 FORCED_NONE, FORCED_SUICIDE, FORCED_MIRROR, FORCED_WHIZ = 0, 1, 2, 3
@@ -75,6 +83,12 @@ def _bid_round(rules, strat, dealer, hand_index, s):
                 s.bids[seat] = 0
                 s.blind[seat] = 1
                 ok = blind_allowed
+            elif forced > BLIND_COUNT_BID:
+                count = forced - BLIND_COUNT_BID
+                s.bids[seat] = count
+                s.blind[seat] = BLIND_COUNT_FLAG
+                ok = (count <= rules.max_bid
+                      and ((_blind_bids_allowed(rules, s, seat, allowed) >> count) & 1) == 1)
             else:
                 s.bids[seat] = forced
                 ok = forced <= rules.max_bid and ((allowed >> forced) & 1) == 1
@@ -84,14 +98,23 @@ def _bid_round(rules, strat, dealer, hand_index, s):
         if blind_allowed and _decide_blind(rules, strat, s, seat, dealer, hand_index):
             s.bids[seat] = 0
             s.blind[seat] = 1
+            continue
+        # Blind bids (off: no mask) are asked after blind nil, still before the seat looks.
+        counts = _blind_bids_allowed(rules, s, seat, allowed)
+        count = 0
+        if counts != 0:
+            count = _decide_blind_bid(rules, strat, s, seat, dealer, k, counts, hand_index)
+        if count > 0:
+            s.bids[seat] = count
+            s.blind[seat] = BLIND_COUNT_FLAG
         else:
             s.bids[seat] = _decide_bid(rules, strat, s, seat, dealer, k, allowed, hand_index)
 
 
 @njit(cache=True, inline='always')
-def _pass_cards(rules, strat, dealer, hand_index, giver, taker, to_blind_nil, s):
-    """``giver`` passes ``rules.blind_pass`` cards of its remaining hand to ``taker``."""
-    for _ in range(rules.blind_pass):
+def _pass_cards(rules, strat, dealer, hand_index, giver, taker, to_blind_nil, count, s):
+    """``giver`` passes ``count`` cards of its remaining hand to ``taker``."""
+    for _ in range(count):
         slot = _decide_pass(rules, strat, s, giver, dealer, hand_index, to_blind_nil)
         bit = np.uint64(1) << np.uint64(slot)
         s.remaining[giver] &= ~bit
@@ -99,33 +122,52 @@ def _pass_cards(rules, strat, dealer, hand_index, giver, taker, to_blind_nil, s)
         s.given[giver] |= bit
 
 
+@njit(cache=True, inline='always')
+def _pass_count(rules, s, seat):
+    """Cards an exchange passes each way to ``seat``: ``blind_pass`` for a blind nil, ``nil_pass``
+    for a plain nil whose partner bid neither nil nor blind nil (0 under ``zero_bid``, where a
+    plain 0 is no nil), else 0."""
+    if s.bids[seat] != 0:
+        return 0
+    if s.blind[seat] == 1:
+        return rules.blind_pass
+    if rules.nil_pass == 0 or rules.scoring[SCORING_ZERO_BID] == 1:
+        return 0
+    partner = rules.partner[seat]
+    if partner < 0 or s.bids[partner] == 0:
+        return 0
+    return rules.nil_pass
+
+
 # No reference counting (it allocates nothing): with it, each hand's call counted a reference to
 # each of the packed strategies' twenty arrays in and out, 5% of a hand of ``random``.
 @njit(cache=True, _nrt=False)
 def _exchange(rules, strat, dealer, hand_index, s):
-    """Set ``s.remaining`` to the hands play starts with, after any blind-nil exchange; writes
+    """Set ``s.remaining`` to the hands play starts with, after any exchange; writes
     ``s.given`` and ``s.givers``.
 
-    Each side exchanges once, for its first blind nil in bidding order (``s.bidders``): the
-    partner passes, then the blind-nil bidder passes back (docs/scoring.md).
+    Each side exchanges once, in the bidding order (``s.bidders``) of the seat it serves: its
+    first blind nil (``blind_pass`` cards) or its plain nil (``nil_pass`` cards, none when both
+    partners bid nil): the partner passes, then the nil bidder passes back (docs/scoring.md).
     """
     n = rules.seat_count
     for seat in range(n):
         s.remaining[seat] = s.hands[seat]
         s.given[seat] = 0
         s.givers[seat] = -1
-    if rules.blind_pass == 0:
+    if rules.blind_pass == 0 and rules.nil_pass == 0:
         return
     exchanged = 0  # bit per side
     passes = 0
     for k in range(n):
         seat = s.bidders[k]
         side = seat % rules.side_count
-        if s.blind[seat] == 1 and not (exchanged >> side) & 1:
+        count = _pass_count(rules, s, seat)
+        if count > 0 and not (exchanged >> side) & 1:
             exchanged |= 1 << side
             partner = rules.partner[seat]
-            _pass_cards(rules, strat, dealer, hand_index, partner, seat, True, s)
-            _pass_cards(rules, strat, dealer, hand_index, seat, partner, False, s)
+            _pass_cards(rules, strat, dealer, hand_index, partner, seat, True, count, s)
+            _pass_cards(rules, strat, dealer, hand_index, seat, partner, False, count, s)
             s.givers[passes] = partner
             s.givers[passes + 1] = seat
             passes += 2

@@ -55,7 +55,7 @@ from ..outputs import shown
 
 PYTHON_FACE = frozenset({"__init__.py", "cache.py", "calibration.py", "double_dummy.py",
                          "drivers.py", "packing.py", "strategies.py", "warmup.py",
-                         "warmup_helper.py"})
+                         "user_policies.py", "warmup_helper.py"})
 """The kernel's plain-Python modules: no machine code depends on their text, so they are left
 out of the digest."""
 

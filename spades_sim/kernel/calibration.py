@@ -45,6 +45,18 @@ STRENGTH_BINS_PER_TRICK = int(round(1 / _bid.STRENGTH_STEP))
 
 COUNT_ARRAYS = ("own", "joint", "cover", "nil_made", "nil_bids", "blind_made", "blind_bids")
 """The count tables a family file holds (besides weights and game figures)."""
+PASS_ARRAYS = ("pass_made", "pass_bids")
+"""The count tables of nils with a card pass (``nil_pass`` 1 to 4, a row each, shaped as
+``nil_made``), which a partnership family's file may hold besides (``calibrate --nil-pass-only``)."""
+
+
+def nil_counts_for(arrays: dict[str, np.ndarray], rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
+    """The nils made and bid (by context and nil-score bin) that ``rules`` bid from: the row of
+    its ``nil_pass`` when the family's file has the pass tables, else the plain nil's."""
+    if rules.nil_pass and PASS_ARRAYS[1] in arrays:
+        row = rules.nil_pass - 1
+        return arrays[PASS_ARRAYS[0]][row], arrays[PASS_ARRAYS[1]][row]
+    return arrays["nil_made"], arrays["nil_bids"]
 
 
 def family(rules: RuleSet) -> str:
@@ -141,7 +153,7 @@ def probabilities(counts: np.ndarray) -> np.ndarray:
 def kernel_tables(arrays: dict[str, np.ndarray], rules: RuleSet) -> _bid.BidTables:
     """Pack a family's arrays (counts) for ``rules`` into BidTables, smoothing the counts into
     distributions (:func:`smooth_own`, :func:`smooth_joint`, :func:`smooth_cover`,
-    :func:`nil_chances`, :func:`blind_chances`)."""
+    :func:`nil_chances` of :func:`nil_counts_for`, :func:`blind_chances`)."""
     game = np.zeros(_bid.GAME_SLOTS)
     game[:_bid.CALIBRATED_SLOTS] = arrays["game"][:_bid.CALIBRATED_SLOTS]
     game[_bid.G_WIN_STEP] = WIN_STEP
@@ -152,7 +164,7 @@ def kernel_tables(arrays: dict[str, np.ndarray], rules: RuleSet) -> _bid.BidTabl
         own=trimmed(own),
         joint=trimmed(smooth_joint(arrays["joint"], own)),
         cover=trimmed(smooth_cover(arrays["cover"])),
-        nil=nil_chances(arrays["nil_made"], arrays["nil_bids"], float(game[_bid.G_NIL_LOW]),
+        nil=nil_chances(*nil_counts_for(arrays, rules), float(game[_bid.G_NIL_LOW]),
                         float(game[_bid.G_NIL_STEP])),
         blind=blind_chances(arrays["blind_made"], arrays["blind_bids"]),
         game=game,
@@ -418,5 +430,5 @@ def bootstrap_arrays(rules: RuleSet) -> dict[str, np.ndarray]:
 
 
 __all__ = ["CalibrationError", "bag_steps_table", "bootstrap_arrays", "contiguous", "family",
-           "kernel_tables", "load_family", "pack_tables", "probabilities", "provenance",
+           "kernel_tables", "load_family", "nil_counts_for", "pack_tables", "probabilities", "provenance",
            "save_family", "shipped_families", "win_table"]

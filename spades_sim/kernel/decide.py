@@ -20,8 +20,9 @@ from numba import njit
 
 from .basic_policies import _blind_nil_allowed, _leading_other
 from .bits import _RUNTIME_ZERO
-from .observation import _observe
-from .policies import _bid, _blind, _keep, _pass_card, _play, _prepare
+from .observation import _observe, _side_of
+from .policies import _bid, _blind, _blind_bid, _keep, _pass_card, _play, _prepare
+from .scoring import BLIND_COUNT_FLAG
 from .trick import _beats, _seat_after
 
 # --- the decisions, as the hand's loop makes them ---
@@ -34,10 +35,26 @@ outside the draw)."""
 @njit(cache=True, inline='always')
 def _blind_allowed(rules, s, seat, allowed, hand_index):
     """Whether ``seat`` may bid blind nil now (``allowed``: the bids it may make)."""
-    side = seat % rules.side_count
+    side = _side_of(seat, rules.side_count)
     return (allowed & 1) == 1 and _blind_nil_allowed(
         rules.blind_mode, rules.blind_threshold, s.score[side], _leading_other(s.score, side),
         hand_index)
+
+
+@njit(cache=True, inline='always')
+def _blind_bids_allowed(rules, s, seat, allowed):
+    """Bit b set when ``seat`` may bid b tricks blind now (docs/scoring.md "Blind bids"): its
+    side trails by ``blind_bid_threshold`` or more, its partner has not bid blind, and b, from
+    ``blind_bid_min``, is a bid it may make (``allowed``); 0 when blind bids are off."""
+    if rules.blind_bid_threshold < 0:
+        return 0
+    side = seat % rules.side_count
+    partner = rules.partner[seat]
+    if partner < 0 or s.blind[partner] == BLIND_COUNT_FLAG:
+        return 0
+    if _leading_other(s.score, side) - s.score[side] < rules.blind_bid_threshold:
+        return 0
+    return allowed & ~((1 << rules.blind_bid_min) - 1)
 
 
 @njit(cache=True, inline='always')
@@ -54,6 +71,17 @@ def _decide_blind(rules, strat, s, seat, dealer, hand_index):
     obs = _before_play(rules, s, seat, dealer, hand_index, s.hands[seat], 1, 0, _NO_CARD)
     blind, s.rng[seat] = _blind(strat.bid_policy[seat], rules, strat, obs, s.rng[seat])
     return blind == 1
+
+
+@njit(cache=True, inline='always')
+def _decide_blind_bid(rules, strat, s, seat, dealer, position, blind_allowed, hand_index):
+    """The number of tricks ``seat`` bids blind, before looking (0: none), from
+    ``blind_allowed`` (bit b: b tricks); draws from ``s.rng[seat]``. The observation holds no
+    cards: the seat has not looked."""
+    obs = _before_play(rules, s, seat, dealer, hand_index, np.uint64(0), blind_allowed,
+                       position, _NO_CARD)
+    count, s.rng[seat] = _blind_bid(strat.bid_policy[seat], rules, strat, obs, s.rng[seat])
+    return count if count > 0 and (blind_allowed >> count) & 1 else 0
 
 
 @njit(cache=True, inline='always')
@@ -134,7 +162,7 @@ def _card_players(rules, strat, s):
 
 # --- one decision asked from Python ---
 
-DECIDE_BLIND, DECIDE_BID, DECIDE_DRAW, DECIDE_PASS, DECIDE_PLAY = 0, 1, 2, 3, 4
+DECIDE_BLIND, DECIDE_BID, DECIDE_DRAW, DECIDE_PASS, DECIDE_PLAY, DECIDE_BLIND_BID = 0, 1, 2, 3, 4, 5
 """The decisions :func:`_decide` makes (``OBS_DECISION``)."""
 
 MAX_SEATS = 5
@@ -183,7 +211,9 @@ OBS_BAGS = OBS_SCORE + MAX_SEATS
 """Each side's bags before the hand."""
 OBS_PLAYS = OBS_BAGS + MAX_SEATS
 """Every card played, in play order from the first lead (slots)."""
-OBS_SIZE = OBS_PLAYS + MAX_CARDS
+OBS_SETS = OBS_PLAYS + MAX_CARDS
+"""Each side's sets earlier in the game (``sets_to_lose``)."""
+OBS_SIZE = OBS_SETS + MAX_SEATS
 
 
 @njit(cache=True, inline='always')
@@ -200,6 +230,7 @@ def _fill(rules, obs, s, seat):
     for k in range(sides):
         s.score[k] = obs[OBS_SCORE + k]
         s.bag_total[k] = obs[OBS_BAGS + k]
+        s.sets[k] = obs[OBS_SETS + k]
     hand = np.uint64(obs[OBS_HAND])
     s.hands[seat] = hand
     s.remaining[seat] = hand
@@ -240,8 +271,9 @@ def _fill(rules, obs, s, seat):
 def _decide(rules, strat, s, obs):
     """The move of seat ``obs[OBS_SEAT]`` (playing ``strat``'s policies at its seat) for the
     decision ``obs[OBS_DECISION]``, from the observation ``obs``; returns (move, the seat's
-    stream after it). A bid is a number (0 nil); blind nil and the draw 1 (yes) or 0; a card a
-    slot. ``s`` is a scratch for ``rules``, overwritten."""
+    stream after it). A bid is a number (0 nil); blind nil and the draw 1 (yes) or 0; a blind
+    bid its number (0: none, ``OBS_LEGAL`` the numbers allowed); a card a slot. ``s`` is a
+    scratch for ``rules``, overwritten."""
     seat = obs[OBS_SEAT]
     dealer = obs[OBS_DEALER]
     hand_index = obs[OBS_HAND_INDEX]
@@ -249,6 +281,9 @@ def _decide(rules, strat, s, obs):
     position, led_suit, win_slot, win_seat, win_suit = _fill(rules, obs, s, seat)
     if decision == DECIDE_BLIND:
         move = 1 if _decide_blind(rules, strat, s, seat, dealer, hand_index) else 0
+    elif decision == DECIDE_BLIND_BID:
+        move = _decide_blind_bid(rules, strat, s, seat, dealer, obs[OBS_POSITION],
+                                 obs[OBS_LEGAL], hand_index)
     elif decision == DECIDE_BID:
         move = _decide_bid(rules, strat, s, seat, dealer, obs[OBS_POSITION], obs[OBS_LEGAL],
                            hand_index)

@@ -63,6 +63,7 @@ from .dd_search import (
 )
 from .packing import pack_rules
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP
+from .scoring import BLIND_COUNT_FLAG, BLIND_NIL_FLAG
 
 TABLE_BITS = 20
 """A solver's tables: 2**TABLE_BITS patterns (bounds for every position of a shape whose top
@@ -476,7 +477,7 @@ class DoubleDummy:
         return bool(self._search(_reach_root, *self._state(position, layout), 1, cfg,
                                  *self._tables(), *self._no_score()))
 
-    def score(self, position: Position, bids: Sequence[int], *, blind: Sequence[bool] = (),
+    def score(self, position: Position, bids: Sequence[int], *, blind: Sequence[int] = (),
               bags: Sequence[int] = (), side: int = 0) -> ScoreLine:
         """The best hand-score difference of ``side`` (its points for the hand minus the other
         sides' total, bags and a penalty crossing the bag limit included, scored as the kernel
@@ -489,7 +490,7 @@ class DoubleDummy:
         return ScoreLine(value, tuple(self._score_line(position, layout, question, value)))
 
     def score_value(self, position: Position, bids: Sequence[int], *,
-                    blind: Sequence[bool] = (), bags: Sequence[int] = (), side: int = 0) -> int:
+                    blind: Sequence[int] = (), bags: Sequence[int] = (), side: int = 0) -> int:
         """:meth:`score`'s value alone, without the line (finding a line asks the search again
         at every turn, so this is many times cheaper)."""
         layout = self._checked(position)
@@ -497,7 +498,7 @@ class DoubleDummy:
                                  self._score_question(position, bids, blind, bags, side))
 
     def score_reaches(self, position: Position, bids: Sequence[int], target: int, *,
-                      blind: Sequence[bool] = (), bags: Sequence[int] = (),
+                      blind: Sequence[int] = (), bags: Sequence[int] = (),
                       side: int = 0) -> bool:
         """Whether :meth:`score_value` is at least ``target``: one yes/no search where the value
         takes several, so checking a value already known (is it kept after a card?) is
@@ -525,7 +526,7 @@ class DoubleDummy:
                 for card in position.legal(self.rules)}
 
     def card_scores(self, position: Position, bids: Sequence[int], *,
-                    blind: Sequence[bool] = (), bags: Sequence[int] = (),
+                    blind: Sequence[int] = (), bags: Sequence[int] = (),
                     side: int | None = None) -> dict[int, int]:
         """For each legal card of the seat to play: the :meth:`score` value of ``side``
         (default the side of the seat to play) after it."""
@@ -605,7 +606,7 @@ class DoubleDummy:
         return (hands, taken, len(position.trick), position.leader, led, win_slot, win_seat,
                 win_suit, position.broken, position.first_trick, np.uint64(trick_mask))
 
-    def _score_question(self, position: Position, bids: Sequence[int], blind: Sequence[bool],
+    def _score_question(self, position: Position, bids: Sequence[int], blind: Sequence[int],
                         bags: Sequence[int], side: int) -> tuple[np.ndarray, ...]:
         """(cfg, bids, blind, bags, scoring) of a score question, checked."""
         layout = self._layout
@@ -614,11 +615,16 @@ class DoubleDummy:
         if len(bid_list) != seats or not all(0 <= bid <= layout.hand_size for bid in bid_list):
             raise PositionError(f"bids={tuple(bids)}: allowed {seats} bids of 0 (nil) to "
                                 f"{layout.hand_size}, one per seat")
-        blind_list = [bool(flag) for flag in blind] if blind else [False] * seats
-        if len(blind_list) != seats or any(flag and bid_list[seat] for seat, flag
-                                            in enumerate(blind_list)):
+        # A flag per seat: True (1) a blind nil, 2 a number of tricks bid blind (the contract's
+        # points multiplied, docs/scoring.md "Blind bids"), as the kernel's blind flags.
+        blind_list = [int(flag) for flag in blind] if blind else [0] * seats
+        if len(blind_list) != seats or any(
+                flag not in (0, BLIND_NIL_FLAG, BLIND_COUNT_FLAG)
+                or (flag == BLIND_NIL_FLAG) != (flag != 0 and bid_list[seat] == 0)
+                for seat, flag in enumerate(blind_list)):
             raise PositionError(f"blind={tuple(blind)}: allowed {seats} flags, one per seat, "
-                                "True only where the bid is 0 (a blind nil)")
+                                "True only where the bid is 0 (a blind nil), 2 only where it "
+                                "is not (a blind bid)")
         bag_list = [int(bag) for bag in bags] if bags else [0] * sides
         if len(bag_list) != sides or min(bag_list) < 0:
             raise PositionError(f"bags={tuple(bags)}: allowed {sides} counts of 0 or more, one "

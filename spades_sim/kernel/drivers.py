@@ -32,7 +32,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from . import engine, warmup
+from . import engine, user_policies, warmup
 from .packing import PackedRules, PackedStrategies
 from .sums import (
     HAND_UNIT_COLUMNS,
@@ -223,12 +223,21 @@ def load_kernel(kernel, *args) -> None:
     start = time.perf_counter()
     if notice is not None:
         timer.start()
+    users = user_policies.carried(args[1]) if len(args) > 1 else ()
     try:
-        with interrupts_noted():
-            if kernel in _HAND_KERNELS and signature not in kernel.overloads \
+        with interrupts_noted(), user_policies.compiling(users):
+            # A user's policies compile in this process only (a helper could not load them).
+            if kernel in _HAND_KERNELS and not users and signature not in kernel.overloads \
                     and not warmup.in_cache(kernel, signature):
                 warmup.compile_callees(args[0], args[1], threads() > 1, _HAND_KERNELS[kernel])
             kernel.compile(signature)
+    except numba.core.errors.NumbaError as error:
+        if not users:
+            raise
+        # A user policy that numba cannot compile in the hand (the kernel itself compiles).
+        names = " or ".join(user.spec for user in users)
+        raise RunError(f"policy={names!r}: allowed a policy whose functions compile in the "
+                       f"kernel's hand ({user_policies.compile_fault(error)})") from None
     finally:
         timer.cancel()
     if told.is_set() and notice is not None:
@@ -575,7 +584,8 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     forced_bids : ndarray of int64, shape (seats,)
         A bid already made per seat (``engine.FREE_BID`` where the strategy bids).
     candidates : ndarray of int64, shape (c,)
-        The hero's bids to try (``FREE_BID``: the strategy's own; ``BLIND_BID``: blind nil).
+        The hero's bids to try (``FREE_BID``: the strategy's own; ``BLIND_BID``: blind nil;
+        ``BLIND_COUNT_BID + n``: n tricks bid blind).
     score, bag_total : ndarray of int64, shape (sides,)
         The game's score and bags before the hand.
     max_hands : int
@@ -585,7 +595,7 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     -------
     made, points, won, valid, hero_bid : ndarray, shape (n, c)
         int8 made (1) or set, int32 the hero side's points in the hand, int8 the game won,
-        int8 the bid was allowed, int8 the bid the hero made; row a deal, column a candidate.
+        int8 the bid was allowed, int16 the bid the hero made; row a deal, column a candidate.
     finished : ndarray of bool, shape (n,)
         Which rows were played: every candidate of a finished row was played, so those rows
         stand even when Ctrl-C stopped the run.
@@ -605,7 +615,7 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     shape = (deals.shape[0], candidates.size)
     made, points = np.zeros(shape, np.int8), np.zeros(shape, np.int32)
     won, valid = np.zeros(shape, np.int8), np.zeros(shape, np.int8)
-    hero_bid = np.zeros(shape, np.int8)
+    hero_bid = np.zeros(shape, np.int16)  # room for BLIND_COUNT_BID + n
     finished = np.zeros(deals.shape[0], np.bool_)
 
     def arguments(lo: int, hi: int) -> tuple:

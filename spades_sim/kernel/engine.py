@@ -46,8 +46,15 @@ from .outputs import (  # noqa: F401  (re-exported)
     _write_trace,
 )
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP, LEAD_ORDINARY  # noqa: F401  (re-exported)
-from .scoring import SIDE_MADE, SIDE_POINTS
-from .scratch import BLIND_BID, FREE_BID, _new_scratch  # noqa: F401  (re-exported)
+from .scoring import (
+    BLIND_COUNT_FLAG,
+    BLIND_NIL_FLAG,
+    SCORING_ZERO_BID,
+    SIDE_MADE,
+    SIDE_POINTS,
+    _count_sets,
+)
+from .scratch import BLIND_BID, BLIND_COUNT_BID, FREE_BID, _new_scratch  # noqa: F401  (re-exported)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -104,8 +111,10 @@ def _what_if_chunk(rules, strat, seed, deals, dealer, hand_index, hero,
     Writes whether the hero's bid was made (a nil: no trick; a count bid: the side's contract),
     the side's points for the hand, the game's result for the hero's side (1 won, 0 lost,
     UNFINISHED), whether every forced bid was allowed, and the bid the hero made (BLIND_BID for
-    blind nil: with a FREE_BID candidate, the policy's choice). Every candidate of deal ``i`` sees
-    the same policy streams and later deals (game ``i`` of ``seed``): common random numbers.
+    blind nil, BLIND_COUNT_BID + n for n bid blind: with a FREE_BID candidate, the policy's
+    choice). The game goes on with no set counted before the hand (``sets_to_lose``). Every
+    candidate of deal ``i`` sees the same policy streams and later deals (game ``i`` of
+    ``seed``): common random numbers.
     """
     n, sides = rules.seat_count, rules.side_count
     hero_side = hero % sides
@@ -115,6 +124,7 @@ def _what_if_chunk(rules, strat, seed, deals, dealer, hand_index, hero,
             for side in range(sides):
                 s.score[side] = score[side]
                 s.bag_total[side] = bag_total[side]
+                s.sets[side] = 0
             for seat in range(n):
                 s.hands[seat] = deals[i, seat]
                 s.forced[seat] = forced_bids[seat]
@@ -128,14 +138,18 @@ def _what_if_chunk(rules, strat, seed, deals, dealer, hand_index, hero,
                            (dealer + played - hand_index) % n, s, np.bool_(not first), whole_hand)
                 if first:
                     valid[i, j] = s.forced[n]
-                    if s.bids[hero] == 0:
+                    if s.bids[hero] == 0 and (s.blind[hero] == 1
+                                              or rules.scoring[SCORING_ZERO_BID] == 0):
                         made[i, j] = 1 if s.tricks[hero] == 0 else 0
                     else:
                         made[i, j] = s.side[SIDE_MADE, hero_side]
                     points[i, j] = s.side[SIDE_POINTS, hero_side]
-                    hero_bid[i, j] = BLIND_BID if s.blind[hero] == 1 else s.bids[hero]
+                    hero_bid[i, j] = (BLIND_BID if s.blind[hero] == BLIND_NIL_FLAG
+                                      else BLIND_COUNT_BID + s.bids[hero]
+                                      if s.blind[hero] == BLIND_COUNT_FLAG else s.bids[hero])
                     for seat in range(n):
                         s.forced[seat] = FREE_BID
+                _count_sets(rules, s)
                 played += 1
                 winner = _winner_after_hand(rules, s, played)
             won[i, j] = UNFINISHED if winner == UNFINISHED else (1 if winner == hero_side else 0)

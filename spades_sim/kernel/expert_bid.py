@@ -25,7 +25,11 @@ partner's part. Near the end of a game (a side within reach of the target, or th
 hands of a hand limit) the seat picks instead the bid with the highest chance to win
 the game (``win``: a race approximation, exact where this hand ends the game). Blind
 nil is bid only when its chance to win the game beats an ordinary hand's by
-``P_BLIND_MARGIN``. jit-compiled; inputs not checked.
+``P_BLIND_MARGIN``, and a blind bid (docs/scoring.md "Blind bids") likewise, its tricks before
+looking taken as a binomial share of the hand. The partner of a blind bidder bids the count of best
+expected value for the side's joint contract, the blind bidder's tricks unknown (a blind bid tells
+nothing of the cards). With ``sets_to_lose``, a side one set from losing bids for
+the game, a set counting as a lost game. jit-compiled; inputs not checked.
 """
 
 from typing import NamedTuple
@@ -50,9 +54,11 @@ from .rng import _next
 from .scoring import (
     SCORING_BAG_LIMIT,
     SCORING_BAG_PENALTY,
+    SCORING_BLIND_MULTIPLIER,
     SCORING_BLIND_VALUE,
     SCORING_NIL_VALUE,
     SCORING_OVERTRICK,
+    SCORING_ZERO_BID,
     _contract_value,
     _score_side,
 )
@@ -473,13 +479,16 @@ def _fill_choices(rules, tables, params, h, own_bid, own_value, joint_bid, joint
 # table would cost more than them. The rare paths below are separate functions.
 @njit(cache=True, inline='always')
 def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, score, bag_total,
-                hand_index, work, rng_state):
+                hand_index, work, rng_state, partner_blind, last_set):
     """Return (bid, rng_state): the expert's bid for ``seat``, the ``position``-th to bid.
 
     ``tables`` holds the BidTables fields and the precomputed choices of :func:`_fill_choices`
     (``choice_set[seat]`` is the seat's row); ``allowed`` has bit b set when bid b (0 = nil)
     is allowed; ``bids`` holds the bids made so far (-1 not yet); ``score`` and ``bag_total``
-    are per side; ``work`` is scratch space (float64, WORK_SIZE).
+    are per side; ``work`` is scratch space (float64, WORK_SIZE). ``partner_blind``: the
+    partner's count bid was blind, so the seat bids beside it (:func:`_bid_beside_blind`);
+    ``last_set``: one more set loses the game (``sets_to_lose``), so the seat bids for the
+    game.
     """
     side = seat % rules.side_count
     partner = rules.partner[seat]
@@ -491,6 +500,9 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
     _strength_features(hand, rules.suit_masks, rules.suit_low, rules.trump_suit, work)
     strength = _dot(tables.strength_w, work)
     sbin = min(max(int(strength / STRENGTH_STEP + 0.5), 0), tables.own.shape[2] - 1)
+    if partner_blind:
+        return _bid_beside_blind(rules, tables.own[CTX_PARTNER_LATER, position, sbin],
+                                 partner_bid, allowed, last_set), rng_state
     horizon = _horizon(rules, tables, score, hand_index)
     r = bag_total[side] % tables.bag_steps.shape[1]
     q = tables.choice_set[seat]
@@ -511,12 +523,23 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
                                                   position, sbin, allowed, horizon, r)
     if best < 0:
         return 0, rng_state  # only nil is allowed
+    if rules.scoring[SCORING_ZERO_BID] == 1:
+        # A bid of 0 is a contract of no tricks (zero_bid): one more count bid, judged alike;
+        # near the end of a game the count bids' chances to win decide, as with nil refused.
+        if rules.side_count == 2 and (last_set or _near_the_end(rules, score, hand_index)):
+            return _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin,
+                                     allowed, bids, score, bag_total, hand_index, best, False,
+                                     0.0, 0.0, work, last_set), rng_state
+        if allowed & 1 and _zero_value(rules, tables, params, partner, partner_bid, position,
+                                       sbin, horizon, r) > best_value:
+            return 0, rng_state
+        return best, rng_state
     # Nil: its own points, plus the partner's contract without this seat's tricks (the count
     # bids above counted the partner's contract when it had bid, and its own share when not).
     nil_ok = False
     nil_chance = 0.0
     partner_points = 0.0  # the partner's contract points if this seat bids nil
-    endgame = rules.side_count == 2 and _near_the_end(rules, score, hand_index)
+    endgame = rules.side_count == 2 and (last_set or _near_the_end(rules, score, hand_index))
     if allowed & 1 and strength < NIL_STRENGTH_MAX:
         ctx = NIL_CTX_NO_COVER
         relative = 0.0
@@ -539,7 +562,19 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
     # The nil's risk premium counts near the end too, as points added to the nil's outcome.
     return _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin, allowed,
                              bids, score, bag_total, hand_index, best, nil_ok, nil_chance,
-                             partner_points + params[P_NIL_BONUS], work), rng_state
+                             partner_points + params[P_NIL_BONUS], work, last_set), rng_state
+
+
+@njit(cache=True, _nrt=False)
+def _zero_value(rules, tables, params, partner, partner_bid, position, sbin, horizon, bag_row):
+    """The expected value of a zero (``zero_bid = "zero"``): the side's contract with nothing
+    added, over the distribution and with the offset a count bid is judged by."""
+    dist, base = _distribution(tables, partner, partner_bid, position, sbin)
+    low_k, high_k, _ = _support(dist)
+    shift = params[P_BID_OFFSET]
+    whole = int(np.floor(shift))
+    return _count_value(rules, dist, low_k, high_k, base, whole, shift - whole,
+                        tables.bag_steps[horizon, bag_row], params[P_BAG_WEIGHT])
 
 
 @njit(cache=True, _nrt=False)
@@ -579,9 +614,9 @@ def _game_view(rules, tables, seat, partner, bids, score, hand_index, work):
 @njit(cache=True, _nrt=False)
 def _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin, allowed, bids,
                       score, bag_total, hand_index, best, nil_ok, nil_chance, partner_points,
-                      work):
+                      work, last_set):
     """Near the end of a game: among the count bids around ``best`` (and nil when ``nil_ok``),
-    the one with the highest chance to win the game."""
+    the one with the highest chance to win the game; with ``last_set`` a set contract loses it."""
     dist, base = _distribution(tables, partner, partner_bid, position, sbin)
     low_k, high_k, _ = _support(dist)
     ours, theirs, hands_left, count = _game_view(rules, tables, seat, partner, bids, score,
@@ -597,7 +632,7 @@ def _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin,
         chance = 0.0
         for k in range(low_k, high_k + 1):
             p = dist[k]
-            if p > 0.0:
+            if p > 0.0 and not (last_set and k < base + b):
                 points = _hand_points(rules, base + b, k, bags_before) + share
                 chance += p * _win_chance(rules, tables, ours, theirs, hands_left, points,
                                           values, weights, count)
@@ -661,6 +696,125 @@ def _wants_blind_expert(rules, tables, params, seat, bids, score, hand_index, wo
                 + _win_chance(rules, tables, ours, theirs, hands_left, mu + _GH_Z * sigma, values,
                               weights, count) / 6.0)
     return blind > ordinary + params[P_BLIND_MARGIN], rng_state
+
+
+def _binomial_at_least(n, share, k):
+    """P(X >= k) for X ~ Binomial(n, share)."""
+    if k <= 0:
+        return 1.0
+    p = (1.0 - share) ** n
+    below = 0.0
+    for j in range(min(k, n + 1)):
+        if j > 0:
+            p *= (n - j + 1) / j * share / (1.0 - share)
+        below += p
+    return max(0.0, 1.0 - below)
+
+
+_binomial_at_least = njit(cache=True, inline='always')(_binomial_at_least)
+
+
+@njit(cache=True, _nrt=False)
+def _bid_beside_blind(rules, own, blind_bid, allowed, last_set):
+    """The count bid beside a partner's blind bid of ``blind_bid`` (or nil when no count is
+    allowed): the side's contract is the sum, scored multiplied, and the partner's tricks are
+    unknown (it bid before looking): Binomial(hand size, 1 / seats). Of the allowed counts, the
+    one of highest expected points over ``own`` (the seat's tricks) and that binomial;
+    ``last_set``: a set costs twice as much (it would lose the game)."""
+    n = rules.hand_size
+    share = 1.0 / rules.seat_count
+    scoring = rules.scoring
+    multiplier = scoring[SCORING_BLIND_MULTIPLIER]
+    best, best_value = 0, -1e18
+    for p in range(1, rules.max_bid + 1):
+        if not (allowed >> p) & 1:
+            continue
+        contract = blind_bid + p
+        made_points, set_points = _contract_value(scoring, contract)
+        value = 0.0
+        for k in range(own.shape[0]):
+            if own[k] <= 0.0:
+                continue
+            make = _binomial_at_least(n, share, contract - k)
+            lose = multiplier * set_points * (2.0 if last_set else 1.0)
+            value += own[k] * (make * multiplier * made_points - (1.0 - make) * lose)
+        if value > best_value:
+            best, best_value = p, value
+    return best
+
+
+def _ordinary_chance(rules, tables, ours, theirs, hands_left, values, weights, count):
+    """Chance to win the game with an ordinary hand: the side's points from self-play, the
+    three-point rule over their spread."""
+    mu, sigma = tables.game[G_MU], tables.game[G_SIGMA]
+    return (_win_chance(rules, tables, ours, theirs, hands_left, mu, values, weights, count)
+            * (2.0 / 3.0)
+            + _win_chance(rules, tables, ours, theirs, hands_left, mu - _GH_Z * sigma, values,
+                          weights, count) / 6.0
+            + _win_chance(rules, tables, ours, theirs, hands_left, mu + _GH_Z * sigma, values,
+                          weights, count) / 6.0)
+
+
+_ordinary_chance = njit(cache=True)(_ordinary_chance)
+
+
+@njit(cache=True, _nrt=False)
+def _blind_bid_expert(rules, tables, params, seat, counts, bids, score, hand_index, work,
+                      last_set):
+    """The number of tricks ``seat`` bids blind (0: none), before looking: of the counts allowed
+    (``counts``, bit b for b), the one with the best chance to win the game, when it beats an
+    ordinary hand's by ``P_BLIND_MARGIN`` (the blind-nil rule).
+
+    Unseen, a seat's tricks are taken as Binomial(hand size, 1 / seats). With the partner still
+    to bid, the blind bid is the side's: the partner adds a small count (it bids beside a blind
+    bid by :func:`_bid_beside_blind`, taken here as 1) and both partners' tricks count,
+    Binomial(2 × hand size, 1 / seats). After the partner's count bid the partner covers its own
+    bid and the seat must take its blind bid itself; beside a nil likewise. ``last_set``: a set
+    loses the game (``sets_to_lose``), for the blind bid and (at the side's make rate) for an
+    ordinary hand.
+    """
+    if rules.side_count != 2:
+        return 0
+    partner = rules.partner[seat]
+    partner_bid = bids[partner]
+    n = rules.hand_size
+    share = 1.0 / rules.seat_count
+    if partner_bid > 0:
+        base, extra = partner_bid, 0  # the partner takes its own bid, the seat its blind bid
+    elif partner_bid == 0:
+        base, extra = 0, 0
+    else:
+        base, extra = 1, 1  # the partner adds 1 and both partners' tricks count
+        n = 2 * rules.hand_size
+    ours, theirs, hands_left, count = _game_view(rules, tables, seat, partner, bids, score,
+                                                 hand_index, work)
+    values, weights = work[_OPP:_OPP + 4], work[_OPP + 4:_OPP + 8]
+    scoring = rules.scoring
+    multiplier = scoring[SCORING_BLIND_MULTIPLIER]
+    best, best_chance = 0, -1.0
+    for b in range(1, rules.max_bid + 1):
+        if not (counts >> b) & 1:
+            continue
+        made_points, set_points = _contract_value(scoring, base + b)
+        chance = 0.0
+        p = (1.0 - share) ** n  # P(k = 0), then P(k) from P(k - 1)
+        for k in range(n + 1):
+            if k > 0:
+                p *= (n - k + 1) / k * share / (1.0 - share)
+            if k >= b + extra:
+                points = multiplier * made_points + scoring[SCORING_OVERTRICK] * (k - b - extra)
+            elif last_set:
+                continue  # a set loses the game
+            else:
+                points = -multiplier * set_points
+            chance += p * _win_chance(rules, tables, ours, theirs, hands_left, points, values,
+                                      weights, count)
+        if chance > best_chance:
+            best, best_chance = b, chance
+    ordinary = _ordinary_chance(rules, tables, ours, theirs, hands_left, values, weights, count)
+    if last_set:
+        ordinary *= tables.game[G_MAKE]
+    return best if best_chance > ordinary + params[P_BLIND_MARGIN] else 0
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ from .outputs import (
 )
 from .play import _play_tricks
 from .rng import _key3
-from .scoring import SIDE_CONTRACT, SIDE_MADE, _score_hand
+from .scoring import SIDE_CONTRACT, SIDE_MADE, _count_sets, _score_hand
 
 _POLICY_SALT = np.uint64(0x90111C1E5)
 
@@ -80,13 +80,28 @@ _play_hand_inline = njit(cache=True, _nrt=False, inline='always')(_hand)
 
 
 @njit(cache=True, inline='always')
+def _sets_decide(score, sets, sets_to_lose):
+    """``sets_to_lose`` (two sides): -2 when no side has reached it; else the winner, the side
+    that has not (both have: the higher score, -1 on a tie, to play on)."""
+    lost0 = sets[0] >= sets_to_lose
+    lost1 = sets[1] >= sets_to_lose
+    if not lost0 and not lost1:
+        return -2
+    if lost0 and lost1:
+        if score[0] == score[1]:
+            return -1
+        return 0 if score[0] > score[1] else 1
+    return 1 if lost0 else 0
+
+
+@njit(cache=True, inline='always')
 def _game_over(score, target, elimination, hand_limit, hands_played, thirteen_side):
     """Winning side after a hand, or -1 to play on (docs/scoring.md "End of a game").
 
     The game is over when a side reaches ``target``, a side falls to ``elimination``
     or ``hand_limit`` hands are played; then the one highest score wins, and a shared
     top score plays on. ``thirteen_side`` is the side that just made a contract of 13
-    that wins the game, or -1.
+    that wins the game, or -1. (``sets_to_lose`` is decided before, by :func:`_sets_decide`.)
     """
     if thirteen_side >= 0:
         return thirteen_side
@@ -111,6 +126,10 @@ def _winner_after_hand(rules, s, played):
         for side in range(rules.side_count):
             if s.side[SIDE_CONTRACT, side] == 13 and s.side[SIDE_MADE, side] == 1:
                 thirteen_side = side
+    if rules.sets_to_lose > 0 and thirteen_side < 0:
+        by_sets = _sets_decide(s.score, s.sets, rules.sets_to_lose)
+        if by_sets != -2:
+            return by_sets
     return _game_over(s.score, rules.target, rules.elimination, rules.hand_limit, played,
                       thirteen_side)
 
@@ -127,6 +146,7 @@ def _play_game(rules, strat, seed, game, max_hands, s,
     for side in range(rules.side_count):
         s.score[side] = 0
         s.bag_total[side] = 0
+        s.sets[side] = 0
     _clear_game_tally(rules.side_count, game_row, games)
     whole_hand = _RUNTIME_ZERO[0] + STEP_RECORDS  # not a literal (see _RUNTIME_ZERO)
     winner = UNFINISHED
@@ -140,6 +160,7 @@ def _play_game(rules, strat, seed, game, max_hands, s,
                         np.bool_(True))
             _write_trace(s, hand_row + played, trace_out)
         _tally_hand(rules, s, game_row, games)
+        _count_sets(rules, s)
         played += 1
         winner = _winner_after_hand(rules, s, played)
     _write_game(s, game_row, first, played, winner, games)

@@ -35,7 +35,8 @@ class _Observation(NamedTuple):
     """The seat's cards now (the draw: the cards kept so far)."""
     legal: int
     """The legal moves: bit b for bid b (0 nil) for a bid, a mask of slots for a card or a
-    pass, 1 for a yes-or-no decision (blind nil, the draw)."""
+    pass, 1 for a yes-or-no decision (blind nil, the draw); for a blind bid, bit b for each
+    number b it may bid blind."""
     position: int
     """A bid: the seat's place in the bidding order; a card: its place in the trick (0 leads);
     a pass: 1 when it passes to the blind-nil bidder, 0 when it is the bidder passing back."""
@@ -44,7 +45,7 @@ class _Observation(NamedTuple):
     bids: np.ndarray
     """int64 per seat: each seat's bid, -1 before it bids (blind nil is 0 ...)."""
     blind: np.ndarray
-    """int64 per seat: ... with 1 here)."""
+    """int64 per seat: ... with 1 here; 2 for a number of tricks bid blind)."""
     passed: np.uint64
     """The cards the seat passed in a blind-nil exchange."""
     received: np.uint64
@@ -79,6 +80,15 @@ class _Observation(NamedTuple):
     ``prepare``; the expert: what a bag costs, ``scratch.COST_*``)."""
     work: np.ndarray
     """float64: scratch space a policy may overwrite (the expert bidder's)."""
+    sets: np.ndarray
+    """int64 per side: the contracts each side had set earlier in the game (``sets_to_lose``)."""
+
+
+@njit(cache=True, inline='always')
+def _side_of(seat, side_count):
+    """The side ``seat`` plays on, ``seat % side_count`` without a division in the card loop
+    (every table has fewer than twice as many seats as sides: 4 and 2, or one side a seat)."""
+    return seat - side_count if seat >= side_count else seat
 
 
 @njit(cache=True, inline='always')
@@ -93,4 +103,5 @@ def _observe(rules, s, seat, dealer, hand_index, hand, legal, position, drawn, l
         seat, partner, dealer, hand_index, hand, legal, position, drawn, s.bids, s.blind,
         s.given[seat], received, s.plays, s.first_leader[0], led_suit, win_slot, win_seat,
         win_suit, played, played | s.known[seat], s.shown_out, s.tricks, s.score, s.bag_total,
-        _bag_room(rules, s.bag_total[seat % rules.side_count]), s.costs[seat], s.work)
+        _bag_room(rules, s.bag_total[_side_of(seat, rules.side_count)]), s.costs[seat], s.work,
+        s.sets)

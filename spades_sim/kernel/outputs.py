@@ -13,6 +13,7 @@ from numba import njit
 from .basic_policies import _nil_risk
 from .bits import _highest_bit, _popcount
 from .scoring import (
+    SCORING_ZERO_BID,
     SIDE_BAGS,
     SIDE_CONTRACT,
     SIDE_COUNT_TRICKS,
@@ -35,7 +36,8 @@ class HandRecords(NamedTuple):
     hand: np.ndarray  # int32 (n,): index within the game
     dealer: np.ndarray  # int8 (n,)
     bid: np.ndarray  # int8 (n, seats): 0 = nil
-    blind: np.ndarray  # int8 (n, seats): 1 = blind nil
+    blind: np.ndarray  # int8 (n, seats): 1 = blind nil, 2 = a number bid blind, -1 = a bid of 0
+    # that is no nil (zero_bid)
     tricks: np.ndarray  # int8 (n, seats)
     spades: np.ndarray  # int8 (n, seats): trumps held
     top_spade: np.ndarray  # int8 (n, seats): rank of the highest trump held, -1 for none
@@ -123,7 +125,20 @@ def _empty_game_records(rows, sides):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
+def _blind_code(rules, s, seat):
+    """The ``blind`` column of a seat's record: its blind flag (1 a blind nil, 2 a number bid
+    blind), -1 for a bid of 0 that is a contract, not a nil (``zero_bid = "zero"``), else 0."""
+    if s.blind[seat] != 0:
+        return s.blind[seat]
+    if s.bids[seat] == 0 and rules.scoring[SCORING_ZERO_BID] == 1:
+        return -1
+    return 0
+
+
+# No reference counting (it allocates nothing): with it, each hand's call took references to
+# the output arrays it writes, with atomic instructions on arrays every thread shares.
+@njit(cache=True, _nrt=False)
 def _write_hand(rules, s, game, hand_index, dealer, row, out, features):
     """Copy the hand just played into row ``row`` of ``out``, and with ``features`` its hand
     features (spades, top spade, aces, kings, voids, nil risk: read only from kept records, so a
@@ -135,7 +150,7 @@ def _write_hand(rules, s, game, hand_index, dealer, row, out, features):
     for seat in range(rules.seat_count):
         hand = s.hands[seat]
         out.bid[row, seat] = s.bids[seat]
-        out.blind[row, seat] = s.blind[seat]
+        out.blind[row, seat] = _blind_code(rules, s, seat)
         out.tricks[row, seat] = s.tricks[seat]
         if not features:
             continue
@@ -196,7 +211,7 @@ def _tally_hand(rules, s, row, games):
     sides = rules.side_count
     for seat in range(rules.seat_count):
         side = seat % sides
-        if s.bids[seat] == 0:
+        if _blind_code(rules, s, seat) >= 0 and s.bids[seat] == 0:
             made_nil = 1 if s.tricks[seat] == 0 else 0
             if s.blind[seat] == 1:
                 games.blind_bids[row, side] += 1

@@ -32,6 +32,7 @@ from ..rules import (
     RuleSet,
     SpadesLead,
     TwoPlayerFirst,
+    ZeroBid,
 )
 from .basic_policies import BLIND_AFTER_FIRST_HAND, BLIND_ANYTIME, BLIND_OFF, BLIND_WHEN_BEHIND
 from .bidding import FORCED_MIRROR, FORCED_NONE, FORCED_SUICIDE, FORCED_WHIZ
@@ -39,6 +40,7 @@ from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP, LEAD_ORDINARY
 from .scoring import (
     SCORING_BAG_LIMIT,
     SCORING_BAG_PENALTY,
+    SCORING_BLIND_MULTIPLIER,
     SCORING_BLIND_VALUE,
     SCORING_FAILED_PER_BID,
     SCORING_FIELDS,
@@ -47,6 +49,7 @@ from .scoring import (
     SCORING_OVERTRICK,
     SCORING_TEN_FOR_200,
     SCORING_THIRTEEN,
+    SCORING_ZERO_BID,
 )
 
 _BLIND_CODES = {
@@ -130,6 +133,8 @@ class PackedRules(NamedTuple):
     """In the draw, a player who keeps the first card sees the second."""
     blind_pass: int
     """Cards exchanged each way between partners after a blind nil."""
+    nil_pass: int
+    """Cards exchanged each way between partners after a plain nil (none when both bid nil)."""
     trick_scale: float
     """What a seat's four-player trick estimate is multiplied by at this table."""
     deck_slots: np.ndarray
@@ -176,6 +181,12 @@ class PackedRules(NamedTuple):
     ace_mask: np.uint64
     """Slots of the printed aces (a hand feature)."""
     king_mask: np.uint64
+    blind_bid_threshold: int
+    """How far a side must trail to bid a number of tricks blind; -1 when blind bids are off."""
+    blind_bid_min: int
+    """The lowest blind bid."""
+    sets_to_lose: int
+    """A side set this many times in a game loses it; 0 when off."""
 
 
 class PackedStrategies(NamedTuple):
@@ -216,7 +227,7 @@ def pack_scoring(rules: RuleSet) -> np.ndarray:
     """The scoring rules of a validated :class:`RuleSet` as ``PackedRules.scoring``.
 
     >>> pack_scoring(RuleSet(nil_value=50)).tolist()
-    [0, 50, 200, 10, 0, 0, 1, 10, 100]
+    [0, 50, 200, 10, 0, 0, 1, 10, 100, 0, 2]
     """
     scoring = np.zeros(SCORING_FIELDS, dtype=np.int64)
     scoring[SCORING_NIL_FOR_PARTNER] = rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER
@@ -229,6 +240,8 @@ def pack_scoring(rules: RuleSet) -> np.ndarray:
     scoring[SCORING_OVERTRICK] = rules.overtrick_points
     scoring[SCORING_BAG_LIMIT] = rules.bag_limit
     scoring[SCORING_BAG_PENALTY] = rules.bag_penalty
+    scoring[SCORING_ZERO_BID] = rules.zero_bid == ZeroBid.ZERO
+    scoring[SCORING_BLIND_MULTIPLIER] = rules.blind_bid_multiplier
     return scoring
 
 
@@ -273,6 +286,7 @@ def pack_rules(rules: RuleSet) -> PackedRules:
         draw_deal=rules.mode == Mode.TWO_PLAYER,
         draw_second_seen=rules.draw_second_card_seen,
         blind_pass=rules.blind_nil_pass,
+        nil_pass=rules.nil_pass,
         trick_scale=_TRICK_SCALE[rules.mode],
         deck_slots=np.arange(slot, dtype=np.int64),
         slot_card=slot_card,
@@ -301,4 +315,7 @@ def pack_rules(rules: RuleSet) -> PackedRules:
         hand_limit=0 if rules.hand_limit is None else rules.hand_limit,
         ace_mask=np.uint64(ace_mask),
         king_mask=np.uint64(king_mask),
+        blind_bid_threshold=-1 if rules.blind_bid_threshold is None else rules.blind_bid_threshold,
+        blind_bid_min=rules.blind_bid_min,
+        sets_to_lose=rules.sets_to_lose,
     )

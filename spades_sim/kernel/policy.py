@@ -56,7 +56,8 @@ def _position(seat, partner, hand, legal, position, led_suit, win_slot, win_seat
         np.zeros(1, np.int64), 0, int(led_suit), int(win_slot), int(win_seat), int(win_suit),
         np.uint64(gone), np.uint64(gone), np.ascontiguousarray(shown_out, np.int64),
         np.ascontiguousarray(tricks, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
-        int(bag_room), np.asarray(notes, np.float64), np.zeros(1, np.float64))
+        int(bag_room), np.asarray(notes, np.float64), np.zeros(1, np.float64),
+        np.zeros(2, np.int64))
 
 
 def _choose_bid(policy, params, hand, partner, partner_bid, allowed, max_bid, trick_scale,

@@ -9,6 +9,7 @@ checked.
 from numba import njit
 
 from .basic_policies import (
+    _basic_blind_bid,
     _bid_basic,
     _keep_first,
     _leading_other,
@@ -41,6 +42,15 @@ def blind(rules, strat, obs, rng):
     wants = _wants_blind_nil(strat.params[obs.seat], _partner_bid(obs), leader - obs.score[side],
                              leader, rules.target)
     return (1 if wants else 0), rng
+
+
+@njit(cache=True, inline='always')
+def blind_bid(rules, strat, obs, rng):
+    """The lowest blind bid, on the same last resort as blind nil."""
+    side = obs.seat % rules.side_count
+    leader = _leading_other(obs.score, side)
+    return _basic_blind_bid(strat.params[obs.seat], obs.legal, leader - obs.score[side], leader,
+                            rules.target), rng
 
 
 @njit(cache=True, inline='always')

@@ -10,7 +10,14 @@ from numba import njit
 
 from .basic_policies import _play_expert_v1
 from .bits import _lowest_bit, _popcount
-from .policy_basic import bid, blind, keep, pass_card, prepare  # noqa: F401  (its decisions)
+from .policy_basic import (  # noqa: F401  (its decisions)
+    bid,
+    blind,
+    blind_bid,
+    keep,
+    pass_card,
+    prepare,
+)
 
 NAME = "expert-v1"
 """The name strategies give it."""

@@ -1,4 +1,5 @@
-"""The ``random`` policy: uniform over the legal bids (never blind nil) and the legal cards.
+"""The ``random`` policy: uniform over the legal bids (never blind nil; no blind bid or one, evenly)
+and the legal cards.
 
 One module of the policy table (``policies.TABLE``): every decision is a function
 ``(rules, strat, obs, rng) -> (move, rng)`` of the seat's observation
@@ -32,6 +33,14 @@ def _any_of(mask, rng):
 def blind(rules, strat, obs, rng):
     """Never blind nil."""
     return 0, rng
+
+
+@njit(cache=True, inline='always')
+def blind_bid(rules, strat, obs, rng):
+    """No blind bid or one of the numbers allowed, uniformly (asked only where blind bids are
+    allowed, so no record of a table without them changes)."""
+    slot, rng = _any_of(np.uint64(obs.legal | 1), rng)
+    return slot, rng
 
 
 @njit(cache=True, inline='always')

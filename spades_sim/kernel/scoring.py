@@ -45,7 +45,16 @@ SCORING_BAG_LIMIT = 7
 """Bags that cost one penalty."""
 SCORING_BAG_PENALTY = 8
 """Points lost each time the bag limit is reached (0: none)."""
-SCORING_FIELDS = 9
+SCORING_ZERO_BID = 9
+"""1 when a plain bid of 0 is a contract of no tricks (``zero_bid = "zero"``), 0 when it is a nil."""
+SCORING_BLIND_MULTIPLIER = 10
+"""What a contract holding a blind bid scores, made or set, is multiplied by this."""
+SCORING_FIELDS = 11
+
+BLIND_NIL_FLAG = 1
+"""``blind[seat]`` (``_Scratch.blind``, the records' ``blind``) of a blind nil (its bid is 0)."""
+BLIND_COUNT_FLAG = 2
+"""``blind[seat]`` of a number of tricks bid blind (docs/scoring.md "Blind bids")."""
 
 
 @njit(cache=True, inline='always')
@@ -131,8 +140,10 @@ def _contract_value(scoring, contract):
 @njit(cache=True, inline='always')
 def _score_side_hand(scoring, seats, sides, side, bids, blind, tricks, bags_before):
     """Score ``side`` for a hand of ``bids``, ``blind`` flags and ``tricks`` (one each per seat;
-    a bid of 0 is a nil, blind when its flag is 1), carrying ``bags_before``: the tally of its
-    nils and contract, then :func:`_score_side`. Partners are ``sides`` seats apart.
+    a bid of 0 is a nil, blind when its flag is ``BLIND_NIL_FLAG``; under ``zero_bid`` a plain 0
+    is a contract of no tricks; a count bid with ``BLIND_COUNT_FLAG`` was bid blind, and
+    multiplies the contract's points), carrying ``bags_before``: the tally of its nils and
+    contract, then :func:`_score_side`. Partners are ``sides`` seats apart.
 
     Returns
     -------
@@ -147,8 +158,12 @@ def _score_side_hand(scoring, seats, sides, side, bids, blind, tricks, bags_befo
     nil_tricks = 0
     nil_won = 0
     nil_lost = 0
+    zero_contract = scoring[SCORING_ZERO_BID] == 1
+    multiplier = 1
     for seat in range(side, seats, sides):
-        if bids[seat] > 0:
+        if bids[seat] > 0 or (zero_contract and blind[seat] == 0):
+            if blind[seat] == BLIND_COUNT_FLAG:
+                multiplier = scoring[SCORING_BLIND_MULTIPLIER]
             contract += bids[seat]
             contract_tricks += tricks[seat]
             count_tricks += tricks[seat]
@@ -157,16 +172,17 @@ def _score_side_hand(scoring, seats, sides, side, bids, blind, tricks, bags_befo
                 contract_tricks += tricks[seat]
             else:
                 nil_tricks += tricks[seat]
-            value = scoring[SCORING_BLIND_VALUE] if blind[seat] == 1 else scoring[SCORING_NIL_VALUE]
+            value = (scoring[SCORING_BLIND_VALUE] if blind[seat] == BLIND_NIL_FLAG
+                     else scoring[SCORING_NIL_VALUE])
             if tricks[seat] == 0:
                 nil_won += value
             else:
                 nil_lost += value
     made_points, set_points = _contract_value(scoring, contract)
     points, bags, penalty, bags_after, made = _score_side(
-        contract, contract_tricks, nil_tricks, nil_won, nil_lost, bags_before, made_points,
-        set_points, scoring[SCORING_OVERTRICK], scoring[SCORING_BAG_LIMIT],
-        scoring[SCORING_BAG_PENALTY])
+        contract, contract_tricks, nil_tricks, nil_won, nil_lost, bags_before,
+        multiplier * made_points, multiplier * set_points, scoring[SCORING_OVERTRICK],
+        scoring[SCORING_BAG_LIMIT], scoring[SCORING_BAG_PENALTY])
     return points, bags, penalty, bags_after, made, contract, count_tricks
 
 
@@ -186,3 +202,12 @@ def _score_hand(rules, s):
         s.side[SIDE_MADE, side] = made
         s.side[SIDE_CONTRACT, side] = contract
         s.side[SIDE_COUNT_TRICKS, side] = count_tricks
+
+
+@njit(cache=True, inline='always')
+def _count_sets(rules, s):
+    """Add the hand just scored to ``s.sets``, each side's sets in the game (``sets_to_lose``):
+    a contract of 1 or more not made. A game's loops call it; a hand played alone counts none."""
+    for side in range(rules.side_count):
+        if s.side[SIDE_CONTRACT, side] > 0 and s.side[SIDE_MADE, side] == 0:
+            s.sets[side] += 1

@@ -16,6 +16,8 @@ FREE_BID = -1
 """``_Scratch.forced``: the seat bids by its policy."""
 BLIND_BID = 100
 """``_Scratch.forced``: the seat bids blind nil."""
+BLIND_COUNT_BID = 200
+"""``_Scratch.forced``: ``BLIND_COUNT_BID + n``, the seat bids n tricks blind."""
 
 # Columns of ``_Scratch.costs``: what one more bag costs, for the expert's card play.
 COST_OWN_SIDE = 0
@@ -52,6 +54,7 @@ class _Scratch(NamedTuple):
     givers: np.ndarray  # int64 (seats,): the seats in the order they passed in the blind-nil
     # exchange, -1 after the last
     first_leader: np.ndarray  # int64 (1,): the seat that led the first trick
+    sets: np.ndarray  # int64 (sides,): each side's contracts set so far in the game
 
 
 def _new_scratch(rules):
@@ -67,6 +70,7 @@ def _new_scratch(rules):
         np.zeros((SIDE_ROWS, sides), np.int64), _free_bids(n), np.zeros(n, np.int64),
         np.zeros((n, COST_COLUMNS), np.float64), np.zeros(WORK_SIZE, np.float64),
         np.zeros(n, np.int64), np.full(n, -1, np.int64), np.zeros(1, np.int64),
+        np.zeros(sides, np.int64),
     )
 
 

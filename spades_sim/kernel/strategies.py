@@ -21,6 +21,7 @@ import numpy as np
 import tomli_w
 
 from ..inputs import loads_toml, read_text
+from ..loading import SPEC_FORMS
 from ..names import NAME_MOST, name_fault
 from ..numbers import decimal_number, is_digits
 from ..outputs import OutputError, check_file, shown, write_text
@@ -29,6 +30,7 @@ from . import calibration, drivers
 from . import expert_bid as _expert_bid
 from . import params as _params
 from . import policies as _policies
+from . import user_policies as _user
 from .expert_bid import BidTables
 from .packing import PackedStrategies, pack_rules
 
@@ -126,6 +128,27 @@ POLICIES: dict[str, Policy] = {module.NAME: Policy(index, module.READS_TABLES)
 a new policy is entered)."""
 
 
+def user_policy(name: str, role: str = "policy") -> _user.UserPolicy | None:
+    """The user policy a strategy's policy ``name`` names (``FILE.py:NAME`` or
+    ``module:NAME``: ``user_policies``), loaded and checked once a process; None for a
+    built-in policy's name. ``role`` names the field in a refusal."""
+    if not _user.is_policy_spec(name):
+        return None
+    return _user.load_policy(name, lambda allowed: StrategyError(
+        f"{role}={shown(name)!r}: allowed {allowed}"))
+
+
+def _reads_tables(name: str) -> bool:
+    user = user_policy(name)
+    return POLICIES[name].reads_tables if user is None else user.READS_TABLES
+
+
+def _reads(name: str, spec: ParamSpec) -> bool:
+    """Whether the policy ``name`` reads the parameter ``spec``."""
+    user = user_policy(name)
+    return name in spec.readers if user is None else spec.name in user.PARAMS
+
+
 @dataclass(frozen=True)
 class Strategy:
     """A named pair of policies with parameters (missing parameters take their defaults).
@@ -142,9 +165,16 @@ class Strategy:
 
     def __post_init__(self) -> None:
         for role, policy_name in (("bidding", self.bidding), ("play", self.play)):
-            if policy_name not in POLICIES:
-                raise StrategyError(
-                    f"{role}={shown(policy_name)!r}: allowed " + ", ".join(sorted(POLICIES)))
+            if not isinstance(policy_name, str) or (
+                    policy_name not in POLICIES and user_policy(policy_name, role) is None):
+                raise StrategyError(f"{role}={shown(str(policy_name))!r}: allowed "
+                                    + ", ".join(sorted(POLICIES)) + f", or {SPEC_FORMS}")
+            user = user_policy(policy_name, role)
+            unknown = [name for name in (user.PARAMS if user else ()) if name not in _PARAM_BY_NAME]
+            if unknown:
+                raise StrategyError(f"{role}={shown(policy_name)!r}: allowed a policy whose "
+                                    "PARAMS are parameters " + ", ".join(_PARAM_BY_NAME)
+                                    + f" ({unknown[0]} is not)")
         for key, value in self.params.items():
             spec = _PARAM_BY_NAME.get(key)
             if spec is None:
@@ -153,7 +183,7 @@ class Strategy:
             if isinstance(value, bool) or not isinstance(value, int | float) or not (
                     spec.low <= value <= spec.high):
                 raise StrategyError(f"param {key}={value!r}: allowed {spec.low:g} to {spec.high:g}")
-            if self.bidding not in spec.readers and self.play not in spec.readers:
+            if not (_reads(self.bidding, spec) or _reads(self.play, spec)):
                 raise StrategyError(
                     f"param {key}={value!r}: allowed only with the " + " or ".join(spec.readers)
                     + f" policies (this strategy bids {self.bidding} and plays {self.play})")
@@ -161,7 +191,7 @@ class Strategy:
     def params_read(self) -> tuple[ParamSpec, ...]:
         """The parameters its bidding or card-play policy reads."""
         return tuple(spec for spec in PARAMS
-                     if self.bidding in spec.readers or self.play in spec.readers)
+                     if _reads(self.bidding, spec) or _reads(self.play, spec))
 
     def param(self, name: str) -> float:
         """The value of one parameter (its default if not set)."""
@@ -275,12 +305,15 @@ def get_strategy(name: str | Strategy) -> Strategy:
 #
 # The strategy plays the base's bidding and card-play policies with the base's parameters, the
 # file's ``params`` changing some of them (each checked against its range, and against the
-# policies that read it). A value ending in ``.toml`` where a strategy is taken (``--strategy``,
-# ``compare-strategies``, ``tune --against``, ``hand``, ``league``, a study's strategies, the
-# library's get_strategy) is read as such a file, relative
-# to the working folder. A bad file is refused in one line naming the field.
+# policies that read it). ``bidding`` and ``play`` name other policies: a built-in one, or a
+# user's own, ``path/to/file.py:NAME`` or ``package.module:NAME`` (``user_policies``, docs/
+# agents.md); with both the base may be left out (the parameters then start at their defaults).
+# A value ending in ``.toml`` where a strategy is taken (``--strategy``, ``compare-strategies``,
+# ``tune --against``, ``hand``, ``league``, a study's strategies, the library's get_strategy) is
+# read as such a file, relative to the working folder. A bad file is refused in one line naming
+# the field.
 
-FIELDS = ("name", "description", "base", "params")
+FIELDS = ("name", "description", "base", "bidding", "play", "params")
 """The fields of a strategy file, in the order :func:`dumps_strategy` writes them."""
 
 DESCRIPTION_MOST = 500
@@ -318,10 +351,12 @@ def loads_strategy(text: str, source: str = "<string>") -> Strategy:
         raise StrategyError(f"unknown key {shown(repr(unknown))} in {shown(source)}: allowed "
                             + ", ".join(FIELDS))
     for required in ("name", "base"):
-        if required not in raw:
-            raise StrategyError(f"{required}: allowed a strategy file that sets it ({shown(source)} "
-                                "does not)")
-    name, base = raw["name"], raw["base"]
+        if required not in raw and not (required == "base" and "bidding" in raw
+                                        and "play" in raw):
+            also = " (or bidding and play)" if required == "base" else ""
+            raise StrategyError(f"{required}: allowed a strategy file that sets it{also} "
+                                f"({shown(source)} does not)")
+    name, base = raw["name"], raw.get("base")
     fault = name_fault(name) if isinstance(name, str) else (
         f"printable text of 1 to {NAME_MOST} characters on one line")
     if fault is not None:
@@ -329,8 +364,12 @@ def loads_strategy(text: str, source: str = "<string>") -> Strategy:
     if name in STRATEGIES or is_strategy_file(name):
         raise _refused("name", name, "a name of its own, not a named strategy's nor ending in "
                        ".toml")
-    if not isinstance(base, str) or base not in STRATEGIES:
+    if base is not None and (not isinstance(base, str) or base not in STRATEGIES):
         raise _refused("base", base, "a named strategy: " + ", ".join(STRATEGIES))
+    for role in ("bidding", "play"):
+        if role in raw and not isinstance(raw[role], str):
+            raise _refused(role, raw[role], "a built-in policy (" + ", ".join(POLICIES)
+                           + f") or {SPEC_FORMS}")
     description = raw.get("description", "")
     if not isinstance(description, str) or (
             description and name_fault(description, DESCRIPTION_MOST) is not None):
@@ -340,11 +379,13 @@ def loads_strategy(text: str, source: str = "<string>") -> Strategy:
     if not isinstance(params, dict):
         raise _refused("params", params, "a table of parameter = number, e.g. [params] "
                        "nil_bonus = -10")
-    start = STRATEGIES[base]
-    # Strategy checks each parameter: a known name, a number within its range, read by the
-    # base's policies; its message names the parameter.
-    return Strategy(name, start.bidding, start.play, {**start.params, **params},
-                    description or f"{base} with {_changes(params)}")
+    start = STRATEGIES[base] if base is not None else Strategy(name)
+    bidding, play = raw.get("bidding", start.bidding), raw.get("play", start.play)
+    # Strategy checks each policy (a user's is loaded and checked) and each parameter: a known
+    # name, a number within its range, read by the policies; its message names the field.
+    made_of = base if base is not None else (bidding if bidding == play else f"{bidding}/{play}")
+    return Strategy(name, bidding, play, {**start.params, **params},
+                    description or f"{made_of} with {_changes(params)}")
 
 
 def strategy_label(text: str) -> str:
@@ -376,21 +417,24 @@ def load_strategy(path: str | Path) -> Strategy:
     return loads_strategy(text, source)
 
 
-def dumps_strategy(strategy: Strategy, base: str) -> str:
+def dumps_strategy(strategy: Strategy, base: str | None) -> str:
     """The strategy file of ``strategy``, played from the named strategy ``base`` (with the
-    same policies): every parameter it sets, so the file says it in full.
+    same policies), or with None (no named strategy has its policies: a user's) naming its
+    ``bidding`` and ``play``: every parameter it sets, so the file says it in full.
 
     >>> text = dumps_strategy(STRATEGIES["nil-happy"].variant({"nil_bonus": -5}), "expert")
     >>> loads_strategy(text).params == STRATEGIES["nil-happy"].variant({"nil_bonus": -5}).params
     True
     """
-    start = STRATEGIES[base]
+    start = STRATEGIES[base] if base is not None else strategy
     if (start.bidding, start.play) != (strategy.bidding, strategy.play):
         raise _refused("base", base, f"a strategy with the policies of {strategy.name} "
                        f"(bidding {strategy.bidding}, card play {strategy.play})")
     name = strategy.name if name_fault(strategy.name) is None and strategy.name not in STRATEGIES \
-        and not is_strategy_file(strategy.name) else f"{base}-tuned"
-    data: dict[str, Any] = {"name": name, "description": strategy.description, "base": base,
+        and not is_strategy_file(strategy.name) else f"{base or 'policy'}-tuned"
+    made_of = {"base": base} if base is not None else {"bidding": strategy.bidding,
+                                                       "play": strategy.play}
+    data: dict[str, Any] = {"name": name, "description": strategy.description, **made_of,
                             "params": dict(strategy.params)}
     text: str = tomli_w.dumps(data)  # tomli_w ships no type hints
     return text
@@ -404,7 +448,7 @@ def check_strategy_path(path: str | Path, field: str = "save") -> None:
     check_file(path, field)
 
 
-def save_strategy(strategy: Strategy, base: str, path: str | Path) -> None:
+def save_strategy(strategy: Strategy, base: str | None, path: str | Path) -> None:
     """Write :func:`dumps_strategy` to ``path``, whole or not at all."""
     write_text(path, dumps_strategy(strategy, base), "save")
 
@@ -612,8 +656,7 @@ def pack_strategies(seat_strategies: list[Strategy], rules: RuleSet,
     that reads them (``expert_bid._fill_choices``, one horizon a call, so Ctrl-C is taken
     between them), at the shipped tables once per rule set and vector.
     """
-    reads = [POLICIES[s.bidding].reads_tables or POLICIES[s.play].reads_tables
-             for s in seat_strategies]
+    reads = [_reads_tables(s.bidding) or _reads_tables(s.play) for s in seat_strategies]
     vectors = [tuple(s.vector()) for s in seat_strategies]
     # Choices only for the seats that read them (the others' rows are never read).
     distinct = sorted({vector for vector, read in zip(vectors, reads, strict=True) if read})
@@ -627,15 +670,32 @@ def pack_strategies(seat_strategies: list[Strategy], rules: RuleSet,
     else:
         tables = calibration.contiguous(tables)
         choices = _choices(rules, tables, tuple(distinct))
-    return PackedStrategies(
-        np.array([POLICIES[s.bidding].id for s in seat_strategies], dtype=np.int64),
-        np.array([POLICIES[s.play].id for s in seat_strategies], dtype=np.int64),
+    ids, packed = _policy_ids(seat_strategies)
+    return packed(
+        np.array([ids[s.bidding] for s in seat_strategies], dtype=np.int64),
+        np.array([ids[s.play] for s in seat_strategies], dtype=np.int64),
         np.array([s.vector() for s in seat_strategies], dtype=np.float64),
         *tables,
         np.array([distinct.index(v) if read else 0 for v, read in zip(vectors, reads, strict=True)],
                  dtype=np.int64),
         *choices,
     )
+
+
+def _policy_ids(seat_strategies: list[Strategy]) -> tuple[dict[str, int], type]:
+    """Each policy's id at this table, and the packed strategies' class: the built-in policies'
+    ids are their places in the table; user policies follow, in the order the seats first name
+    them, and are carried by the class (``user_policies.packed_class``)."""
+    ids = {name: policy.id for name, policy in POLICIES.items()}
+    users: list[_user.UserPolicy] = []
+    for strategy in seat_strategies:
+        for name in (strategy.bidding, strategy.play):
+            user = user_policy(name)
+            if user is not None and name not in ids:
+                if user not in users:
+                    users.append(user)
+                ids[name] = len(_policies.TABLE) + users.index(user)
+    return ids, _user.packed_class(tuple(users))
 
 
 @lru_cache(maxsize=32)

@@ -108,15 +108,15 @@ def _hand_unit_row(bid, blind, tricks, contract, made, points, bags, penalty, un
         bid_sum = nil_bids = nil_made = blind_bids = blind_made = count_tricks = 0
         for seat in range(side, seats, sides):
             none_taken = tricks[unit, seat] == 0
-            if blind[unit, seat] != 0:
+            if blind[unit, seat] == 1:
                 blind_bids += 1
                 blind_made += none_taken
             else:
                 bid_sum += bid[unit, seat]
-                if bid[unit, seat] == 0:
+                if bid[unit, seat] == 0 and blind[unit, seat] == 0:
                     nil_bids += 1
                     nil_made += none_taken
-            if bid[unit, seat] > 0:
+            if bid[unit, seat] > 0 or blind[unit, seat] < 0:  # a count bid, or a zero (-1)
                 count_tricks += tricks[unit, seat]
         has_contract = contract[unit, side] > 0
         made_it = has_contract and made[unit, side] == 1

@@ -257,7 +257,7 @@ class PlayView:
         -------
         bool
         """
-        return is_nil(self.bids[seat]) and self.tricks_taken[seat] == 0
+        return is_nil(self.bids[seat], self.rules) and self.tricks_taken[seat] == 0
 
     def side_needs_tricks(self, seat: int) -> bool:
         """Return whether a seat's side still needs tricks.
@@ -276,7 +276,7 @@ class PlayView:
         side = self.rules.seat_side(seat)
         bidders = [
             other for other in range(len(self.bids))
-            if self.rules.seat_side(other) == side and not is_nil(self.bids[other])
+            if self.rules.seat_side(other) == side and not is_nil(self.bids[other], self.rules)
         ]  # fmt: skip
         return sum(int(self.bids[other]) for other in bidders) > sum(self.tricks_taken[o] for o in bidders)
 
@@ -313,7 +313,7 @@ def third_hand_low(view: PlayView, card: int, trick_winner: int) -> int | None:
     winner = view.winning_card
     if view.winning_position != 1 or winner is None or view.beats(card, winner):
         return None
-    if is_nil(view.bids[seat]) or any(view.live_nil(other) for other in range(rules.seat_count)):
+    if is_nil(view.bids[seat], rules) or any(view.live_nil(other) for other in range(rules.seat_count)):
         return None
     if not view.side_needs_tricks(seat):
         return None
@@ -345,7 +345,7 @@ def ruff_partner_winner(view: PlayView, card: int, trick_winner: int) -> int | N
     if not view.void_in_led_suit() or not side_cards or partner is None:
         return None
     winner = view.winning_card
-    if view.winning_seat != partner or is_nil(view.bids[partner]) or winner is None:
+    if view.winning_seat != partner or is_nil(view.bids[partner], rules) or winner is None:
         return None
     last = view.position == rules.seat_count - 1
     led = view.led_suit

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from spades_sim.referee.hand import Hand, _check_seat, _check_sides
 from spades_sim.referee.handlog import HandResult
-from spades_sim.referee.scoring import game_winner, thirteen_winner
+from spades_sim.referee.scoring import contract_set, game_winner, thirteen_winner
 from spades_sim.rules import RuleSet
 
 
@@ -29,6 +29,8 @@ class Game:
         Each side's score and carried bags before the next hand (all 0 if None).
     hand_index : int
         The index of the next hand in the game (so also the hands played so far).
+    sets : sequence of int, one per side
+        Each side's sets so far, for ``sets_to_lose`` (all 0 if None).
     """
 
     def __init__(
@@ -38,6 +40,7 @@ class Game:
         score: Sequence[int] | None = None,
         bags: Sequence[int] | None = None,
         hand_index: int = 0,
+        sets: Sequence[int] | None = None,
     ) -> None:
         self.rules = rules
         """The rules played."""
@@ -47,11 +50,13 @@ class Game:
         """Each side's score now."""
         self.bags = _check_sides(rules, "bags", bags, minimum=0)
         """Each side's bags carried into the next hand."""
+        self.sets = _check_sides(rules, "sets", sets, minimum=0)
+        """Each side's contracts set so far in the game (``sets_to_lose``)."""
         self.hand_index = hand_index
         """The index of the next hand."""
         self.results: list[HandResult] = []
         """The results of the hands recorded, in order."""
-        self.winner: int | None = game_winner(rules, self.score, hands_played=hand_index)
+        self.winner: int | None = game_winner(rules, self.score, hands_played=hand_index, sets=self.sets)
         """The winning side, or None while the game goes on."""
 
     @property
@@ -97,11 +102,14 @@ class Game:
         self.hand_index += 1
         self.dealer_index = (self.dealer_index + 1) % self.rules.seat_count
         bids = [bid for bid in hand.bids if bid is not None]
+        self.sets = tuple(count + contract_set(self.rules, bids, result.tricks, side)
+                          for side, count in enumerate(self.sets))
         self.winner = game_winner(
             self.rules,
             self.score,
             hands_played=self.hand_index,
             thirteen_side=thirteen_winner(self.rules, bids, result.tricks),
+            sets=self.sets,
         )
         return self.winner
 

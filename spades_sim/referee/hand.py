@@ -29,6 +29,8 @@ from spades_sim.referee.handlog import (
     BLIND_NIL,
     Action,
     Bid,
+    BlindBid,
+    BlindCount,
     BlindNilBid,
     CardPass,
     CardPlay,
@@ -41,6 +43,7 @@ from spades_sim.referee.scoring import (
     _bid_name,
     _count,
     _zeros,
+    blind_bid_refusal,
     blind_nil_refusal,
     is_nil,
     partner_of,
@@ -60,7 +63,7 @@ from spades_sim.rules import (
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 """Seat counts as the messages write them ("the four bids")."""
 
-_BidRecord = TypeVar("_BidRecord", Bid, BlindNilBid)
+_BidRecord = TypeVar("_BidRecord", Bid, BlindNilBid, BlindBid)
 
 
 class IllegalMove(ValueError):
@@ -77,7 +80,8 @@ class Phase(enum.StrEnum):
     BID = "bid"
     """Each seat bids once, clockwise from the first bidder (the dealer's left by default)."""
     EXCHANGE = "exchange"
-    """The blind-nil exchange (``blind_nil_pass`` > 0 and a blind nil bid): partners pass cards."""
+    """The card exchange after a blind nil (``blind_nil_pass`` > 0) or a plain nil
+    (``nil_pass`` > 0): partners pass cards."""
     PLAY = "play"
     """The tricks are played, one per card a seat holds."""
     SCORE = "score"
@@ -90,7 +94,8 @@ class Hand:
     The table is the rules' mode (docs/scoring.md "Table modes"): n = 2 to 5
     seats, each holding the hand size; two partnerships or one side per seat.
     The EXCHANGE phase happens only with ``blind_nil_pass`` > 0 and a blind nil
-    bid (docs/scoring.md "The blind-nil exchange").
+    bid, or ``nil_pass`` > 0 and a plain nil beside a partner's number (docs/scoring.md
+    "The blind-nil exchange", "The nil card pass").
 
     Parameters
     ----------
@@ -373,6 +378,35 @@ class Hand:
         self.verify_blind_nil(seat)
         return self._record_bid(BlindNilBid(seat), BLIND_NIL)
 
+    def verify_blind_bid(self, seat: int, tricks: int) -> None:
+        """Raise :class:`IllegalMove` unless seat ``seat`` may bid ``tricks`` blind now
+        (docs/scoring.md "Blind bids"): its side trails by ``blind_bid_threshold`` or more, the
+        count runs from ``blind_bid_min`` to the hand size, its partner has not bid blind, and
+        the bid obeys every constraint a bid made looking does."""
+        self._verify_bidder(seat, "bid blind")
+        side = self.rules.seat_side(seat)
+        refusal = blind_bid_refusal(self.rules, side, self.score_before)
+        if refusal is not None:
+            raise IllegalMove(f"seat {seat} bid blind but {refusal}")
+        top = self.rules.hand_size
+        low = self.rules.blind_bid_min
+        if isinstance(tricks, bool) or not isinstance(tricks, int) or not low <= tricks <= top:
+            raise IllegalMove(f"seat {seat} bid {tricks} blind: allowed {low}-{top} (blind_bid_min={low})")
+        partner, partner_bid = self._partner_bid(seat)
+        if isinstance(partner_bid, BlindCount):
+            raise IllegalMove(f"seat {seat} bid {tricks} blind: partner seat {partner} already bid "
+                              f"{_bid_name(partner_bid)} (one blind bid a side)")
+        self.verify_bid(seat, tricks)
+
+    def can_blind_bid(self, seat: int, tricks: int) -> bool:
+        """Whether seat ``seat`` may bid ``tricks`` blind now."""
+        return _allowed(self.verify_blind_bid, seat, tricks)
+
+    def blind_bid(self, seat: int, tricks: int) -> BlindBid:
+        """Seat ``seat`` bids ``tricks`` blind, before looking; return the :class:`BlindBid` record."""
+        self.verify_blind_bid(seat, tricks)
+        return self._record_bid(BlindBid(seat, tricks), BlindCount(tricks))
+
     def _record_bid(self, record: _BidRecord, value: BidValue) -> _BidRecord:
         self._bids[record.seat_index] = value
         self.operations.append(record)
@@ -390,35 +424,53 @@ class Hand:
             self._begin_play()
 
     def _exchange_order(self) -> list[int]:
-        """The passing seat of each card of the blind-nil exchange, in order.
+        """The passing seat of each card of the exchanges, in order.
 
-        For each blind nil in bidding order: the partner passes ``blind_nil_pass``
-        cards, then the blind-nil bidder as many back. One exchange a side: when
-        both partners bid blind nil, only the first of them (in bidding order) receives.
+        One exchange a side, in the bidding order of the seat that receives: for a blind nil
+        (``blind_nil_pass`` cards) or, on a side with no blind nil, for a plain nil whose
+        partner bid a number (``nil_pass`` cards), the partner passes first, then the nil
+        bidder as many back. When both partners bid blind nil, only the first of them (in
+        bidding order) receives; when both bid nil, and neither blind, nobody passes.
         """
-        count = self.rules.blind_nil_pass
         order: list[int] = []
         served: set[int] = set()
-        if not count:
+        if not (self.rules.blind_nil_pass or self.rules.nil_pass):
             return order
-        for offset in range(self.seat_count):
-            seat = (self.first_bidder_index + offset) % self.seat_count
+        for seat in self._exchange_receivers():
+            partner = partner_of(self.rules, seat)
+            assert partner is not None, "a pass needs partners (the rule set refuses it alone)"
             side = self.rules.seat_side(seat)
-            if self._bids[seat] == BLIND_NIL and side not in served:
-                partner = partner_of(self.rules, seat)
-                assert partner is not None, "blind_nil_pass needs partners (the rule set refuses it alone)"
-                served.add(side)
-                order += [partner] * count + [seat] * count
+            if side in served:
+                continue
+            served.add(side)
+            count = self.rules.blind_nil_pass if self._bids[seat] == BLIND_NIL else self.rules.nil_pass
+            order += [partner] * count + [seat] * count
         return order
 
-    # --- the blind-nil exchange ---
+    def _exchange_receivers(self) -> list[int]:
+        """The seats, in bidding order, that an exchange serves: every blind nil when
+        ``blind_nil_pass`` > 0, and with ``nil_pass`` > 0 a plain nil whose partner bid neither
+        nil nor blind nil."""
+        receivers = []
+        for offset in range(self.seat_count):
+            seat = (self.first_bidder_index + offset) % self.seat_count
+            bid = self._bids[seat]
+            if bid == BLIND_NIL and self.rules.blind_nil_pass:
+                receivers.append(seat)
+            elif bid == 0 and self.rules.nil_pass:
+                partner = partner_of(self.rules, seat)
+                if partner is not None and not is_nil(self._bids[partner], self.rules):
+                    receivers.append(seat)
+        return receivers
+
+    # --- the exchanges (blind nil and plain nil) ---
 
     def verify_pass_card(self, seat: int, card: int) -> None:
         """Raise :class:`IllegalMove` unless seat ``seat`` may pass ``card`` to its partner now.
 
-        Checks that there is a blind-nil exchange in progress, that it is the
-        seat's turn (the partner's ``blind_nil_pass`` cards first, then the
-        blind-nil bidder's as many back) and that the seat holds the card at
+        Checks that there is an exchange in progress, that it is the
+        seat's turn (the partner's ``blind_nil_pass`` or ``nil_pass`` cards first, then the
+        nil bidder's as many back) and that the seat holds the card at
         this moment (a card just received may be passed back).
         """
         self._verify_card_action(seat, card, "passed")
@@ -430,6 +482,11 @@ class Hand:
         if card not in self._holdings[seat]:
             raise IllegalMove(f"seat {seat} passed {name}, which it does not hold")
 
+    def _exchange_name(self) -> str:
+        """The exchange as messages name it: the blind-nil exchange, or the card exchange when
+        a plain nil passes too (``nil_pass``)."""
+        return "the card exchange" if self.rules.nil_pass else "the blind-nil exchange"
+
     def _no_exchange_reason(self) -> str:
         """Why no card may be passed now, outside the EXCHANGE phase."""
         if self.phase == Phase.BID:
@@ -437,10 +494,12 @@ class Hand:
         if self.phase == Phase.SCORE:
             return "after the hand was over"
         if any(isinstance(operation, CardPass) for operation in self.operations):
-            return f"after the blind-nil exchange was over ({self.waiting_for()})"
-        if not self.rules.blind_nil_pass:
-            return "but no cards are passed (blind_nil_pass=0)"
-        return "but nobody bid blind nil (cards are passed only after a blind nil)"
+            return f"after {self._exchange_name()} was over ({self.waiting_for()})"
+        if not (self.rules.blind_nil_pass or self.rules.nil_pass):
+            return "but no cards are passed (blind_nil_pass=0, nil_pass=0)"
+        if not self.rules.nil_pass:
+            return "but nobody bid blind nil (cards are passed only after a blind nil)"
+        return "but no side has a nil to pass to (none, or both partners bid nil)"
 
     def can_pass_card(self, seat: int, card: int) -> bool:
         """Whether seat ``seat`` may pass ``card`` to its partner now."""
@@ -522,7 +581,7 @@ class Hand:
             raise IllegalMove(f"seat {seat} played {name} during bidding ({self.waiting_for()})")
         if self.phase == Phase.EXCHANGE:
             raise IllegalMove(
-                f"seat {seat} played {name} during the blind-nil exchange ({self.waiting_for()})"
+                f"seat {seat} played {name} during {self._exchange_name()} ({self.waiting_for()})"
             )
         if self.phase == Phase.SCORE:
             raise IllegalMove(f"seat {seat} played {name} after the hand was over")
@@ -643,6 +702,8 @@ class Hand:
                 return self.bid(seat, tricks)
             case BlindNilBid(seat):
                 return self.blind_nil(seat)
+            case BlindBid(seat, tricks):
+                return self.blind_bid(seat, tricks)
             case CardPass(seat, card):
                 return self.pass_card(seat, card)
             case CardPlay(seat, card):

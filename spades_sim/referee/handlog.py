@@ -52,10 +52,33 @@ NilOutcome = Literal["made", "set"] | None
 BLIND_NIL = "bn"
 """The action code of blind nil, also used to mark a blind nil among bids."""
 
+BLIND_BID = "bb"
+"""The action code of a blind bid of a number of tricks (``S bb N``)."""
+
+
+class BlindCount(int):
+    """A blind bid of a number of tricks among bids: the count itself, marked as bid blind.
+
+    It adds, compares and scores as its count (a contract's tricks); only the scoring of a
+    side's contract (docs/scoring.md "Blind bids") and the log codes tell it apart.
+
+    >>> BlindCount(6) + 3, isinstance(BlindCount(6), BlindCount), BlindCount(6), str(BlindCount(6))
+    (9, True, BlindCount(6), 'bb6')
+    """
+
+    def __repr__(self) -> str:
+        return f"BlindCount({int(self)})"
+
+    def __str__(self) -> str:
+        """As tables of bids write it beside ``bn`` (blind nil): ``bb6``."""
+        return f"{BLIND_BID}{int(self)}"
+
+
 HAND_CAP = "hand_cap"
 """The ``game_over.reason`` of a game stopped unfinished at a simulation's hand cap."""
 
-_ACTION_FORMS = "'S b N' (bid), 'S bn' (blind nil), 'S g CARD' (pass) or 'S p CARD' (play)"
+_ACTION_FORMS = ("'S b N' (bid), 'S bn' (blind nil), 'S bb N' (blind bid), 'S g CARD' (pass) "
+                 "or 'S p CARD' (play)")
 
 
 class LogError(ValueError):
@@ -101,6 +124,15 @@ class BlindNilBid:
 
 
 @dataclass(frozen=True)
+class BlindBid:
+    """Seat ``seat_index`` bids ``tricks`` tricks blind, before looking at its cards (code
+    ``S bb N``; docs/scoring.md "Blind bids")."""
+
+    seat_index: int
+    tricks: int
+
+
+@dataclass(frozen=True)
 class CardPass:
     """Seat ``seat_index`` passes card id ``card`` face down to its partner in the blind-nil
     exchange (code ``S g CARD``)."""
@@ -117,7 +149,7 @@ class CardPlay:
     card: int
 
 
-Action = Bid | BlindNilBid | CardPass | CardPlay
+Action = Bid | BlindNilBid | BlindBid | CardPass | CardPlay
 """Any one action of a hand; the referee's ``operations`` are these records."""
 
 
@@ -171,13 +203,18 @@ def _parse_action(text: str, seat_count: int) -> Action:
                 raise fail(f"bid {_short(raw_tricks)!r}: allowed a whole number") from None
         case ["bn"]:
             return BlindNilBid(seat_index)
+        case ["bb", raw_tricks]:
+            try:
+                return BlindBid(seat_index, whole_number(raw_tricks))
+            except ValueError:
+                raise fail(f"blind bid {_short(raw_tricks)!r}: allowed a whole number") from None
         case ["g" | "p" as code, raw_card]:
             try:
                 card = cards.parse_card(raw_card)
             except cards.CardError as error:
                 raise fail(str(error)) from None
             return CardPass(seat_index, card) if code == "g" else CardPlay(seat_index, card)
-        case ["b" | "bn" | "g" | "p" as code, *_]:
+        case ["b" | "bn" | "bb" | "g" | "p" as code, *_]:
             raise fail(f"wrong number of tokens for code {code!r}: allowed {_ACTION_FORMS}")
         case [code, *_]:
             raise fail(f"unknown code {code!r}: allowed {_ACTION_FORMS}")
@@ -198,6 +235,8 @@ def format_action(action: Action) -> str:
             return f"{seat_index} b {tricks}"
         case BlindNilBid(seat_index):
             return f"{seat_index} {BLIND_NIL}"
+        case BlindBid(seat_index, tricks):
+            return f"{seat_index} {BLIND_BID} {tricks}"
         case CardPass(seat_index, card):
             return f"{seat_index} g {cards.format_card(card)}"
         case CardPlay(seat_index, card):
@@ -281,7 +320,7 @@ _REQUIRED = {
 # Key order of a written line: the order of the example in docs/hand-log.md, with the
 # two-player discards right after the hands they complete.
 _KEY_ORDER = (
-    "rules", "game", "hand", "dealer", "score_before", "bags_before",
+    "rules", "game", "hand", "dealer", "score_before", "bags_before", "sets_before",
     "hands", "discards", "actions", "tricks", "result", "game_over", "strategies",
 )  # fmt: skip
 # "strategies" comes last: a line written without it is byte for byte what it was before the
@@ -331,6 +370,9 @@ class HandLog:
     """Optional: the name of the strategy (or player) at each seat, seats 0 to n - 1, for
     reports that judge the play by who played it (``spades-sim review``); not checked
     against anything else."""
+    sets_before: tuple[int, ...] | None = None
+    """Optional, with ``sets_to_lose``: the times each side's contract was set earlier in the
+    game (after the older fields, so that positional construction keeps working)."""
 
     @classmethod
     def from_hand(
@@ -339,6 +381,7 @@ class HandLog:
         rules: str,
         game: int | None = None,
         game_over: dict[str, Any] | None = None,
+        sets_before: Sequence[int] | None = None,
     ) -> HandLog:
         """Return the complete log line of a played (scored) hand of the referee.
 
@@ -358,6 +401,8 @@ class HandLog:
             A standalone hand writes its index only when it is not 0 (the default).
         game_over : dict, optional
             ``{"winner": side}`` on the last hand of a game.
+        sets_before : sequence of int, optional
+            With ``sets_to_lose``: each side's sets earlier in the game.
 
         Raises
         ------
@@ -395,6 +440,7 @@ class HandLog:
             tricks=tuple(hand.tricks),
             result=result,
             game_over=game_over,
+            sets_before=None if sets_before is None else tuple(sets_before),
         )
 
     @classmethod
@@ -428,6 +474,7 @@ class HandLog:
             "dealer": self.dealer,
             "score_before": _list_or_none(self.score_before),
             "bags_before": _list_or_none(self.bags_before),
+            "sets_before": _list_or_none(self.sets_before),
             "hands": _card_strings(self.hands),
             "discards": None if self.discards is None else _card_strings(self.discards),
             "actions": list(self.actions),
@@ -497,6 +544,7 @@ def _log_from_json(raw: Any, line_number: int | None) -> HandLog:
         hand=_optional(raw, "hand", _whole_number),
         score_before=_optional(raw, "score_before", _side_list),
         bags_before=_optional(raw, "bags_before", _side_list),
+        sets_before=_optional(raw, "sets_before", _side_list),
         tricks=None if tricks is None else _tricks(tricks, seat_count),
         result=None if result is None else _result(result, seat_count),
         game_over=None if raw.get("game_over") is None else _game_over(raw["game_over"], seat_count),

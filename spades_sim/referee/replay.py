@@ -277,10 +277,12 @@ def _score(path: str | Path, rules: RuleSet | None) -> list[tuple[ScoredHand, Lo
                     _check_sides(game_rules, "score_before", log.score_before, minimum=None),
                     _check_sides(game_rules, "bags_before", log.bags_before, minimum=0),
                     log.hand or 0,
+                    _check_sides(game_rules, "sets_before", log.sets_before, minimum=0),
                 )
                 track = _GameTrack(log.game, log.rules, game)
             assert track is not None
             _check_continuation(track, log, rules is None)
+            _carried("sets_before", log.sets_before, track.game.sets, track.game.sets)
             hand = _replay(track.game.rules, log, track.game.score, track.game.bags, track.game.hand_index)
             winner = track.game.record(hand)
             _check_game_over(track, log, line_number)

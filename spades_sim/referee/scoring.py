@@ -11,7 +11,15 @@ from collections.abc import Sequence
 
 from spades_sim import cards  # noqa: F401  (the doctests name cards)
 from spades_sim.referee.deck import STANDARD_DECK, deck_of
-from spades_sim.referee.handlog import BLIND_NIL, NIL_MADE, NIL_SET, SIDE_COUNT, HandResult, NilOutcome
+from spades_sim.referee.handlog import (
+    BLIND_NIL,
+    NIL_MADE,
+    NIL_SET,
+    SIDE_COUNT,
+    BlindCount,
+    HandResult,
+    NilOutcome,
+)
 from spades_sim.rules import (
     HAND_SIZE,
     SEAT_COUNT,
@@ -20,13 +28,15 @@ from spades_sim.rules import (
     FailedContract,
     NilTricks,
     RuleSet,
+    ZeroBid,
 )
 
 MAX_BID = HAND_SIZE
 """The highest bid with 13 cards a seat: every trick (bids run up to the rules' hand size)."""
 
 BidValue = int | str
-"""A seat's bid: a number of tricks (0 is nil) or :data:`~spades_sim.referee.handlog.BLIND_NIL`."""
+"""A seat's bid: a number of tricks (0 is nil; a :class:`~spades_sim.referee.handlog.BlindCount`
+when bid blind) or :data:`~spades_sim.referee.handlog.BLIND_NIL`."""
 
 
 def side_of(seat_index: int) -> int:
@@ -71,13 +81,16 @@ def trick_winner_index(trick_cards: Sequence[int], rules: RuleSet | None = None)
     return deck.trick_winner_position(trick_cards)
 
 
-def is_nil(bid: BidValue | None) -> bool:
-    """Whether a bid is nil or blind nil.
+def is_nil(bid: BidValue | None, rules: RuleSet | None = None) -> bool:
+    """Whether a bid is nil or blind nil; under ``zero_bid = "zero"`` (``rules``) a bid of 0 is a
+    contract of no tricks, not a nil.
 
-    >>> is_nil(0), is_nil(BLIND_NIL), is_nil(3)
-    (True, True, False)
+    >>> is_nil(0), is_nil(BLIND_NIL), is_nil(3), is_nil(0, RuleSet(zero_bid="zero"))
+    (True, True, False, False)
     """
-    return bid == 0 or bid == BLIND_NIL
+    if bid == 0:
+        return rules is None or rules.zero_bid == ZeroBid.NIL
+    return bid == BLIND_NIL
 
 
 def score_hand(
@@ -120,6 +133,12 @@ def score_hand(
     >>> score_hand(RuleSet(ten_for_two_hundred=True), (6, 1, 4, 1), (6, 1, 5, 1)).points
     (201, 20)
 
+    Blind bids: side 1 bids 6 blind and 2 and takes 9 tricks: twice 80, and 1 bag.
+
+    >>> blind = RuleSet(blind_bid_threshold=100)
+    >>> score_hand(blind, (3, BlindCount(6), 3, 2), (2, 7, 2, 2)).points
+    (-60, 161)
+
     Solo: every seat alone; seat 1's nil (worth 50 here) is made, seat 2 bid 4 and took 6.
 
     >>> score_hand(RuleSet(mode="solo", blind_nil="off", nil_value=50), (3, 0, 4, 5), (3, 0, 6, 4)).points
@@ -142,6 +161,9 @@ def score_hand(
         else:
             side_points = -10 * contract if rules.failed_contract == FailedContract.MINUS_TEN_PER_BID else 0
             side_bags = 0
+        # A blind bid multiplies what the whole contract scores, made or set (bags and nils apart).
+        if has_blind_count(rules, bids, side):
+            side_points *= rules.blind_bid_multiplier
         # Step 2: a nil bidder's tricks are bags even when the contract is set
         # (with nil_tricks = "count_for_partner" they are contract tricks instead).
         if rules.nil_tricks == NilTricks.BAGS_ONLY:
@@ -189,11 +211,32 @@ def side_contract(
     (0, 0, [1])
     """
     seats = [seat for seat in range(len(bids)) if rules.seat_side(seat) == side]
-    nil_seats = [seat for seat in seats if is_nil(bids[seat])]
-    contract_seats = [seat for seat in seats if not is_nil(bids[seat])]
+    nil_seats = [seat for seat in seats if is_nil(bids[seat], rules)]
+    contract_seats = [seat for seat in seats if not is_nil(bids[seat], rules)]
     contract = sum(int(bids[seat]) for seat in contract_seats)
     counted = seats if rules.nil_tricks == NilTricks.COUNT_FOR_PARTNER else contract_seats
     return contract, sum(tricks_taken[seat] for seat in counted), nil_seats
+
+
+def has_blind_count(rules: RuleSet, bids: Sequence[BidValue], side: int) -> bool:
+    """Whether a seat of ``side`` bid a number of tricks blind (docs/scoring.md "Blind bids").
+
+    >>> has_blind_count(RuleSet(), (BlindCount(6), 2, 3, 4), 0), has_blind_count(RuleSet(), (6, 2, 3, 4), 0)
+    (True, False)
+    """
+    return any(isinstance(bid, BlindCount) for seat, bid in enumerate(bids)
+               if rules.seat_side(seat) == side)
+
+
+def contract_set(rules: RuleSet, bids: Sequence[BidValue], tricks_taken: Sequence[int], side: int) -> bool:
+    """Whether ``side``'s contract (a count of 1 or more) was set: what ``sets_to_lose`` counts.
+
+    >>> rules = RuleSet()
+    >>> contract_set(rules, (4, 0, 3, 2), (3, 1, 3, 6), 0), contract_set(rules, (0, 3, 0, 2), (1, 3, 0, 9), 0)
+    (True, False)
+    """
+    contract, contract_tricks, _ = side_contract(rules, bids, tricks_taken, side)
+    return contract > 0 and contract_tricks < contract
 
 
 def _made_contract_points(rules: RuleSet, contract: int) -> int:
@@ -229,6 +272,7 @@ def game_winner(
     score: Sequence[int],
     hands_played: int | None = None,
     thirteen_side: int | None = None,
+    sets: Sequence[int] | None = None,
 ) -> int | None:
     """Return the side that has won after a hand, or None while the game goes on.
 
@@ -249,9 +293,22 @@ def game_winner(
     (0, 0)
     >>> game_winner(RuleSet(mode="three-player", blind_nil="off"), (520, 520, 300)) is None  # shared top
     True
+
+    ``sets`` (each side's sets so far) under ``sets_to_lose``: a side set that many times loses
+    to the other whatever the scores; both at once: the higher score wins, level plays on.
+
+    >>> two = RuleSet(sets_to_lose=2)
+    >>> game_winner(two, (300, 100), sets=(2, 1)), game_winner(two, (300, 100), sets=(2, 2))
+    (1, 0)
     """
     if thirteen_side is not None:
         return thirteen_side
+    if rules.sets_to_lose and sets is not None:
+        losers = [side for side, count in enumerate(sets) if count >= rules.sets_to_lose]
+        if len(losers) == 1:
+            return 1 - losers[0]  # two sides (the rule set refuses sets_to_lose with more)
+        if losers:
+            return None if score[0] == score[1] else int(score[1] > score[0])
     elimination = rules.elimination
     over = (
         max(score) >= rules.target
@@ -263,6 +320,38 @@ def game_winner(
     top = max(score)
     leaders = [side for side, points in enumerate(score) if points == top]
     return leaders[0] if len(leaders) == 1 else None
+
+
+def blind_bid_refusal(rules: RuleSet, side: int, score_before: Sequence[int]) -> str | None:
+    """Return why a side may not bid a number of tricks blind in this hand, or None when it may:
+    it must trail the other side by ``blind_bid_threshold`` or more.
+
+    >>> rules = RuleSet(blind_bid_threshold=100)
+    >>> blind_bid_refusal(rules, 1, (250, 150)) is None, blind_bid_refusal(rules, 0, (250, 150))
+    (True, 'side 0 leads by 100 (needs to trail by 100)')
+    >>> blind_bid_refusal(RuleSet(), 0, (0, 0))
+    'blind bids are off'
+    """
+    if rules.blind_bid_threshold is None:
+        return "blind bids are off"
+    return _behind_refusal(side, score_before, rules.blind_bid_threshold)
+
+
+def _behind_refusal(side: int, score_before: Sequence[int], needed: int) -> str | None:
+    """Why ``side`` is not ``needed`` points or more behind the best other side, or None."""
+    leader = max(points for other, points in enumerate(score_before) if other != side)
+    deficit = leader - score_before[side]
+    # With more than two sides, name whom the side is measured against.
+    two_sides = len(score_before) == 2
+    trails = "trails" if two_sides else "trails the leader"
+    level = "is level" if two_sides else "is level with the leader"
+    if deficit >= needed:
+        return None
+    if deficit > 0:
+        return f"side {side} {trails} by {deficit} (needs {needed})"
+    if deficit == 0:
+        return f"side {side} {level} (needs to trail by {needed})"
+    return f"side {side} leads by {-deficit} (needs to trail by {needed})"
 
 
 def blind_nil_refusal(rules: RuleSet, side: int, score_before: Sequence[int], hand_index: int) -> str | None:
@@ -291,20 +380,7 @@ def blind_nil_refusal(rules: RuleSet, side: int, score_before: Sequence[int], ha
                 else "this is the first hand of the game (allowed after the first hand)"
             )
         case BlindNil.WHEN_BEHIND:
-            leader = max(points for other, points in enumerate(score_before) if other != side)
-            deficit = leader - score_before[side]
-            needed = rules.blind_nil_threshold
-            # With more than two sides, name whom the side is measured against.
-            two_sides = len(score_before) == 2
-            trails = "trails" if two_sides else "trails the leader"
-            level = "is level" if two_sides else "is level with the leader"
-            if deficit >= needed:
-                return None
-            if deficit > 0:
-                return f"side {side} {trails} by {deficit} (needs {needed})"
-            if deficit == 0:
-                return f"side {side} {level} (needs to trail by {needed})"
-            return f"side {side} leads by {-deficit} (needs to trail by {needed})"
+            return _behind_refusal(side, score_before, rules.blind_nil_threshold)
     raise AssertionError(f"unhandled blind_nil option {rules.blind_nil!r}")
 
 
@@ -314,8 +390,10 @@ def _count(bid: BidValue) -> int:
 
 
 def _bid_name(bid: BidValue) -> str:
-    """A bid as the messages write it: ``nil``, ``blind nil`` or its number."""
+    """A bid as the messages write it: ``nil``, ``blind nil``, its number or ``blind N``."""
     if bid == BLIND_NIL:
         return "blind nil"
+    if isinstance(bid, BlindCount):
+        return f"blind {int(bid)}"
     return "nil" if is_nil(bid) else str(bid)
 

@@ -16,7 +16,19 @@ import numpy as np
 import pandas as pd
 
 from ..cards import format_card
-from ..referee.handlog import BLIND_NIL, Bid, BlindNilBid, HandLog, HandResult, Trick, parse_action
+from ..kernel.scoring import BLIND_COUNT_FLAG, BLIND_NIL_FLAG
+from ..referee.handlog import (
+    BLIND_BID,
+    BLIND_NIL,
+    Bid,
+    BlindBid,
+    BlindCount,
+    BlindNilBid,
+    HandLog,
+    HandResult,
+    Trick,
+    parse_action,
+)
 from ..referee.scoring import BidValue, is_nil, side_contract
 from ..rules import RuleSet
 
@@ -47,7 +59,7 @@ def hand_frame(records) -> pd.DataFrame:
         frame[name] = getattr(records, name).reshape(-1)
     for name in _SIDE_COLUMNS:
         frame[name] = getattr(records, name)[row, side]
-    nil = frame["bid"] == 0
+    nil = (frame["bid"] == 0) & (frame["blind"] >= 0)  # -1: a zero bid, no nil (zero_bid)
     frame["nil_outcome"] = pd.Categorical(
         np.where(~nil, "none", np.where(frame["tricks"] == 0, "made", "set")),
         categories=["none", "made", "set"])
@@ -107,12 +119,14 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
     logs = []
     score_before = np.zeros(packed.side_count, dtype=np.int64)
     bags_before = np.zeros(packed.side_count, dtype=np.int64)
+    sets_before = np.zeros(packed.side_count, dtype=np.int64)
     game_row = -1
     for row in range(records.game.size):
         hand_index = int(records.hand[row])
         if hand_index == 0:
             score_before[:] = 0
             bags_before[:] = 0
+            sets_before[:] = 0
             game_row += 1
         dealer = int(records.dealer[row])
         hands = tuple(_mask_cards(trace.hands[row, seat], slot_card) for seat in range(seats))
@@ -120,7 +134,9 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
                     if packed.draw_deal else None)
         actions = []
         for seat in (int(seat) for seat in trace.bidders[row]):
-            if records.blind[row, seat]:
+            if records.blind[row, seat] == BLIND_COUNT_FLAG:
+                actions.append(f"{seat} {BLIND_BID} {int(records.bid[row, seat])}")
+            elif records.blind[row, seat] == BLIND_NIL_FLAG:
                 actions.append(f"{seat} bn")
             else:
                 actions.append(f"{seat} b {int(records.bid[row, seat])}")
@@ -135,8 +151,9 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
             tricks.append(Trick(leader=leader, winner=winner, cards=cards))
             leader = winner
         nil: tuple[NilOutcome, ...] = tuple(
-            None if records.bid[row, seat] != 0 else ("made" if records.tricks[row, seat] == 0
-                                                      else "set")
+            # A bid of 0 whose blind column is -1 is a zero (zero_bid), not a nil.
+            None if records.bid[row, seat] != 0 or records.blind[row, seat] < 0
+            else ("made" if records.tricks[row, seat] == 0 else "set")
             for seat in range(seats))
         result = HandResult(
             tricks=tuple(int(x) for x in records.tricks[row]),
@@ -159,9 +176,12 @@ def trace_logs(rules_name: str, records, trace, packed, *, games=None) -> list[H
             hand=hand_index if in_game else None,
             score_before=tuple(int(x) for x in score_before),
             bags_before=tuple(int(x) for x in bags_before),
-            tricks=tuple(tricks), result=result, game_over=game_over))
+            tricks=tuple(tricks), result=result, game_over=game_over,
+            sets_before=(tuple(int(x) for x in sets_before)
+                         if in_game and packed.sets_to_lose else None)))
         score_before[:] = records.score[row]
         bags_before[:] = records.bag_total[row]
+        sets_before += (records.contract[row] > 0) & (records.made[row] == 0)
     return logs
 
 
@@ -209,9 +229,11 @@ def _tally_log(rules: RuleSet, log: HandLog, counts: dict[str, list[int]]) -> No
                 bids[seat] = count
             case BlindNilBid(seat):
                 bids[seat] = BLIND_NIL
+            case BlindBid(seat, count):
+                bids[seat] = BlindCount(count)
     tricks = log.result.tricks
     for seat, bid in enumerate(bids):
-        if is_nil(bid):
+        if is_nil(bid, rules):
             kind = "blind" if bid == BLIND_NIL else "nil"
             counts[f"{kind}_bids"][rules.seat_side(seat)] += 1
             counts[f"{kind}_made"][rules.seat_side(seat)] += tricks[seat] == 0
