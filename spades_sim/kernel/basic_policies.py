@@ -147,14 +147,20 @@ def _nil_risk(hand, suit_masks, suit_low, trump_suit):
 
 
 @njit(cache=True, inline='always')
+def _last_resort(params, deficit, other_score, target):
+    """The basic policy's time for a blind gamble: ``deficit`` or more behind, with the
+    opponents (``other_score``) close to the target."""
+    return deficit >= params[P_BLIND_DEFICIT] and other_score >= target - params[P_BLIND_NEAR]
+
+
+@njit(cache=True, inline='always')
 def _wants_blind_nil(params, partner_bid, deficit, other_score, target):
     """Decide blind nil before seeing the cards (only called when it is allowed).
 
-    The basic policy goes blind only as a last resort: far behind, with the
-    opponents close to the target, and the partner not already nil.
+    The basic policy goes blind only as a last resort (:func:`_last_resort`), and not when the
+    partner is already nil.
     """
-    return (partner_bid != 0 and deficit >= params[P_BLIND_DEFICIT]
-            and other_score >= target - params[P_BLIND_NEAR])
+    return partner_bid != 0 and _last_resort(params, deficit, other_score, target)
 
 
 @njit(cache=True, inline='always')
@@ -163,7 +169,7 @@ def _basic_blind_bid(params, counts, deficit, other_score, target):
     lowest allowed, on the blind-nil last-resort condition (far behind, the opponents close to
     the target), else 0 (none). Blind nil is asked first, so this is the seat's blind gamble
     when blind nil is off or its partner bid nil."""
-    if deficit >= params[P_BLIND_DEFICIT] and other_score >= target - params[P_BLIND_NEAR]:
+    if _last_resort(params, deficit, other_score, target):
         return _lowest_bit(np.uint64(counts))
     return 0
 

@@ -731,12 +731,12 @@ def _bid_beside_blind(rules, own, blind_bid, allowed, last_set):
             continue
         contract = blind_bid + p
         made_points, set_points = _contract_value(scoring, contract)
+        lose = multiplier * set_points * (2.0 if last_set else 1.0)
         value = 0.0
         for k in range(own.shape[0]):
             if own[k] <= 0.0:
                 continue
             make = _binomial_at_least(n, share, contract - k)
-            lose = multiplier * set_points * (2.0 if last_set else 1.0)
             value += own[k] * (make * multiplier * made_points - (1.0 - make) * lose)
         if value > best_value:
             best, best_value = p, value
