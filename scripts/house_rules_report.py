@@ -2,9 +2,10 @@
 
     python scripts/house_rules_report.py > reports/house-rules.md
 
-Two sections: the expert's nil bid rate and nil success under a nil card pass of 0, 1, 2
-and 4 cards (``nil_pass``; `expert` on every seat, hands from 0-0), and `expert` against
-`expert-v1` in duplicate on each preset of :data:`PRESETS` and under the zero bid. Every
+Three sections: the expert's nil bid rate and nil success under a nil card pass of 0, 1, 2
+and 4 cards (``nil_pass``; `expert` on every seat, hands from 0-0), `expert` against itself
+without its pass parameters under each pass, and `expert` against `expert-v1` in duplicate
+on each preset of :data:`PRESETS` and under the zero bid. Every
 figure carries its 95% interval: Wilson for the rates, paired over deal sequences for the
 duplicate share. Fixed seeds: the same command prints the same report. About two minutes
 on 2 cores once compiled.
@@ -16,6 +17,7 @@ import argparse
 from itertools import pairwise
 
 from spades_sim import compare_strategies, simulate_hands
+from spades_sim.kernel.strategies import STRATEGIES
 from spades_sim.rules import load_preset
 from spades_sim.run.catalogue import pick
 
@@ -71,6 +73,22 @@ def main() -> None:
           f"intervals at 0 and 2 cards are apart: {'yes' if apart else 'no'} "
           f"({interval(rows[0][0]['low'], rows[0][0]['high'])} against "
           f"{interval(rows[2][0]['low'], rows[2][0]['high'])}).\n")
+
+    print(f"## The expert's pass judgement ({args.pairs:,} deal sequences × 2)\n")
+    print("`expert` against itself without its two pass parameters (`nil_pass_reach` 0: nil judged "
+          "only below 3 tricks, as without a pass; `nil_pass_cover` 0: the nil's partner bids "
+          f"as if nothing came back), in duplicate under `{args.rules}` with the pass; win share of "
+          "`expert`, paired 95% interval.\n")
+    print("| nil_pass | expert's win share | 95% interval | lower bound above 50% |")
+    print("|---:|---:|---|---|")
+    plain = STRATEGIES["expert"].variant({"nil_pass_reach": 0.0, "nil_pass_cover": 0.0})
+    for passed in PASSES[1:]:
+        result = compare_strategies(base.replace(nil_pass=passed), "expert", plain, args.pairs,
+                                    seed=DUPLICATE_SEED)
+        low, high = result.paired_interval
+        print(f"| {passed} | {pct(result.share.mean())} | {interval(low, high)} | "
+              f"{'yes' if low > 0.5 else 'no'} |")
+    print()
 
     print(f"## `expert` against `expert-v1` in duplicate ({args.pairs:,} deal sequences × 2)\n")
     print("Win share of `expert`: a win 1, a game stopped at the hand cap ½; paired 95% interval "

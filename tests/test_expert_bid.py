@@ -74,12 +74,34 @@ def test_the_offset_judges_bids_by_a_shifted_distribution() -> None:
     assert best(STANDARD, shift=1.0) == pytest.approx((4, 41.1))
 
 
+@pytest.mark.parametrize(("rules", "shift", "expected"), [
+    (RuleSet(), 0.0, (3, 31.1)),
+    # Four cards come back from the nil: 0.5 a card, the tricks are 5, 6, 7. Bid 4 is worth
+    # 0.2×41 + 0.5×42 + 0.3×43 = 42.1, bid 5 0.2×50 + 0.5×51 + 0.3×52 = 51.1, bid 6
+    # 0.2×(-60) + 0.5×60 + 0.3×61 = 36.3.
+    (RuleSet(nil_pass=4), 2.0, (5, 51.1)),
+    # One card: half a trick, the two distributions around it weighed half and half. Bid 3 is
+    # worth (31.1 + (0.2×31 + 0.5×32 + 0.3×33)) / 2 = 31.6, bid 4 (24.3 + 41.1) / 2 = 32.7.
+    (RuleSet(nil_pass=1), 0.5, (4, 32.7)),
+])
+def test_a_nil_partner_bids_for_the_cards_passed_back(rules, shift, expected) -> None:
+    """Over a partner's nil the expert's distribution moves by ``cover_bonus`` (0) and
+    ``nil_pass_cover`` (0.5) for each card of the nil card pass."""
+    packed = pack_rules(rules)
+    got = expert_bid._cover_shift(packed, Strategy("t", "expert", "expert").variant(
+        {"cover_bonus": 0.0, "nil_pass_cover": 0.5}).vector())
+    assert got == shift
+    assert best(packed, shift=got) == pytest.approx(expected)
+
+
 @pytest.mark.parametrize(("name", "value", "message"), [
     ("nil_min_chance", 1.5, "param nil_min_chance=1.5: allowed 0 to 1"),
     ("nil_bonus", -500.0, "param nil_bonus=-500.0: allowed -200 to 200"),
     ("bag_weight", -1.0, "param bag_weight=-1.0: allowed 0 to 5"),
     ("blind_nil_margin", 2.0, "param blind_nil_margin=2.0: allowed -1 to 1"),
     ("blind_nil_min_chance", -0.1, "param blind_nil_min_chance=-0.1: allowed 0 to 1"),
+    ("nil_pass_reach", 2.5, "param nil_pass_reach=2.5: allowed 0 to 2"),
+    ("nil_pass_cover", -0.5, "param nil_pass_cover=-0.5: allowed 0 to 2"),
 ])
 def test_expert_parameters_out_of_range_are_refused(name: str, value: float, message: str) -> None:
     with pytest.raises(StrategyError) as raised:

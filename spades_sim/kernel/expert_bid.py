@@ -49,6 +49,8 @@ from .params import (
     P_EXPLORE_NIL,
     P_NIL_BONUS,
     P_NIL_MIN_CHANCE,
+    P_NIL_PASS_COVER,
+    P_NIL_PASS_REACH,
 )
 from .rng import _next
 from .scoring import (
@@ -439,6 +441,13 @@ def _cover_points(rules, tables, partner_bid, costs, weight):
     return points
 
 
+@njit(cache=True, inline='always')
+def _cover_shift(rules, params):
+    """Tricks added to the distribution of a seat whose partner bid nil: ``cover_bonus``, and
+    ``nil_pass_cover`` for each card the nil passes back to it (``nil_pass``)."""
+    return params[P_COVER_BONUS] + params[P_NIL_PASS_COVER] * rules.nil_pass
+
+
 @njit(cache=True)
 def _fill_choices(rules, tables, params, h, own_bid, own_value, joint_bid, joint_value,
                   cover_points):
@@ -454,7 +463,7 @@ def _fill_choices(rules, tables, params, h, own_bid, own_value, joint_bid, joint
             costs = tables.bag_steps[h, r]
             for ctx in range(tables.own.shape[0]):
                 shift = params[q, P_BID_OFFSET] + (
-                    params[q, P_COVER_BONUS] if ctx == CTX_PARTNER_NIL else 0.0)
+                    _cover_shift(rules, params[q]) if ctx == CTX_PARTNER_NIL else 0.0)
                 for position in range(tables.own.shape[1]):
                     for sbin in range(tables.own.shape[2]):
                         bid, value = _best_count(rules, tables.own[ctx, position, sbin],
@@ -540,7 +549,7 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
     nil_chance = 0.0
     partner_points = 0.0  # the partner's contract points if this seat bids nil
     endgame = rules.side_count == 2 and (last_set or _near_the_end(rules, score, hand_index))
-    if allowed & 1 and strength < NIL_STRENGTH_MAX:
+    if allowed & 1 and strength < NIL_STRENGTH_MAX + params[P_NIL_PASS_REACH] * rules.nil_pass:
         ctx = NIL_CTX_NO_COVER
         relative = 0.0
         if partner >= 0 and partner_bid < 0:
@@ -583,7 +592,7 @@ def _restricted_best_count(rules, tables, params, partner, partner_bid, position
     """(bid, value) of :func:`_best_count` when the rules allow only some count bids (a forced
     mode, a side minimum, the sum rule), so the precomputed choice does not apply."""
     dist, base = _distribution(tables, partner, partner_bid, position, sbin)
-    shift = params[P_BID_OFFSET] + (params[P_COVER_BONUS] if partner_bid == 0 else 0.0)
+    shift = params[P_BID_OFFSET] + (_cover_shift(rules, params) if partner_bid == 0 else 0.0)
     return _best_count(rules, dist, base, allowed, shift, tables.bag_steps[horizon, bag_row],
                        params[P_BAG_WEIGHT])
 

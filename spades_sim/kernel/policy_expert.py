@@ -22,7 +22,7 @@ from .expert_play import _play_expert
 from .params import P_BAG_WEIGHT
 from .policy_basic import keep  # noqa: F401  (its decision)
 from .policy_basic import pass_card as _pass_basic
-from .scoring import BLIND_COUNT_FLAG, SCORING_FAILED_PER_BID
+from .scoring import BLIND_COUNT_FLAG, SCORING_FAILED_PER_BID, SCORING_ZERO_BID
 from .scratch import COST_OPPONENTS, COST_OWN_SIDE
 
 NAME = "expert"
@@ -141,5 +141,6 @@ def play(rules, strat, obs, rng):
                         obs.position, obs.led_suit, obs.win_slot, obs.win_seat, obs.win_suit,
                         obs.gone, obs.shown_out, obs.bids, obs.tricks, rules.seat_count,
                         obs.notes[COST_OWN_SIDE], obs.notes[COST_OPPONENTS],
-                        10.0 + rules.scoring[SCORING_FAILED_PER_BID], rules.suit_masks, rules.suit_low,
-                        rules.trump_suit), rng
+                        10.0 + rules.scoring[SCORING_FAILED_PER_BID],
+                        -1 if rules.scoring[SCORING_ZERO_BID] == 1 else 0, rules.suit_masks,
+                        rules.suit_low, rules.trump_suit), rng

@@ -98,6 +98,13 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("blind_nil_min_chance", _params.P_BLIND_MIN_CHANCE, 0.0, 0.0, 1.0,
               "bid blind nil only when its calibrated chance of success (for the cards passed "
               "and the partner's bid) is at least this", ("expert",)),
+    ParamSpec("nil_pass_reach", _params.P_NIL_PASS_REACH, 0.0, 0.0, 2.0,
+              "with a nil card pass (nil_pass), a nil is judged for hands this many tricks "
+              "stronger a card passed (0: up to the plain nil's 3 tricks; a stronger hand can "
+              "pass its winners away)", ("expert",)),
+    ParamSpec("nil_pass_cover", _params.P_NIL_PASS_COVER, 0.0, 0.0, 2.0,
+              "with a nil card pass, tricks added to the distribution of a nil bidder's partner "
+              "a card passed (it gets the nil's high cards back)", ("expert",)),
     ParamSpec("bag_weight", _params.P_BAG_WEIGHT, 1.0, 0.0, 5.0,
               "weight of the expected future bag penalties in a bid's value and in card play "
               "(0: bags only cost when they cross the limit this hand)", ("expert",)),
@@ -222,11 +229,13 @@ class Strategy:
 
 EXPERT_PARAMS: dict[str, float] = {"bid_offset": 0.0, "set_slack": 4.0, "nil_bonus": -2.0,
                                    "cover_bonus": 0.0, "blind_nil_margin": 0.06,
-                                   "blind_nil_min_chance": 0.15}
+                                   "blind_nil_min_chance": 0.15, "nil_pass_reach": 0.5,
+                                   "nil_pass_cover": 0.5}
 """The expert's parameters (others at their defaults); how they were found: docs/strategies.md.
 The three nil parameters come from the SPSA tuning of reports/tuning.md; until then they were
 ``nil_bonus`` -35, ``blind_nil_margin`` 0.15 and ``blind_nil_min_chance`` 0.35
-(examples/expert-before-tuning.toml)."""
+(examples/expert-before-tuning.toml). ``nil_pass_reach`` and ``nil_pass_cover`` (read only under a nil
+card pass) were measured in duplicate against the expert without them (reports/house-rules.md)."""
 
 STRATEGIES: dict[str, Strategy] = {
     "random": Strategy("random", "random", "random",
