@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import pty
@@ -379,6 +380,28 @@ def test_hand_command_prints_the_table_and_writes_figure_and_data(tmp_path: Path
         assert label in svg, label
 
 
+def test_sets_before_the_hand_count_toward_losing_the_game() -> None:
+    """Under ``tournament-blind`` two sets lose the game. With one set already (``--sets
+    us=1,them=0``) a count bid that is set loses the game there and then, so no count bid wins
+    more deals than it makes; from no sets a hopeless 13 is set on nearly every deal and still
+    wins some games."""
+    rules = load_preset("tournament-blind")
+    cards = "AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"
+    one_set = what_if(rules, cards, score=(100, 150), sets=(1, 0), deals=200, seed=3)
+    none = what_if(rules, cards, score=(100, 150), deals=200, seed=3)
+    assert one_set.sets == (1, 0) and none.sets == (0, 0)
+    counts = one_set.table[one_set.table["bid"].isin([str(k) for k in range(1, 14)])]
+    assert len(counts) == 13
+    assert (counts["win"] <= counts["made"]).all(), counts[["bid", "made", "win"]]
+    thirteen = none.table.set_index("bid").loc["13"]
+    assert thirteen["win"] > thirteen["made"]
+    result = invoke(["hand", cards, "--rules", "tournament-blind", "--score", "us=100,them=150",
+                     "--sets", "us=1,them=0", "--deals", "20", "--seed", "3", "--quiet",
+                     "--format", "json"])
+    assert_ok(result)
+    assert json.loads(result.output)["metadata"]["sets"] == [1, 0]
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["AS AS 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C"], "card 'AS' appears twice"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C"], "hand=12 cards: allowed 13 (a hand of standard)"),
@@ -387,6 +410,10 @@ def test_hand_command_prints_the_table_and_writes_figure_and_data(tmp_path: Path
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--score", "us=x"], "score='us=x': allowed"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--bags", "us=12,them=0"],
      "bags='us=12,them=0': allowed bags 0 to 9 for each side"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--sets", "us=1,them=0"],
+     "sets='us=1,them=0': allowed only under rules with sets_to_lose (a game lost by sets)"),
+    (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--rules", "tournament-blind", "--sets",
+      "us=2,them=0"], "sets='us=2,them=0': allowed sets 0 to 1 for each side"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--seat", "2", "--bids", "0:3,1:14"],
      "bids='0:3,1:14': allowed SEAT:BID,… with seats 0 to 3 once each and BID 0 to 13"),
     (["AS 7S 3S 9H 8H 4H 2H QD 6D 3D 8C 5C 2C", "--rules", "classic", "--seat", "2", "--bids",

@@ -127,8 +127,9 @@ def parse_side_values(text: str, field: str, rules: RuleSet,
                       seat: int | None = None) -> tuple[int, ...]:
     """``SIDE=N,…`` (or, given the ``seat`` it speaks for, ``us=N,them=N`` with two sides) as
     one value per side; every side once (``us=240`` alone is refused: the other side's value
-    is not known to be 0). ``field`` (``score`` or ``bags``) sets the range: a score within
-    ±:data:`SCORE_MOST`, bags 0 to one under the bag limit.
+    is not known to be 0). ``field`` (``score``, ``bags`` or ``sets``) sets the range: a score
+    within ±:data:`SCORE_MOST`, bags 0 to one under the bag limit, sets 0 to one under
+    ``sets_to_lose`` (none allowed without it).
 
     >>> from spades_sim.rules import RuleSet
     >>> parse_side_values("them=310,us=240", "score", RuleSet(), 1)
@@ -156,8 +157,11 @@ def parse_side_values(text: str, field: str, rules: RuleSet,
         us_them = "us=N,them=N or " if sides == 2 and seat is not None else ""
         raise HandInputError(f"{field}={shown(text)!r}: allowed {us_them}SIDE=N,… with every "
                              f"side 0 to {sides - 1} once")
-    low, high = ((0, max(rules.bag_limit - 1, 0)) if field == "bags"
-                 else (-SCORE_MOST, SCORE_MOST))
+    if field == "sets" and not rules.sets_to_lose:
+        raise HandInputError(f"sets={shown(text)!r}: allowed only under rules with "
+                             "sets_to_lose (a game lost by sets)")
+    low, high = {"bags": (0, max(rules.bag_limit - 1, 0)),
+                 "sets": (0, rules.sets_to_lose - 1)}.get(field, (-SCORE_MOST, SCORE_MOST))
     if not all(low <= value <= high for value in values.values()):
         raise HandInputError(f"{field}={shown(text)!r}: allowed {field} {low:,} to {high:,} "
                              "for each side")

@@ -97,6 +97,8 @@ class WhatIf:
     own_made: np.ndarray | None = None
     """Per deal likewise: 1 when the seat's side made its contract under the strategy's own
     bid (its nil, for a nil), else 0."""
+    sets: tuple[int, ...] = ()
+    """Each side's contracts set before this hand (``sets_to_lose``)."""
 
     @property
     def best(self) -> str:
@@ -157,10 +159,12 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
             seed: int | None = None, threads: int | None = None,
             constraints: Sequence[SuitCount] = (),
             max_hands: int = DEFAULT_MAX_HANDS,
-            on_block: Callable[[int], None] | None = None) -> WhatIf:
+            on_block: Callable[[int], None] | None = None,
+            sets: Sequence[int] | None = None) -> WhatIf:
     """Play ``deals`` random completions of the seat's ``hand`` once per candidate bid.
 
-    ``score`` and ``bags`` are per side (default 0); ``bids`` the bids already made
+    ``score``, ``bags`` and ``sets`` (contracts set so far, under ``sets_to_lose``) are per
+    side (default 0); ``bids`` the bids already made
     ({seat: code}, see :func:`bid_code`), which must be those of the seats before
     ``seat`` (with ``dealer`` None the dealer is chosen so that they are);
     ``hand_index`` is the number of hands already played (default: 0 at 0–0, else 1).
@@ -177,8 +181,10 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
                           f"{rules.name})")
     score = tuple(score) if score is not None else (0,) * sides
     bags = tuple(bags) if bags is not None else (0,) * sides
+    sets = tuple(sets) if sets is not None else (0,) * sides
     for field, values, low, high in (("score", score, -100_000, 100_000),
-                                     ("bags", bags, 0, max(rules.bag_limit - 1, 0))):
+                                     ("bags", bags, 0, max(rules.bag_limit - 1, 0)),
+                                     ("sets", sets, 0, max(rules.sets_to_lose - 1, 0))):
         if len(values) != sides or not all(low <= v <= high for v in values):
             raise WhatIfError(f"{field}={list(values)!r}: allowed {sides} values from {low} to "
                               f"{high}")
@@ -190,7 +196,7 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
                           f"{rules.hand_size}, nil, blind or blindN")
     dealer = _dealer_for(rules, packed.first_bid_offset, seat, known, dealer)
     if hand_index is None:
-        hand_index = 0 if not any(score) and not any(bags) else 1
+        hand_index = 0 if not any(score) and not any(bags) and not any(sets) else 1
     if isinstance(hand_index, bool) or not isinstance(hand_index, int) or not (
             0 <= hand_index < max_hands):
         raise WhatIfError(f"hands-played={hand_index!r}: allowed 0 to {max_hands - 1} (a game "
@@ -202,7 +208,8 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
     forced = np.full(n, engine.FREE_BID, np.int64)
     for other, code in known.items():
         forced[other] = code
-    setting = _Setting(table, seed, dealer, hand_index, seat, forced, score, bags, max_hands)
+    setting = _Setting(table, seed, dealer, hand_index, seat, forced, score, bags, sets,
+                       max_hands)
 
     candidates = [engine.FREE_BID, *range(rules.hand_size + 1)]
     (*played, hero_bid), interrupted = _play_pass(setting, dealer_of_deals, candidates, deals,
@@ -230,7 +237,7 @@ def what_if(raw_rules: str | RuleSet, hand: str | Sequence[int], seat: int = 0,
     choices = pd.Series([bid_name(int(code)) for code in hero_bid[:, 0]]).value_counts()
     return WhatIf(rules, seat, tuple(cards), dealer, hand_index, tuple(score), tuple(bags), known,
                   seed, deals, pd.DataFrame(rows), choices / finished, refused, interrupted,
-                  tuple(constraints), hero_bid[:, 0].copy(), made[:, 0].copy())
+                  tuple(constraints), hero_bid[:, 0].copy(), made[:, 0].copy(), sets)
 
 
 @dataclass(frozen=True)
@@ -245,6 +252,7 @@ class _Setting:
     forced: np.ndarray
     score: tuple[int, ...]
     bags: tuple[int, ...]
+    sets: tuple[int, ...]
     max_hands: int
 
 
@@ -285,7 +293,8 @@ def _blocks(setting: _Setting, dealer_of_deals: Dealer, candidates: list[int],
                                                                      first // deal_block),
                 deals=dealt, dealer=setting.dealer, hand_index=setting.hand_index,
                 hero=setting.hero, forced_bids=setting.forced, candidates=candidates,
-                score=setting.score, bag_total=setting.bags, max_hands=setting.max_hands)
+                score=setting.score, bag_total=setting.bags, max_hands=setting.max_hands,
+                sets=setting.sets)
             parts.append([value[finished] for value in values])
             if interrupted:  # Ctrl-C: the driver kept the rows it finished, maybe all of them
                 cut = True

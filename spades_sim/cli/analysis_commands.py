@@ -668,6 +668,9 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str 
 @click.option("--bags", "bags_text", default="", metavar="SIDE=N,…",
               help="Bags each side carries, every side given: 0=3,1=5, or us=3,them=5 from the "
                    "seat's side. [default: none]")
+@click.option("--sets", "sets_text", default="", metavar="SIDE=N,…",
+              help="Contracts each side has had set this game, under rules with sets_to_lose: "
+                   "0=1,1=0, or us=1,them=0. [default: none]")
 @click.option("--bids", "bids_text", default="", metavar="SEAT:BID,…",
               help="Bids already made this hand, e.g. 1:4,2:nil (blind nil: blind).")
 @click.option("--dealer", type=WHOLE, default=None,
@@ -687,8 +690,8 @@ def bids_command(strategy_names: tuple[str, ...], against: str, rules_name: str 
 @strategy_options
 @output_options("hand.png")
 def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: tuple[str, ...],
-                 score_text: str, bags_text: str, bids_text: str, dealer: int | None,
-                 hand_index: int | None, constraint_texts: tuple[str, ...], deals: int,
+                 score_text: str, bags_text: str, sets_text: str, bids_text: str,
+                 dealer: int | None, hand_index: int | None, constraint_texts: tuple[str, ...], deals: int,
                  seed: int | None, threads: int | None, strategy_names: tuple[str, ...],
                  param_overrides: tuple[str, ...], fmt: str, out: str | None, figure_path: str | None,
                  svg: bool, no_figure: bool, quiet: bool, double_dummy: bool = False) -> None:
@@ -712,6 +715,7 @@ def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: 
         rules = resolve_rules(rules_name, rule_overrides)
         score = parse_side_values(score_text, "score", rules, seat) if score_text else None
         bags = parse_side_values(bags_text, "bags", rules, seat) if bags_text else None
+        sets = parse_side_values(sets_text, "sets", rules, seat) if sets_text else None
         known = parse_bids(bids_text, rules)
         constraints = [parse_suit_count(text) for text in constraint_texts]
         outputs = check_outputs(fmt, out, figure_path, svg, no_figure,
@@ -719,7 +723,8 @@ def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: 
         strategies = table_strategies(rules, strategy_names, param_overrides)
         with progress(deals * deal_passes(rules), "deals", quiet) as advance:
             result = what_if(rules, cards, seat, strategies, score, bags, known, dealer,
-                             hand_index, deals, seed, threads, constraints, on_block=advance)
+                             hand_index, deals, seed, threads, constraints, on_block=advance,
+                             sets=sets)
         view, stopped = None, False
         if double_dummy and not result.interrupted:  # Ctrl-C is acted on: no solving after it
             try:
@@ -729,13 +734,16 @@ def hand_command(cards: str, seat: int, rules_name: str | None, rule_overrides: 
     names = " vs ".join(dict.fromkeys(s.name for s in strategies))
     title = (f"rules {rules_label(rules, rule_overrides)}, seat {seat} of dealer "
              f"{result.dealer}, score {'/'.join(map(str, result.score))}, bags "
-             f"{'/'.join(map(str, result.bags))}, strategy {names}, seed {result.seed}: "
+             f"{'/'.join(map(str, result.bags))}"
+             + (f", sets {'/'.join(map(str, result.sets))}" if rules.sets_to_lose else "")
+             + f", strategy {names}, seed {result.seed}: "
              f"{deals:,} deals")
     played = int(result.table["deals"].iloc[0])
     header = title + (f" (interrupted after {played:,})" if result.interrupted else "")
     meta = export.metadata(
         "hand", result.seed, [rules], strategies, cards=cards, seat=seat, dealer=result.dealer,
-        score=list(result.score), bags=list(result.bags), hands_played=result.hand_index,
+        score=list(result.score), bags=list(result.bags), sets=list(result.sets),
+        hands_played=result.hand_index,
         bids={str(k): v for k, v in result.known_bids.items()}, deals=deals, played=played,
         interrupted=result.interrupted, best=result.best, choices=result.choices.to_dict(),
         refused=result.refused)

@@ -568,7 +568,8 @@ def trace_games(*, rules, strategies, seed: int, games, max_hands: int):
 
 
 def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_index: int,
-                  hero: int, forced_bids, candidates, score, bag_total, max_hands: int):
+                  hero: int, forced_bids, candidates, score, bag_total, max_hands: int,
+                  sets=None):
     """Every candidate bid of ``hero`` on every deal in ``deals``, each played to the game's end.
 
     Parameters
@@ -590,6 +591,8 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
         The game's score and bags before the hand.
     max_hands : int
         As in :func:`play_games`.
+    sets : ndarray of int64, shape (sides,), optional
+        Each side's contracts set so far this game (``sets_to_lose``); none by default.
 
     Returns
     -------
@@ -610,6 +613,7 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
     candidates = np.ascontiguousarray(candidates, dtype=np.int64)
     score = np.ascontiguousarray(score, dtype=np.int64)
     bag_total = np.ascontiguousarray(bag_total, dtype=np.int64)
+    sets = np.zeros_like(bag_total) if sets is None else np.ascontiguousarray(sets, dtype=np.int64)
     if deals.ndim != 2 or deals.shape[1] != rules.seat_count:
         raise RunError(f"deals: allowed an array of shape (n, {rules.seat_count})")
     shape = (deals.shape[0], candidates.size)
@@ -620,7 +624,7 @@ def what_if_deals(*, rules, strategies, seed: int, deals, dealer: int, hand_inde
 
     def arguments(lo: int, hi: int) -> tuple:
         return (rules, strategies, seed, deals, dealer, hand_index, hero, forced_bids,
-                candidates, score, bag_total, max_hands, lo, hi, engine._new_scratch(rules),
+                candidates, score, bag_total, sets, max_hands, lo, hi, engine._new_scratch(rules),
                 made, points, won, valid, hero_bid)
 
     def play(lo: int, hi: int) -> None:

@@ -101,20 +101,20 @@ def _games_chunk(rules, strat, seed, start, lo, hi, max_hands, s, games, write_h
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _what_if_chunk(rules, strat, seed, deals, dealer, hand_index, hero,
-                   forced_bids, candidates, score, bag_total, max_hands, lo, hi, s, made, points,
-                   won, valid, hero_bid):
+                   forced_bids, candidates, score, bag_total, sets, max_hands, lo, hi, s, made,
+                   points, won, valid, hero_bid):
     """For deals ``lo <= i < hi`` and every candidate bid ``j`` of seat ``hero``: play the hand
     from ``deals[i]`` with the bids ``forced_bids`` (FREE_BID: the policy's) and the hero's
-    ``candidates[j]``, from ``score`` and ``bag_total`` at hand ``hand_index``, then play the
-    game on to its end (or ``max_hands`` more hands).
+    ``candidates[j]``, from ``score``, ``bag_total`` and ``sets`` (each side's sets so far,
+    ``sets_to_lose``) at hand ``hand_index``, then play the game on to its end (or
+    ``max_hands`` more hands).
 
     Writes whether the hero's bid was made (a nil: no trick; a count bid: the side's contract),
     the side's points for the hand, the game's result for the hero's side (1 won, 0 lost,
     UNFINISHED), whether every forced bid was allowed, and the bid the hero made (BLIND_BID for
     blind nil, BLIND_COUNT_BID + n for n bid blind: with a FREE_BID candidate, the policy's
-    choice). The game goes on with no set counted before the hand (``sets_to_lose``). Every
-    candidate of deal ``i`` sees the same policy streams and later deals (game ``i`` of
-    ``seed``): common random numbers.
+    choice). Every candidate of deal ``i`` sees the same policy streams and later deals (game
+    ``i`` of ``seed``): common random numbers.
     """
     n, sides = rules.seat_count, rules.side_count
     hero_side = hero % sides
@@ -124,7 +124,7 @@ def _what_if_chunk(rules, strat, seed, deals, dealer, hand_index, hero,
             for side in range(sides):
                 s.score[side] = score[side]
                 s.bag_total[side] = bag_total[side]
-                s.sets[side] = 0
+                s.sets[side] = sets[side]
             for seat in range(n):
                 s.hands[seat] = deals[i, seat]
                 s.forced[seat] = forced_bids[seat]
