@@ -179,6 +179,7 @@ EXAMPLES: dict[str, list[str]] = {
     "cards": [CARDS],
     "score_text": ["us=100,them=50"],
     "bags_text": ["us=1,them=2"],
+    "sets_text": ["us=0,them=0"],
     "bids_text": ["1:4,2:3"],
     "constraint_texts": ["1:spades=0-2"],
     "seat_cards": SUIT_HANDS[:1], "old_seat_cards": SUIT_HANDS[:1],
