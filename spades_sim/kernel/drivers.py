@@ -244,13 +244,39 @@ def load_kernel(kernel, *args) -> None:
         notice(f"compiled {kernel.__name__} in {time.perf_counter() - start:.0f} s")
 
 
+_loaded: set[tuple] = set()
+"""The kernels :func:`_load_once` loaded, each with the kinds of arguments
+(:func:`_argument_kinds`) it was loaded for."""
+
+
+def _argument_kinds(value) -> object:
+    """What numba's type of an argument follows from, cheaply: a tuple's class and its items'
+    kinds, an array's dtype, dimensions and flags (contiguity, writeable, aligned...), else the
+    value's class. Typing the packed tuples' hundred-odd arrays with ``numba.typeof`` took a
+    few milliseconds a block, with both kernel threads idle."""
+    if isinstance(value, np.ndarray):
+        return value.dtype, value.ndim, value.flags.num
+    if isinstance(value, tuple):
+        return type(value), tuple(_argument_kinds(item) for item in value)
+    return type(value)
+
+
 def _load_for(kernel, arguments: Callable[[int, int], tuple]) -> None:
     """:func:`load_kernel` for the arguments of an empty chunk, ``arguments(0, 0)``, made with
     Ctrl-C held (they hold numba-made scratch arrays, and numba must not be interrupted while
-    it boxes them)."""
+    it boxes them), once (:func:`_load_once`)."""
     with interrupts_held():
         sample = arguments(0, 0)
-    load_kernel(kernel, *sample)
+    _load_once(kernel, *sample)
+
+
+def _load_once(kernel, *args) -> None:
+    """:func:`load_kernel` once a process for arguments of the same kinds (every block of a
+    run, and runs at the same table, pass the same)."""
+    key = (kernel, _argument_kinds(args))
+    if key not in _loaded:
+        load_kernel(kernel, *args)
+        _loaded.add(key)
 
 
 def run_chunks(count: int, chunk: int, play: Callable[[int, int], None],
@@ -689,7 +715,7 @@ def hand_metric_sums(numerators: np.ndarray, denominators: np.ndarray,
         _hand_metric_sums(*values, lo, hi, numerators, denominators, out[lo // CHUNK_HANDS])
 
     if units:  # compiled (with the notice of a first run) before the threads call it
-        load_kernel(_hand_metric_sums, *values, 0, 0, numerators, denominators, out[0])
+        _load_once(_hand_metric_sums, *values, 0, 0, numerators, denominators, out[0])
     run_chunks(units, CHUNK_HANDS, add)
     return out.sum(axis=0)
 

@@ -43,6 +43,7 @@ from .outputs import (  # noqa: F401  (re-exported)
     _empty_game_records,
     _empty_hand_outputs,
     _write_hand,
+    _write_hand_inline,
     _write_trace,
 )
 from .play import LEAD_LOWEST_CLUB, LEAD_NO_TRUMP, LEAD_ORDINARY  # noqa: F401  (re-exported)
@@ -79,7 +80,7 @@ def _hands_chunk(rules, strat, seed, start, lo, hi, s, out, trace,
         _play_hand_inline(rules, strat, seed, game, _RUNTIME_ZERO[0], dealer, s, np.bool_(True),
                           through)
         if through >= STEP_RECORDS:
-            _write_hand(rules, s, game, _RUNTIME_ZERO[0], dealer, i, out, features)
+            _write_hand_inline(rules, s, game, _RUNTIME_ZERO[0], dealer, i, out, features)
             if write_trace:
                 _write_trace(s, i, trace)
 

@@ -136,10 +136,7 @@ def _blind_code(rules, s, seat):
     return 0
 
 
-# No reference counting (it allocates nothing): with it, each hand's call took references to
-# the output arrays it writes, with atomic instructions on arrays every thread shares.
-@njit(cache=True, _nrt=False)
-def _write_hand(rules, s, game, hand_index, dealer, row, out, features):
+def _hand_records(rules, s, game, hand_index, dealer, row, out, features):
     """Copy the hand just played into row ``row`` of ``out``, and with ``features`` its hand
     features (spades, top spade, aces, kings, voids, nil risk: read only from kept records, so a
     run that keeps totals alone skips them)."""
@@ -172,6 +169,15 @@ def _write_hand(rules, s, game, hand_index, dealer, row, out, features):
         out.contract[row, side] = s.side[SIDE_CONTRACT, side]
         out.score[row, side] = s.score[side]
         out.bag_total[row, side] = s.bag_total[side]
+
+
+# No reference counting (it allocates nothing): with it, each hand's call took references to
+# the output arrays it writes, with atomic instructions on arrays every thread shares. Compiled
+# into the hands driver, where it runs once a hand (a call copies the packed rules, the scratch
+# and the records onto the stack, some 400 words: docs/performance.md); called by the game loop,
+# which writes hands only when a run keeps them.
+_write_hand = njit(cache=True, _nrt=False)(_hand_records)
+_write_hand_inline = njit(cache=True, inline='always')(_hand_records)
 
 
 @njit(cache=True, inline='always')

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from numba import from_dtype, typeof, types
 
-from . import bidding, cache, decide, engine, outputs, policies, sums
+from . import bidding, cache, decide, engine, policies, sums
 
 HELPER_GROUP, RUN_GROUP = "play", "bidding"
 """The group the helper process compiles, and the one the run's own process compiles."""
@@ -59,17 +59,16 @@ table compile on their own."""
 def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
     """The callees compiled side by side, as (dispatcher, argument types) for a table's packed
     ``rules`` and ``strategies``, in two groups of about the same compile time: ``bidding``
-    (the bid round, the expert bidder with it, and the blind-nil exchange) and ``play`` (the
-    card players, through ``decide._card_players``, the record writer and a hand run's totals'
-    kernel). The argument lists are the functions' own (:func:`_typed`: each parameter typed by
+    (the bid round, the expert bidder with it, and the card exchange) and ``play`` (the card
+    players, through ``decide._card_players``, and a hand run's totals' kernel; the record
+    writer is compiled into the hands kernel, and the game loop, which calls it, compiles it
+    itself). The argument lists are the functions' own (:func:`_typed`: each parameter typed by
     its name), and every type is taken from the values the kernel is handed (``typeof``)."""
     scratch = engine._new_scratch(rules)
-    hands, _ = engine._empty_hand_outputs(rules, 1)
     i = types.int64
     ints = types.Array(i, 1, "C")
     hand = {"rules": typeof(rules), "strat": typeof(strategies), "s": typeof(scratch),
-            "out": typeof(hands), "dealer": i, "hand_index": i, "game": i, "row": i,
-            "features": types.boolean}
+            "dealer": i, "hand_index": i}
     """The hand's values by the names the hand's functions give them."""
     totals = {**{name: types.Array(from_dtype(np.dtype(kind)), 2, "C")
                  for name, kind in sums.UNIT_SEAT_TYPES + sums.UNIT_SIDE_TYPES},
@@ -77,9 +76,8 @@ def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
               "out": types.Array(types.float64, 3, "C")}
     """A hand run's totals' values by the names ``sums`` gives them."""
     return {
-        "bidding": [_typed(bidding._bid_round, hand), _typed(bidding._exchange, hand)],
-        "play": [_typed(decide._card_players, hand), _typed(outputs._write_hand, hand),
-                 _typed(sums._hand_metric_sums, totals)],
+        "bidding": [_typed(bidding._bid_round, hand), _typed(bidding._exchange_passes, hand)],
+        "play": [_typed(decide._card_players, hand), _typed(sums._hand_metric_sums, totals)],
     }
 
 
