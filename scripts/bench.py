@@ -525,20 +525,27 @@ PRESET_AIM = 0.75
 
 
 def _print_presets(hands: int, repeats: int) -> None:
-    """Hands and cards played a second under every preset (``basic``, all threads), each
-    relative to the standard rules' in the same run."""
+    """Hands and cards played a second under every preset (``basic``, all threads), and each
+    preset's cards a second relative to the standard rules', timed in turn with them (preset,
+    standard, preset, ...: the median of the pairs' ratios and their range), so that a change
+    of load on a shared machine moves both sides of a ratio alike."""
     cores = numba.config.NUMBA_NUM_THREADS
-    print(f"every preset, basic, {cores} threads (cards played/s relative to standard; aim: at "
-          f"least {PRESET_AIM}):")
-    standard_cards = None
-    for name in ["standard"] + [p for p in preset_names() if p != "standard"]:
+    print(f"every preset, basic, {cores} threads (cards played/s relative to standard, timed in "
+          f"turn with it; aim: at least {PRESET_AIM}):")
+    standard = load_preset("standard")
+    standard_cards = standard.seat_count * standard.hand_size
+
+    def run(rules):
+        return lambda n: simulate_hands(rules, "basic", n, seed=1)
+
+    for name in preset_names():
         preset = load_preset(name)
-        rate = _median_rate(lambda n, r=preset: simulate_hands(r, "basic", n, seed=1), hands,
-                            repeats)
-        cards = rate * preset.seat_count * preset.hand_size
-        standard_cards = standard_cards or cards
-        print(f"  {name:<26} {rate:>10,.0f} hands/s {cards:>13,.0f} cards/s "
-              f"{cards / standard_cards:>6.2f}")
+        rate = _median_rate(run(preset), hands, repeats)
+        cards = preset.seat_count * preset.hand_size
+        ratio, low, high = _paired_speed_ratio(run(preset), run(standard), hands, repeats)
+        scale = cards / standard_cards
+        print(f"  {name:<26} {rate:>10,.0f} hands/s {rate * cards:>13,.0f} cards/s "
+              f"{ratio * scale:>6.2f} ({low * scale:.2f} to {high * scale:.2f})")
 
 
 def _random_deals(count: int, seed: int = 1) -> np.ndarray:
