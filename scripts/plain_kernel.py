@@ -22,7 +22,7 @@ import time
 import numpy as np
 from numba import njit
 
-from spades_sim.kernel.bits import _nth_bit, _popcount
+from spades_sim.kernel.bits import _lowest_bit, _popcount
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _SUIT = np.uint64(0x1FFF)
@@ -40,6 +40,17 @@ def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline='always')
+def _nth_bit(mask, n):
+    """Index of the n-th set bit of ``mask`` (from the lowest), one cleared bit at a time: the
+    yardstick's own walk, as it was when the aims were set against it (spades-sim's
+    ``bits._nth_bit`` chooses the same bit with selects; docs/performance.md says what the
+    plain kernel would gain with it)."""
+    for _ in range(n):
+        mask &= mask - np.uint64(1)
+    return _lowest_bit(mask)
 
 
 @njit(cache=True, inline='always')

@@ -61,7 +61,11 @@ def _play_tricks(rules, strat, dealer, hand_index, s):
         win_suit = led_suit
         for k in range(n):
             seat = _seat_after(leader, k, n)
-            hand = remaining[seat]
+            # The hot arrays are indexed unsigned (the seat here, the card and the suit below):
+            # for a signed index numba adds a wraparound for a negative one on the way to
+            # every load, and none of these is ever negative.
+            at = np.uint64(seat)
+            hand = remaining[at]
             if k == 0:
                 if t == 0 and rules.first_lead_mode == LEAD_LOWEST_CLUB:
                     legal = lowest_club
@@ -70,24 +74,24 @@ def _play_tricks(rules, strat, dealer, hand_index, s):
                     free = broken or (rules.lead_any_time and not first_no_trump)
                     legal = _lead_mask(hand, suit_masks, trump, free)
             else:
-                legal = _follow_mask(hand, led_suit, suit_masks)
+                legal = _follow_mask(hand, np.uint64(led_suit), suit_masks)
             slot = _decide_card(rules, strat, s, seat, dealer, hand_index, legal,
                                 _Trick(k, led_suit, win_slot, win_seat, win_suit, played))
             bit = np.uint64(1) << np.uint64(slot)
-            remaining[seat] = hand & ~bit
+            remaining[at] = hand & ~bit
             played |= bit
             plays[t * n + k] = slot
-            suit = slot_suit[slot]
+            suit = slot_suit[np.uint64(slot)]
             if k == 0:
                 led_suit = suit
                 win_slot, win_seat, win_suit = slot, seat, suit
             else:
                 if suit != led_suit:
-                    shown_out[seat] |= 1 << led_suit
+                    shown_out[at] |= 1 << led_suit
                 if suit == trump and led_suit != trump and rules.trumps_break:
                     broken = True
                 if _beats(slot, win_slot, win_suit, suit_masks, trump):
                     win_slot, win_seat, win_suit = slot, seat, suit
         winners[t] = win_seat
-        tricks[win_seat] += 1
+        tricks[np.uint64(win_seat)] += 1
         leader = win_seat
