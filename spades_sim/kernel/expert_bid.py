@@ -667,6 +667,20 @@ def _gamble_chance(rules, tables, ours, theirs, hands_left, chance, value, rest,
                                            values, weights, count))
 
 
+# Compiled into both blind judgements: a call would copy the packed tables onto the stack.
+@njit(cache=True, inline='always')
+def _ordinary_chance(rules, tables, ours, theirs, hands_left, values, weights, count):
+    """Chance to win the game with an ordinary hand: the side's points from self-play, the
+    three-point rule over their spread."""
+    mu, sigma = tables.game[G_MU], tables.game[G_SIGMA]
+    return (_win_chance(rules, tables, ours, theirs, hands_left, mu, values, weights, count)
+            * (2.0 / 3.0)
+            + _win_chance(rules, tables, ours, theirs, hands_left, mu - _GH_Z * sigma, values,
+                          weights, count) / 6.0
+            + _win_chance(rules, tables, ours, theirs, hands_left, mu + _GH_Z * sigma, values,
+                          weights, count) / 6.0)
+
+
 @njit(cache=True, _nrt=False)
 def _wants_blind_expert(rules, tables, params, seat, bids, score, hand_index, work, rng_state):
     """Return (blind, rng_state): whether ``seat`` bids blind nil (only called when allowed).
@@ -697,13 +711,7 @@ def _wants_blind_expert(rules, tables, params, seat, bids, score, hand_index, wo
         rest = tables.game[G_MU_COVER]
     blind = _gamble_chance(rules, tables, ours, theirs, hands_left, chance,
                            rules.scoring[SCORING_BLIND_VALUE], rest, values, weights, count)
-    mu, sigma = tables.game[G_MU], tables.game[G_SIGMA]
-    ordinary = (_win_chance(rules, tables, ours, theirs, hands_left, mu, values, weights, count)
-                * (2.0 / 3.0)
-                + _win_chance(rules, tables, ours, theirs, hands_left, mu - _GH_Z * sigma, values,
-                              weights, count) / 6.0
-                + _win_chance(rules, tables, ours, theirs, hands_left, mu + _GH_Z * sigma, values,
-                              weights, count) / 6.0)
+    ordinary = _ordinary_chance(rules, tables, ours, theirs, hands_left, values, weights, count)
     return blind > ordinary + params[P_BLIND_MARGIN], rng_state
 
 
@@ -750,21 +758,6 @@ def _bid_beside_blind(rules, own, blind_bid, allowed, last_set):
         if value > best_value:
             best, best_value = p, value
     return best
-
-
-def _ordinary_chance(rules, tables, ours, theirs, hands_left, values, weights, count):
-    """Chance to win the game with an ordinary hand: the side's points from self-play, the
-    three-point rule over their spread."""
-    mu, sigma = tables.game[G_MU], tables.game[G_SIGMA]
-    return (_win_chance(rules, tables, ours, theirs, hands_left, mu, values, weights, count)
-            * (2.0 / 3.0)
-            + _win_chance(rules, tables, ours, theirs, hands_left, mu - _GH_Z * sigma, values,
-                          weights, count) / 6.0
-            + _win_chance(rules, tables, ours, theirs, hands_left, mu + _GH_Z * sigma, values,
-                          weights, count) / 6.0)
-
-
-_ordinary_chance = njit(cache=True)(_ordinary_chance)
 
 
 @njit(cache=True, _nrt=False)
