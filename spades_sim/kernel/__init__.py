@@ -22,15 +22,18 @@ entry is set aside and compiled again, and a folder that cannot be written keeps
 the compiled kernel in memory (``cache``).
 
 What is inlined is chosen for the compile as much as for speed. ``inline='always'``
-copies the callee's IR into every call site before typing (and the copy grows with the
-square of the callee's size), so it is kept for the small helpers of the per-card hot
-path; the expert's bid search, the per-hand stages and the rarer play branches are
-ordinary jitted calls, each compiled once. Arguments passed to a jitted call must not be
+copies the callee's IR into every call site before typing (numba's own copy grew with the
+square of the callee's size; ``inliner`` makes it linear), so it is kept for the small
+helpers of the per-card hot path; the expert's bid search, the per-hand stages and the rarer
+play branches are ordinary jitted calls, each compiled once. Arguments passed to a jitted call must not be
 literals (a literal compiles the callee once per value): ``bits._RUNTIME_ZERO`` gives a
 typed 0. Drivers take C-contiguous arrays only, so each compiles once.
 """
 
+from . import inliner
 from .cache import kernel_caching, tidy
+
+inliner.install()  # before anything compiles
 
 with kernel_caching():
     from . import (  # noqa: F401  (compiled into the kernel's cache folder)

@@ -175,8 +175,10 @@ def _exchange_passes(rules, strat, dealer, hand_index, s):
         if count > 0 and not (exchanged >> side) & 1:
             exchanged |= 1 << side
             partner = rules.partner[seat]
-            _pass_cards(rules, strat, dealer, hand_index, partner, seat, True, count, s)
-            _pass_cards(rules, strat, dealer, hand_index, seat, partner, False, count, s)
-            s.givers[passes] = partner
-            s.givers[passes + 1] = seat
-            passes += 2
+            # The partner passes to the nil, then the nil passes back: one call site in a loop,
+            # so that the decision (every policy's pass) is compiled in once, not twice.
+            for back in range(2):
+                giver, taker = (seat, partner) if back else (partner, seat)
+                _pass_cards(rules, strat, dealer, hand_index, giver, taker, back == 0, count, s)
+                s.givers[passes] = giver
+                passes += 1

@@ -537,8 +537,8 @@ def _bid_expert(rules, tables, params, seat, position, allowed, hand, bids, scor
         # near the end of a game the count bids' chances to win decide, as with nil refused.
         if rules.side_count == 2 and (last_set or _near_the_end(rules, score, hand_index)):
             return _bid_for_the_game(rules, tables, seat, partner, partner_bid, position, sbin,
-                                     allowed, bids, score, bag_total, hand_index, best, False,
-                                     0.0, 0.0, work, last_set), rng_state
+                                     allowed, bids, score, bag_total, hand_index, best,
+                                     np.bool_(False), 0.0, 0.0, work, last_set), rng_state
         if allowed & 1 and _zero_value(rules, tables, params, partner, partner_bid, position,
                                        sbin, horizon, r) > best_value:
             return 0, rng_state
@@ -809,8 +809,9 @@ def _blind_bid_expert(rules, tables, params, seat, counts, bids, score, hand_ind
                 continue  # a set loses the game
             else:
                 points = -multiplier * set_points
-            chance += p * _win_chance(rules, tables, ours, theirs, hands_left, points, values,
-                                      weights, count)
+            # as a float, as every other call passes it (an int would compile it again)
+            chance += p * _win_chance(rules, tables, ours, theirs, hands_left, float(points),
+                                      values, weights, count)
         if chance > best_chance:
             best, best_chance = b, chance
     ordinary = _ordinary_chance(rules, tables, ours, theirs, hands_left, values, weights, count)
