@@ -7,7 +7,7 @@ scope, which lists every variable, so each block copies the whole scope again. A
 blocks and V variables costs B times V copies; the hand's callees, themselves inlined several
 deep, run to thousands of each, and the copies were about 40% of a first run's compile (an
 expert hand run with an empty cache: 115 s of CPU, of which the inliner took 47 s; numba's
-issues #8989 and #9204 describe the same).
+own issue tracker reports the same slow copy, still open in numba 0.68).
 
 :func:`install` has the inliner copy the blocks of one IR with one memo: the scope and each
 variable are copied once an IR, as a single ``deepcopy`` of the whole IR would. The copy holds
