@@ -59,8 +59,8 @@ table compile on their own."""
 def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
     """The callees compiled side by side, as (dispatcher, argument types) for a table's packed
     ``rules`` and ``strategies``, in two groups of about the same compile time: ``bidding``
-    (the bid round, the expert bidder with it, and the card exchange) and ``play`` (the card
-    players, through ``decide._card_players``, and a hand run's totals' kernel; the record
+    (the bid round, the expert bidder with it) and ``play`` (the card players, through
+    ``decide._card_players``, the card exchange and a hand run's totals' kernel; the record
     writer is compiled into the hands kernel, and the game loop, which calls it, compiles it
     itself). The argument lists are the functions' own (:func:`_typed`: each parameter typed by
     its name), and every type is taken from the values the kernel is handed (``typeof``)."""
@@ -76,8 +76,9 @@ def callee_groups(rules, strategies) -> dict[str, list[tuple[Any, tuple]]]:
               "out": types.Array(types.float64, 3, "C")}
     """A hand run's totals' values by the names ``sums`` gives them."""
     return {
-        "bidding": [_typed(bidding._bid_round, hand), _typed(bidding._exchange_passes, hand)],
-        "play": [_typed(decide._card_players, hand), _typed(sums._hand_metric_sums, totals)],
+        "bidding": [_typed(bidding._bid_round, hand)],
+        "play": [_typed(decide._card_players, hand), _typed(bidding._exchange_passes, hand),
+                 _typed(sums._hand_metric_sums, totals)],
     }
 
 
