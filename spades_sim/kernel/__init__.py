@@ -25,9 +25,10 @@ What is inlined is chosen for the compile as much as for speed. ``inline='always
 copies the callee's IR into every call site before typing (numba's own copy grew with the
 square of the callee's size; ``inliner`` makes it linear), so it is kept for the small
 helpers of the per-card hot path; the expert's bid search, the per-hand stages and the rarer
-play branches are ordinary jitted calls, each compiled once. Arguments passed to a jitted call must not be
-literals (a literal compiles the callee once per value): ``bits._RUNTIME_ZERO`` gives a
-typed 0. Drivers take C-contiguous arrays only, so each compiles once.
+play branches are ordinary jitted calls, each compiled once. Arguments passed to a jitted
+call must not be literals (a literal compiles the callee once per value):
+``bits._RUNTIME_ZERO`` gives a typed 0. Drivers take C-contiguous arrays only, so each
+compiles once.
 """
 
 from . import inliner

@@ -1,4 +1,4 @@
-"""numba's inliner without its quadratic copy: a first run's compile a third shorter.
+"""numba's inliner without its quadratic copy: a first run's compile about half as long.
 
 ``inline='always'`` makes numba copy the callee's IR into each call site
 (``numba.core.inline_closurecall.InlineWorker.inline_ir``), and it copies the IR one block at
@@ -28,7 +28,7 @@ import inspect
 from numba.core import inline_closurecall, ir
 
 _BLOCK_BY_BLOCK = "copy.deepcopy(the_ir.blocks[block_label])"
-"""The line of numba's inliner that copies an IR's blocks one by one (numba 0.59 to 0.68)."""
+"""The line of numba's inliner that copies an IR's blocks one by one (numba 0.68)."""
 
 
 class _BlocksCopier:
