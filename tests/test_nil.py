@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from clirun import assert_ok, assert_one_line_error, invoke
 
-from spades_sim.analysis.nil import FEATURES, feature_values, nil_by_feature
+from spades_sim.analysis.nil import FEATURES, feature_values, nil_by_feature, nil_columns
 from spades_sim.intervals import wilson_interval
 from spades_sim.run.simulate import simulate_hands
 
@@ -41,6 +41,17 @@ def test_nil_by_spades_counts_and_intervals() -> None:
     row = table.iloc[1]
     assert (row["low"], row["high"]) == pytest.approx(wilson_interval(1, 2))
     assert (row["bid_low"], row["bid_high"]) == pytest.approx(wilson_interval(2, 3))
+
+
+@pytest.mark.parametrize("feature", sorted(FEATURES))
+def test_the_nil_columns_are_all_a_table_reads(feature: str) -> None:
+    # The report counts nils from these columns of a run's records alone (its memory peak).
+    run = simulate_hands("standard", "expert", 300, seed=5, keep_records=True)
+    whole = run.records()
+    some = run.records(nil_columns(feature))
+    assert list(some.columns) == nil_columns(feature)
+    pd.testing.assert_frame_equal(some, whole[nil_columns(feature)])
+    pd.testing.assert_frame_equal(nil_by_feature(some, feature), nil_by_feature(whole, feature))
 
 
 def test_feature_values() -> None:

@@ -71,19 +71,17 @@ def bid_profiles(raw_rules: str | RuleSet, strategies: Sequence[str | Strategy],
         raise StrategyError(f"strategy={shown(repeated)!r}: allowed each strategy once (its rows "
                             "would be one)")
     seed = resolve_seed(seed)
-    metrics, profile, errors = [], [], []
+    metrics: list[pd.DataFrame] = []
+    profile: list[pd.DataFrame] = []
+    errors: list[pd.DataFrame] = []
     interrupted = False
     for strategy in chosen:
-        run = simulate_hands(rules, [strategy, opponent], hands, seed=seed, threads=threads,
-                             keep_records=True, on_block=on_block)
-        if run.interrupted:
+        summaries = _summaries(rules, strategy, opponent, hands, seed, threads, on_block)
+        if summaries is None:
             interrupted = True
             break
-        frame = run.records()
-        own = frame[frame["side"] == 0]
-        metrics.append(hand_metrics(frame, side=0).assign(strategy=strategy.name))
-        profile.append(bid_profile(own).assign(strategy=strategy.name))
-        errors.append(bid_minus_tricks(own).assign(strategy=strategy.name))
+        for kept, summary in zip((metrics, profile, errors), summaries, strict=True):
+            kept.append(summary.assign(strategy=strategy.name))
 
     def joined(parts: list[pd.DataFrame]) -> pd.DataFrame:
         if not parts:
@@ -93,6 +91,24 @@ def bid_profiles(raw_rules: str | RuleSet, strategies: Sequence[str | Strategy],
 
     return BidProfiles(rules, opponent, seed, hands, interrupted, joined(metrics),
                        joined(profile), joined(errors))
+
+
+def _summaries(rules: RuleSet, strategy: Strategy, opponent: Strategy, hands: int, seed: int,
+               threads: int | None, on_block: Callable[[int], None] | None
+               ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame] | None:
+    """One strategy's hand metrics, bid profile and bid errors over ``hands`` hands against
+    ``opponent`` (None when the run was interrupted). Its records are dropped on return, before
+    the next strategy's run: two strategies' records held at once were the peak of a report."""
+    run = simulate_hands(rules, [strategy, opponent], hands, seed=seed, threads=threads,
+                         keep_records=True, on_block=on_block)
+    if run.interrupted:
+        return None
+    frame = run.records()
+    del run  # its blocks' records, which ``records`` copied: held once while they are counted
+    metrics = hand_metrics(frame, side=0)
+    own = frame[frame["side"] == 0]
+    del frame
+    return metrics, bid_profile(own), bid_minus_tricks(own)
 
 
 @plain_text

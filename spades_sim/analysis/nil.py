@@ -54,6 +54,13 @@ def check_feature(feature: str) -> None:
         raise FeatureError(f"by={shown(feature)!r}: allowed " + ", ".join(FEATURES))
 
 
+def nil_columns(feature: str) -> list[str]:
+    """The record columns :func:`nil_by_feature` reads for ``feature``."""
+    check_feature(feature)
+    kept = ["aces", "kings"] if feature == "aces_kings" else [feature]
+    return ["bid", "blind", "tricks", *kept]
+
+
 def feature_values(frame: pd.DataFrame, feature: str) -> pd.Series:
     """The value of ``feature`` for every row of a seat-hand frame (nil risk rounded down to
     a multiple of 0.25)."""

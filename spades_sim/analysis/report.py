@@ -40,7 +40,14 @@ from .findings import Finding, across_runs, number, quantity, ranked
 from .formatting import PERCENT_UNITS, interval_text, table_rows, value_text
 from .league import play_league, plot_league
 from .metrics import EconomicsError, Payouts, check_buy_in, parse_rake
-from .nil import FEATURES, feature_labels, feature_title, nil_by_feature, plot_nil_by_feature
+from .nil import (
+    FEATURES,
+    feature_labels,
+    feature_title,
+    nil_by_feature,
+    nil_columns,
+    plot_nil_by_feature,
+)
 from .variants import (
     BAG_RULES,
     COMEBACK,
@@ -820,7 +827,8 @@ def _nil_section(study: Study, writer: _Writer, threads: int | None) -> Section 
     if run.interrupted:
         return None
     feature = study.nil_feature
-    table = nil_by_feature(run.records(), feature)
+    table = nil_by_feature(run.records(nil_columns(feature)), feature)
+    del run  # its records: not held while the figure is drawn
     title = f"{rules.name}: {study.strategy}'s nils by {feature_title(feature)}"
     figure = writer.figure("nil", lambda path: plot_nil_by_feature(table, feature, title, path,
                                                                      rules=rules))

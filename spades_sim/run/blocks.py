@@ -130,9 +130,13 @@ class Run:
         pooled and the per-side rows, or with ``side`` that side's figures."""
         return self.totals.summary(side)
 
-    def records(self) -> pd.DataFrame:
-        """The kept records (``keep_records=True``) as one DataFrame."""
-        return pd.concat(self.frames, ignore_index=True) if self.frames else pd.DataFrame()
+    def records(self, columns: Sequence[str] | None = None) -> pd.DataFrame:
+        """The kept records (``keep_records=True``) as one DataFrame; only ``columns`` when
+        given (a copy of those alone: a large run's whole records are copied twice over)."""
+        if not self.frames:
+            return pd.DataFrame()
+        frames = self.frames if columns is None else [frame[list(columns)] for frame in self.frames]
+        return pd.concat(frames, ignore_index=True)
 
     def fold(self, block: Block) -> None:
         """Count one finished block: its totals merged, its records kept."""
