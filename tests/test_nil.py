@@ -43,15 +43,22 @@ def test_nil_by_spades_counts_and_intervals() -> None:
     assert (row["bid_low"], row["bid_high"]) == pytest.approx(wilson_interval(2, 3))
 
 
+@pytest.fixture(scope="module")
+def expert_run():
+    return simulate_hands("standard", "expert", 300, seed=5, keep_records=True)
+
+
+@pytest.mark.parametrize("blind", [False, True])
 @pytest.mark.parametrize("feature", sorted(FEATURES))
-def test_the_nil_columns_are_all_a_table_reads(feature: str) -> None:
-    # The report counts nils from these columns of a run's records alone (its memory peak).
-    run = simulate_hands("standard", "expert", 300, seed=5, keep_records=True)
+def test_the_nil_columns_are_all_a_table_reads(expert_run, feature: str, blind: bool) -> None:
+    # The report and the nil command count nils from these columns of a run's records alone.
+    run = expert_run
     whole = run.records()
     some = run.records(nil_columns(feature))
     assert list(some.columns) == nil_columns(feature)
     pd.testing.assert_frame_equal(some, whole[nil_columns(feature)])
-    pd.testing.assert_frame_equal(nil_by_feature(some, feature), nil_by_feature(whole, feature))
+    pd.testing.assert_frame_equal(nil_by_feature(some, feature, blind),
+                                  nil_by_feature(whole, feature, blind))
 
 
 def test_feature_values() -> None:

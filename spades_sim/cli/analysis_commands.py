@@ -35,7 +35,13 @@ from ..analysis.formatting import (
 from ..analysis.hand_inputs import parse_bids, parse_side_values
 from ..analysis.league import BOOTSTRAP, league_text, play_league, plot_league, prepare_league
 from ..analysis.metrics import Payouts
-from ..analysis.nil import FEATURES, check_feature, nil_by_feature, plot_nil_by_feature
+from ..analysis.nil import (
+    FEATURES,
+    check_feature,
+    nil_by_feature,
+    nil_columns,
+    plot_nil_by_feature,
+)
 from ..analysis.sprt import SprtResult, parse_sprt
 from ..analysis.spsa import RATE
 from ..analysis.tune import (
@@ -479,7 +485,7 @@ def nil_command(rules_name: str | None, rule_overrides: tuple[str, ...], hands: 
     if not run.done:
         echo(title)
         sys.exit(130)
-    table = nil_by_feature(run.records(), feature, blind, rules)
+    table = nil_by_feature(run.records(nil_columns(feature)), feature, blind, rules)
     deliver(outputs, f"{title}\n{nil_text(table, feature, blind)}", table,
             run_metadata(run, "nil", feature=feature, blind=blind),
             lambda path: plot_nil_by_feature(table, feature, title, path, blind, rules))
