@@ -66,7 +66,7 @@ def applies() -> bool:
 def install() -> bool:
     """Have numba's inliner copy each IR with one memo (once a process); returns whether it
     does (False on a numba it does not apply to)."""
-    if isinstance(getattr(inline_closurecall, "copy", None), _BlocksCopier):
+    if installed():
         return True
     if not applies():
         return False
