@@ -17,10 +17,17 @@ import pytest
 import tomli_w
 from clirun import assert_ok, assert_one_line_error, invoke
 
+from spades_sim import simulate_hands
 from spades_sim.analysis.bids import bid_profiles
 from spades_sim.analysis.compare import compare_strategies
 from spades_sim.analysis.league import play_league
-from spades_sim.analysis.metrics import compare_game_frames, economics
+from spades_sim.analysis.metrics import (
+    bid_minus_tricks,
+    bid_profile,
+    compare_game_frames,
+    economics,
+    hand_metrics,
+)
 from spades_sim.analysis.report import (
     DEFAULT_STUDY,
     EDGE_KEYS,
@@ -151,6 +158,22 @@ def test_bids_command_profiles_each_strategy(tmp_path: Path) -> None:
     for label in ("bidding profile", "bid minus tricks", "share of seat-hands (%)", "expert",
                   "nil-happy", "95% intervals"):
         assert label in svg, label
+
+
+@pytest.mark.parametrize("rules", ["standard", "three-player"])
+def test_bid_profiles_match_the_whole_records(rules: str) -> None:
+    # bid_profiles takes the metrics from the run's totals and the profiles from a few record
+    # columns (a report's memory): the tables must be those of the whole records.
+    profiles = bid_profiles(rules, ["expert", "nil-happy"], "basic", 600, seed=4)
+    for name in ("expert", "nil-happy"):
+        run = simulate_hands(rules, [name, "basic"], 600, seed=4, keep_records=True)
+        frame = run.records()
+        own = frame[frame["side"] == 0]
+        for table, expected in ((profiles.metrics, hand_metrics(frame, side=0)),
+                                (profiles.profile, bid_profile(own)),
+                                (profiles.errors, bid_minus_tricks(own))):
+            mine = table[table["strategy"] == name].drop(columns="strategy")
+            pd.testing.assert_frame_equal(mine.reset_index(drop=True), expected)
 
 
 @pytest.mark.parametrize(("args", "message"), [

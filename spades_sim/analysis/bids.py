@@ -20,7 +20,7 @@ from ..outputs import shown
 from ..rules import RuleSet, resolve_rules
 from ..run.simulate import resolve_seed, simulate_hands
 from .figures import colours, error_bars, line_looks, plain_text, pyplot, save
-from .metrics import bid_minus_tricks, bid_profile, hand_metrics
+from .metrics import bid_minus_tricks, bid_profile
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -93,19 +93,25 @@ def bid_profiles(raw_rules: str | RuleSet, strategies: Sequence[str | Strategy],
                        joined(profile), joined(errors))
 
 
+_PROFILE_COLUMNS = ("game", "hand", "seat", "side", "bid", "blind", "tricks", "contract", "made",
+                    "points", "bags", "penalty")
+"""The record columns :func:`bid_profile` and :func:`bid_minus_tricks` read."""
+
+
 def _summaries(rules: RuleSet, strategy: Strategy, opponent: Strategy, hands: int, seed: int,
                threads: int | None, on_block: Callable[[int], None] | None
                ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame] | None:
     """One strategy's hand metrics, bid profile and bid errors over ``hands`` hands against
-    ``opponent`` (None when the run was interrupted). Its records are dropped on return, before
-    the next strategy's run: two strategies' records held at once were the peak of a report."""
+    ``opponent`` (None when the run was interrupted). The metrics come from the run's totals
+    (the same figures as from its records), the rest from the few record columns they read:
+    its records are dropped on return, before the next strategy's run (a report's memory)."""
     run = simulate_hands(rules, [strategy, opponent], hands, seed=seed, threads=threads,
                          keep_records=True, on_block=on_block)
     if run.interrupted:
         return None
-    frame = run.records()
+    metrics = run.totals.summary(side=0)
+    frame = run.records(_PROFILE_COLUMNS)
     del run  # its blocks' records, which ``records`` copied: held once while they are counted
-    metrics = hand_metrics(frame, side=0)
     own = frame[frame["side"] == 0]
     del frame
     return metrics, bid_profile(own), bid_minus_tricks(own)
