@@ -20,7 +20,7 @@ from ..outputs import shown
 from ..rules import RuleSet, resolve_rules
 from ..run.simulate import resolve_seed, simulate_hands
 from .figures import colours, error_bars, line_looks, plain_text, pyplot, save
-from .metrics import bid_minus_tricks, bid_profile
+from .metrics import BID_COLUMNS, bid_minus_tricks, bid_profile
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -93,11 +93,6 @@ def bid_profiles(raw_rules: str | RuleSet, strategies: Sequence[str | Strategy],
                        joined(profile), joined(errors))
 
 
-_PROFILE_COLUMNS = ("game", "hand", "seat", "side", "bid", "blind", "tricks", "contract", "made",
-                    "points", "bags", "penalty")
-"""The record columns :func:`bid_profile` and :func:`bid_minus_tricks` read."""
-
-
 def _summaries(rules: RuleSet, strategy: Strategy, opponent: Strategy, hands: int, seed: int,
                threads: int | None, on_block: Callable[[int], None] | None
                ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame] | None:
@@ -109,8 +104,8 @@ def _summaries(rules: RuleSet, strategy: Strategy, opponent: Strategy, hands: in
                          keep_records=True, on_block=on_block)
     if run.interrupted:
         return None
-    metrics = run.totals.summary(side=0)
-    frame = run.records(_PROFILE_COLUMNS)
+    metrics = run.summary(side=0)
+    frame = run.records(BID_COLUMNS)
     del run  # its blocks' records, which ``records`` copied: held once while they are counted
     own = frame[frame["side"] == 0]
     del frame

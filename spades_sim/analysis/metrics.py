@@ -125,6 +125,11 @@ def hand_metrics(hands: pd.DataFrame, side: int | None = None,
     return table(frame_units(hands), side, keys)
 
 
+BID_COLUMNS = ("game", "hand", "seat", "side", "bid", "blind", "tricks", "contract", "made",
+               "points", "bags", "penalty")
+"""The record columns :func:`bid_profile` and :func:`bid_minus_tricks` read."""
+
+
 def _side_hands(hands: pd.DataFrame) -> pd.DataFrame:
     """One row per side and hand of a seat-hand frame, with the tricks of its count bidders."""
     count_tricks = np.where(hands["bid"] > 0, hands["tricks"], 0)
@@ -287,6 +292,7 @@ def economics(games: pd.DataFrame, buy_in: float, rake: float, seats: int,
 
 
 __all__ = [
+    "BID_COLUMNS",
     "EconomicsError",
     "Payouts",
     "bid_label",
