@@ -2,7 +2,6 @@
 ``refereeplay`` and ``clirun``), the kernel compiled on every core before the tests start, and
 the fixtures several test files use."""
 
-import hashlib
 import os
 import subprocess
 import sys
@@ -44,7 +43,7 @@ compiled it for and those the hand kernels then asked for (``tests/test_warmup.p
 
 CALLEE_SIGNATURES = f"path = {FIRST_RUN_SIGNATURES!r}" + """
 import json, os
-from spades_sim.kernel import warmup
+from spades_sim.kernel import engine, warmup
 from spades_sim.run.blocks import prepare_table
 table = prepare_table("standard", "random")
 groups = warmup.callee_groups(table.packed_rules, table.packed_strategies)
@@ -54,15 +53,20 @@ found = {d.__name__: {"ahead": str(sig), "cached": warmup.in_cache(d, sig),
 found.update({d.__name__: {"ahead": "through _card_players", "cached": all(
     warmup.in_cache(d, s) for s in d.signatures), "asked": [str(s) for s in d.signatures],
     "compiled": warmup.cached_count(d)} for d in warmup.CARD_PLAYERS})
+# numba counts a signature it could not load from the cache as a miss: then it compiled it
+record = {"hand kernel compiled": sum(engine._hands_chunk.stats.cache_misses.values()) > 0,
+          "callees": found}
 path = os.environ.get(path)
 if path:
     with open(path, "w") as file:
-        json.dump(found, file)
+        json.dump(record, file)
 else:
-    print(json.dumps(found))
+    print(json.dumps(record))
 """
-"""Reports the callees' signatures after a first run's hand kernels compiled (as JSON: to the
-file ``FIRST_RUN_SIGNATURES`` names, else on standard output)."""
+"""Reports the callees' signatures after a run's hand kernels loaded (as JSON: to the file
+``FIRST_RUN_SIGNATURES`` names, else on standard output), and whether this process compiled the
+hand kernel: only then did it ask the callees for their types (a hand kernel loaded from the
+cache asks nothing)."""
 
 WARM_UP_LANES = (("callees", "hands and what-if"), ("double-dummy", "games"))
 """The warm-ups in two lanes, one a core, each lane's one after another. ``callees`` compiles
@@ -81,25 +85,17 @@ KERNEL_ENTRY_POINTS = (("engine", "_hands_chunk"), ("engine", "_games_chunk"),
 
 
 def _cached_entry_points() -> set[tuple[str, str]]:
-    """The entry points numba's cache holds, written after their source last changed.
+    """The entry points numba's cache holds for the kernel's sources as they are now.
 
-    The cache folder is the one ``spades_sim.kernel`` points numba at, and inside it numba's
-    own sub-folder for the kernel's source folder (its name and a SHA-1 of its path)."""
-    import spades_sim.kernel as kernel
-    from spades_sim.kernel import cache
+    numba's own index of each, read as numba reads it before it compiles (an entry written for
+    other sources is not there), in the folder ``spades_sim.kernel`` points numba at: file times
+    alone can say otherwise (a checkout or a cache restored with other times)."""
+    from importlib import import_module
 
-    if cache.FOLDER is None:  # no folder: warm up (nothing is kept, but nothing is lost)
-        return set()
-    source_dir = Path(kernel.__file__).resolve().parent
-    cached = (Path(cache.FOLDER)
-              / f"{source_dir.name}_{hashlib.sha1(str(source_dir).encode()).hexdigest()}")
-    found = set()
-    for module, name in KERNEL_ENTRY_POINTS:
-        source = source_dir / f"{module}.py"
-        indexes = list(cached.glob(f"{module}.{name}-*.nbi"))
-        if indexes and min(i.stat().st_mtime for i in indexes) >= source.stat().st_mtime:
-            found.add((module, name))
-    return found
+    from spades_sim.kernel import warmup
+
+    return {(module, name) for module, name in KERNEL_ENTRY_POINTS
+            if warmup.cached_count(getattr(import_module(f"spades_sim.kernel.{module}"), name)) > 0}
 
 
 def _kernel_is_cached() -> bool:
