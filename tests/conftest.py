@@ -37,9 +37,10 @@ tables compile a kernel of their own); it also writes what its hand kernels comp
 callees for (see ``FIRST_RUN_SIGNATURES``)."""
 
 FIRST_RUN_SIGNATURES = "SPADES_SIM_TEST_FIRST_RUN_SIGNATURES"
-"""The environment variable naming the file where the warm-up (a first run, from an empty cache)
-writes, for every callee ``spades_sim.kernel.warmup`` compiles ahead, the argument types it
-compiled it for and those the hand kernels then asked for (``tests/test_warmup.py`` reads it)."""
+"""The environment variable naming the file where the warm-up (a first run, when the hand kernel
+was not cached) writes, for every callee ``spades_sim.kernel.warmup`` compiles ahead, the argument
+types it compiled it for and those the hand kernels then asked for, and whether it compiled the
+hand kernel itself (``tests/test_warmup.py`` reads it)."""
 
 CALLEE_SIGNATURES = f"path = {FIRST_RUN_SIGNATURES!r}" + """
 import json, os
